@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Ferry",
+    products: [
+        // The umbrella library: every built-in codec plus the standard registry.
+        .library(name: "FerryKit", targets: ["FerryKit"]),
+        // The core alone, for someone writing a codec in their own package.
+        .library(name: "FerryCore", targets: ["FerryCore"]),
+        // The command line as a library, so a plugin package can ship a `ferry`
+        // with its own codecs registered.
+        .library(name: "FerryCommandLine", targets: ["FerryCommandLine"]),
+        .executable(name: "ferry", targets: ["ferry"]),
+    ],
+    targets: [
+        .target(name: "FerryCore"),
+        .target(name: "FerryJSON", dependencies: ["FerryCore"]),
+        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON"]),
+        .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
+        .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
+        .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore"]),
+        .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryKit"]),
+        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Benchmark Ferry against Miller and jq on the generated products dataset.
+#
+#   Scripts/bench.sh                         # builds ferry (release), 1M products, 3 runs each
+#   COUNT=20000 RUNS=1 Scripts/bench.sh      # quick smoke run
+#   FERRY=/path/to/ferry Scripts/bench.sh    # use an existing binary, skip the build
+#
+# Environment: COUNT (default 1000000), RUNS (default 3), WORK (default
+# ${TMPDIR:-/tmp}/ferry-bench), FERRY (skip the build and use this binary).
+#
+# Every case runs RUNS times under /usr/bin/time; the table shows the median
+# wall time, input MB/s at that median, and the highest peak RSS of the runs.
+# Tools are compared within one run only: timings on these machines drift by
+# about ±30% from day to day (see ../shared/ANCHORS.md).
+#
+# To add an operation (CSV etc.): make its input with `dataset <format>`, then
+# add one bench_case line per tool in the OPERATIONS section at the bottom.
+set -euo pipefail
+export LC_NUMERIC=C  # decimal points in printf/awk, whatever the user's locale
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+COUNT=${COUNT:-1000000}
+RUNS=${RUNS:-3}
+WORK=${WORK:-${TMPDIR:-/tmp}/ferry-bench}
+OUT="$WORK/out"
+GEN="$ROOT/Scripts/gen-products.py"
+TARGET_RATIO=20   # ferry must be at least this many times faster than mlr
+TARGET_RSS_MB=64  # and stay under this peak RSS
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'bench.sh: error: %s\n' "$*" >&2; exit 1; }
+
+[[ $COUNT =~ ^[0-9]+$ && $COUNT -gt 0 ]] || die "COUNT must be a positive integer (got '$COUNT')"
+[[ $RUNS =~ ^[0-9]+$ && $RUNS -gt 0 ]] || die "RUNS must be a positive integer (got '$RUNS')"
+
+# MARK: - Tools
+
+# Install mlr, jq and GNU time with apt, only if one of them is missing.
+ensure_tools() {
+    local missing=()
+    command -v mlr >/dev/null || missing+=(miller)
+    command -v jq >/dev/null || missing+=(jq)
+    [[ -x /usr/bin/time ]] || missing+=(time)
+    ((${#missing[@]} == 0)) && return
+    say "installing ${missing[*]} with apt"
+    local sudo=()
+    if ((EUID != 0)); then
+        command -v sudo >/dev/null || die "need root or sudo to install: ${missing[*]}"
+        sudo=(sudo)
+    fi
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# Build ferry in release unless FERRY points at a binary already.
+ensure_ferry() {
+    if [[ -n ${FERRY:-} ]]; then
+        [[ -x $FERRY ]] || die "FERRY=$FERRY is not an executable file"
+        return
+    fi
+    command -v swift >/dev/null || die "swift not found; install it or set FERRY=/path/to/ferry"
+    [[ -f $ROOT/Package.swift ]] || die "no Package.swift in $ROOT"
+    say "building ferry (release)"
+    (cd "$ROOT" && swift build -c release --product ferry) >&2 || die "swift build failed"
+    FERRY="$ROOT/.build/release/ferry"
+}
+
+# MARK: - Data
+
+# Print the path of the COUNT-product dataset in FORMAT (json, jsonl, csv),
+# generating it first unless it already exists and is newer than the generator.
+dataset() {
+    local format=$1 file="$WORK/products-$COUNT.$1"
+    if [[ ! -s $file || $GEN -nt $file ]]; then
+        say "generating $COUNT products as $format"
+        python3 "$GEN" --count "$COUNT" --format "$format" --out "$file.tmp"
+        mv "$file.tmp" "$file"
+    fi
+    printf '%s\n' "$file"
+}
+
+# MARK: - Measuring
+
+# Results, one entry per case, in the order the cases ran.
+R_OP=() R_TOOL=() R_SECS=() R_MBS=() R_RSS=()
+
+# Median of the numbers given as arguments.
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+        END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# bench_case "<operation>" <tool> <input-file> [-o <stdout-file>] -- <command...>
+#
+# Runs the command RUNS times. Its stdout goes to <stdout-file> (default
+# /dev/null), its stderr to $OUT/<tool>.err. A failing command is reported
+# as FAIL in the table and the benchmark carries on.
+bench_case() {
+    local op=$1 tool=$2 input=$3 stdout=/dev/null
+    shift 3
+    if [[ ${1:-} == -o ]]; then stdout=$2; shift 2; fi
+    [[ ${1:-} == -- ]] || die "bench_case: expected -- before the command"
+    shift
+
+    local err="$OUT/$tool.err" timing="$OUT/$tool.time"
+    local secs=() rss=() run start end
+    for ((run = 1; run <= RUNS; run++)); do
+        printf '    %-14s %-6s run %d/%d ... ' "$op" "$tool" "$run" "$RUNS" >&2
+        start=$EPOCHREALTIME
+        if ! /usr/bin/time -f '%e %M' -o "$timing" "$@" >"$stdout" 2>"$err"; then
+            printf 'FAILED\n' >&2
+            sed 's/^/      | /' "$err" | tail -n 5 >&2
+            R_OP+=("$op") R_TOOL+=("$tool") R_SECS+=(FAIL) R_MBS+=(-) R_RSS+=(-)
+            return 0
+        fi
+        end=$EPOCHREALTIME
+        # Wall time from bash's microsecond clock (%e has only 10 ms resolution);
+        # peak RSS (%M, KiB) from GNU time's last line.
+        secs+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
+        rss+=("$(tail -n 1 "$timing" | awk '{ print $2 }')")
+        printf '%ss\n' "${secs[-1]}" >&2
+    done
+
+    local s mb max_rss
+    s=$(median "${secs[@]}")
+    mb=$(awk -v bytes="$(stat -c %s "$input")" -v s="$s" 'BEGIN { printf "%.1f", bytes / 1e6 / (s > 0 ? s : 0.001) }')
+    max_rss=$(printf '%s\n' "${rss[@]}" | sort -n | tail -n 1)
+    R_OP+=("$op") R_TOOL+=("$tool") R_SECS+=("$s") R_MBS+=("$mb")
+    R_RSS+=("$(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }')")
+}
+
+# MARK: - Report
+
+report() {
+    local i j line
+    printf '\n%-16s %-6s %9s %9s %12s\n' operation tool seconds "in MB/s" "peak RSS MB"
+    printf '%-16s %-6s %9s %9s %12s\n' ---------------- ------ --------- --------- ------------
+    for i in "${!R_OP[@]}"; do
+        printf '%-16s %-6s %9s %9s %12s\n' "${R_OP[i]}" "${R_TOOL[i]}" "${R_SECS[i]}" "${R_MBS[i]}" "${R_RSS[i]}"
+    done
+
+    printf '\nSpeed ratios (peer seconds / ferry seconds; same run):\n'
+    for i in "${!R_OP[@]}"; do
+        [[ ${R_TOOL[i]} == ferry ]] || continue
+        line="  ${R_OP[i]}:"
+        for j in "${!R_OP[@]}"; do
+            [[ ${R_OP[j]} == "${R_OP[i]}" && ${R_TOOL[j]} != ferry ]] || continue
+            if [[ ${R_SECS[i]} == FAIL || ${R_SECS[j]} == FAIL ]]; then
+                line+="  ferry/${R_TOOL[j]} = n/a"
+            else
+                line+=$(awk -v f="${R_SECS[i]}" -v p="${R_SECS[j]}" -v t="${R_TOOL[j]}" -v goal="$TARGET_RATIO" \
+                    'BEGIN { r = p / (f > 0 ? f : 0.001)
+                             printf "  ferry/%s = %.1fx", t, r
+                             if (t == "mlr") printf (r >= goal ? " (ok)" : " (below target)") }')
+            fi
+        done
+        if [[ ${R_RSS[i]} != - ]]; then
+            line+=$(awk -v m="${R_RSS[i]}" -v goal="$TARGET_RSS_MB" \
+                'BEGIN { printf "  ferry RSS %s MB%s", m, (m < goal ? " (ok)" : " (over target)") }')
+        fi
+        printf '%s\n' "$line"
+    done
+    printf '\nTargets (../shared/ANCHORS.md): ferry >= %dx mlr on every conversion, peak RSS < %d MB.\n' \
+        "$TARGET_RATIO" "$TARGET_RSS_MB"
+    if ((COUNT < 1000000)); then
+        printf 'Note: COUNT=%d; the targets are stated for 1,000,000 products.\n' "$COUNT"
+    fi
+}
+
+# MARK: - Operations
+
+ensure_tools
+ensure_ferry
+rm -rf "$OUT" && mkdir -p "$WORK" "$OUT"  # no stale outputs from an earlier run
+say "ferry: $FERRY; mlr: $(mlr --version); jq: $(jq --version); runs: $RUNS; work dir: $WORK"
+
+IN_JSON=$(dataset json)
+IN_JSONL=$(dataset jsonl)
+
+op="JSON -> JSONL"
+bench_case "$op" ferry "$IN_JSON" -- "$FERRY" convert "$IN_JSON" "$OUT/ferry.jsonl" --force --quiet
+bench_case "$op" mlr "$IN_JSON" -o "$OUT/mlr.jsonl" -- mlr --ijson --ojsonl cat "$IN_JSON"
+bench_case "$op" jq "$IN_JSON" -o "$OUT/jq.jsonl" -- jq -c '.[]' "$IN_JSON"
+
+op="JSONL -> JSON"
+bench_case "$op" ferry "$IN_JSONL" -- "$FERRY" convert "$IN_JSONL" "$OUT/ferry.json" --force --quiet
+bench_case "$op" mlr "$IN_JSONL" -o "$OUT/mlr.json" -- mlr --ijsonl --ojson cat "$IN_JSONL"
+bench_case "$op" jq "$IN_JSONL" -o "$OUT/jq.json" -- jq -s '.' "$IN_JSONL"
+
+report

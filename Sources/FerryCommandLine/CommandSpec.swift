@@ -1,0 +1,126 @@
+import FerryKit
+
+/// What a subcommand accepts: its positional arguments and options. Help
+/// text is never stored here, only catalog keys.
+struct CommandSpec {
+    let name: String
+    let abstractKey: String
+    var arguments: [ArgumentSpec]
+    var options: [OptionSpec]
+}
+
+struct ArgumentSpec {
+    let name: String
+    let helpKey: String
+    var isOptional = false
+    var isRepeating = false
+}
+
+struct OptionSpec {
+    /// The long name without dashes.
+    let name: String
+    var short: Character?
+    /// The value placeholder, or nil for a flag.
+    var valueName: String?
+    let helpKey: String
+    /// The values allowed, when the set is closed.
+    var allowed: [String]?
+
+    static let help = OptionSpec(name: "help", short: "h", helpKey: "option.help")
+    static let quiet = OptionSpec(name: "quiet", short: "q", helpKey: "option.quiet")
+}
+
+/// The arguments of one run, after parsing.
+struct ParsedArguments {
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    subscript(name: String) -> String? { values[name] }
+}
+
+// MARK: - Usage errors
+
+extension FerryError.Code {
+    static let usageUnknownCommand = Self("usage.unknownCommand", .usage)
+    static let usageUnknownOption = Self("usage.unknownOption", .usage)
+    static let usageMissingValue = Self("usage.missingValue", .usage)
+    static let usageMissingArgument = Self("usage.missingArgument", .usage)
+    static let usageUnexpectedArgument = Self("usage.unexpectedArgument", .usage)
+    static let usageInvalidValue = Self("usage.invalidValue", .usage)
+}
+
+// MARK: - Parsing
+
+extension CommandSpec {
+    /// Parses the words after the subcommand's name.
+    ///
+    /// Options may come before, between or after the arguments, as `--name
+    /// value`, `--name=value` or `-n value`; `--` ends the options; a lone `-`
+    /// is an argument (standard input or output).
+    /// - Throws: the `usage.*` errors.
+    func parse(_ words: [String]) throws(FerryError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if optionsEnded || word == "-" || !word.hasPrefix("-") {
+                parsed.positionals.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name: Substring
+            var inlineValue: String?
+            if word.hasPrefix("--") {
+                name = word.dropFirst(2)
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = name[..<equals]
+                }
+            } else {
+                name = word.dropFirst()
+            }
+            let option =
+                word.hasPrefix("--")
+                ? options.first { $0.name == name }
+                : options.first { name.count == 1 && $0.short == name.first }
+            guard let option else { throw FerryError(.usageUnknownOption, [.string(word), .string(self.name)]) }
+            guard option.valueName != nil else {
+                if inlineValue != nil { throw FerryError(.usageUnexpectedArgument, [.string(word)]) }
+                parsed.flags.insert(option.name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < words.count else { throw FerryError(.usageMissingValue, [.string("--" + option.name)]) }
+                value = words[index]
+                index += 1
+            }
+            if let allowed = option.allowed, !allowed.contains(value) {
+                throw FerryError(
+                    .usageInvalidValue, [.string("--" + option.name), .string(value), .string(allowed.joined(separator: ", "))])
+            }
+            parsed.values[option.name] = value
+        }
+        if !parsed.flag("help") { try checkArguments(parsed.positionals) }
+        return parsed
+    }
+
+    private func checkArguments(_ positionals: [String]) throws(FerryError) {
+        let required = arguments.filter { !$0.isOptional }.count
+        if positionals.count < required {
+            throw FerryError(.usageMissingArgument, [.string("<\(arguments[positionals.count].name)>"), .string(name)])
+        }
+        if !arguments.contains(where: \.isRepeating) && positionals.count > arguments.count {
+            throw FerryError(.usageUnexpectedArgument, [.string(positionals[arguments.count])])
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import FerryKit
+
+/// `ferry convert <input> [<output>]`: one file into another format.
+struct ConvertCommand {
+    static func spec(registry: CodecRegistry) -> CommandSpec {
+        let formats = registry.codecs.map(\.id)
+        var options = [
+            OptionSpec(name: "from", short: "f", valueName: "format", helpKey: "convert.option.from", allowed: formats),
+            OptionSpec(name: "to", short: "t", valueName: "format", helpKey: "convert.option.to", allowed: formats),
+            OptionSpec(
+                name: "kind", short: "k", valueName: "kind", helpKey: "convert.option.kind",
+                allowed: RecordKind.allCases.map(\.rawValue)),
+            OptionSpec(name: "photos-dir", valueName: "dir", helpKey: "convert.option.photosDir"),
+            OptionSpec(name: "embed-photos", helpKey: "convert.option.embedPhotos"),
+            OptionSpec(name: "force", helpKey: "convert.option.force"),
+            OptionSpec(name: "max-depth", valueName: "n", helpKey: "convert.option.maxDepth"),
+            OptionSpec(name: "max-record-bytes", valueName: "n", helpKey: "convert.option.maxRecordBytes"),
+            .quiet,
+        ]
+        options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)))
+        options.append(.help)
+        return CommandSpec(
+            name: "convert", abstractKey: "convert.abstract",
+            arguments: [
+                ArgumentSpec(name: "input", helpKey: "convert.argument.input"),
+                ArgumentSpec(name: "output", helpKey: "convert.argument.output", isOptional: true),
+            ],
+            options: options)
+    }
+
+    static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) {
+        var options = ConversionOptions()
+        options.from = arguments["from"]
+        options.to = arguments["to"]
+        options.kind = arguments["kind"].flatMap(RecordKind.init(rawValue:))
+        options.photosDirectory = arguments["photos-dir"]
+        options.embedPhotos = arguments.flag("embed-photos")
+        options.overwrite = arguments.flag("force")
+        options.limits = try CodecOptions.limits(arguments)
+        options.codecOptions = CodecOptions.values(arguments, registry: registry)
+
+        let input = arguments.positionals[0]
+        let output = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+        let bar = ProgressBar(console: console, enabled: !arguments.flag("quiet"))
+        var converter = Converter(registry: registry)
+        converter.progress = { bar.update(bytesRead: $0, total: $1) }
+        defer { bar.finish() }
+        let summary = try converter.convert(input, to: output, options: options)
+        bar.finish()
+        for warning in summary.warnings { console.report(warning) }
+        if !arguments.flag("quiet"), console.errorIsTerminal, let output, output != "-" {
+            console.printError(
+                console.catalog.message(
+                    "convert.done", [.integer(summary.records), .path(output), .string(summary.outputFormat)]))
+        }
+    }
+}
+
+/// The options codecs declare, offered on the command line.
+enum CodecOptions {
+    static func specs(registry: CodecRegistry, taken: Set<String>) -> [OptionSpec] {
+        var seen = taken
+        var specs: [OptionSpec] = []
+        for codec in registry.codecs {
+            for option in codec.options where !seen.contains(option.name) {
+                seen.insert(option.name)
+                specs.append(OptionSpec(name: option.name, valueName: option.valueName, helpKey: option.helpKey))
+            }
+        }
+        return specs
+    }
+
+    static func values(_ arguments: ParsedArguments, registry: CodecRegistry) -> OptionValues {
+        var values = OptionValues()
+        for codec in registry.codecs {
+            for option in codec.options {
+                if let value = arguments[option.name] { values.values[option.name] = value }
+                if arguments.flag(option.name) { values.values[option.name] = "" }
+            }
+        }
+        return values
+    }
+
+    /// The limits given on the command line, over the defaults.
+    static func limits(_ arguments: ParsedArguments) throws(FerryError) -> ReadLimits {
+        var limits = ReadLimits()
+        if let depth = try positive(arguments, "max-depth") { limits.maxDepth = depth }
+        if let bytes = try positive(arguments, "max-record-bytes") { limits.maxRecordBytes = bytes }
+        return limits
+    }
+
+    private static func positive(_ arguments: ParsedArguments, _ name: String) throws(FerryError) -> Int? {
+        guard let text = arguments[name] else { return nil }
+        guard let value = Int(text), value > 0 else {
+            throw FerryError(.usageInvalidValue, [.string("--" + name), .string(text), .string("1, 2, 3, …")])
+        }
+        return value
+    }
+}

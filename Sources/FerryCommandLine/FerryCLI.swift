@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FerryKit
+
+/// The `ferry` command line, as a library: a package that adds codecs can
+/// ship its own `ferry` by calling `FerryCLI.main(registry:)` with its registry.
+public enum FerryCLI {
+    public static let version = "0.1.0"
+
+    /// Runs the command line and exits with its status.
+    public static func main(registry: CodecRegistry = .standard) -> Never {
+        exit(run(Array(CommandLine.arguments.dropFirst()), registry: registry))
+    }
+
+    /// Runs the command line on `arguments` (without the program name).
+    /// - Returns: the exit status.
+    public static func run(
+        _ arguments: [String], registry: CodecRegistry = .standard,
+        environment: [String: String] = Messages.processEnvironment()
+    ) -> Int32 {
+        let language = Messages.preferredLanguage(environment: environment)
+        let console = Console(catalog: Messages.catalog(language: language, registry: registry))
+        let help = HelpFormatter(catalog: console.catalog, program: "ferry")
+        let commands = [
+            ConvertCommand.spec(registry: registry), LintCommand.spec(registry: registry), FormatsCommand.spec,
+        ]
+        guard let first = arguments.first else {
+            console.printError(help.overview(commands: commands))
+            return ExitStatus.usage
+        }
+        switch first {
+        case "--help", "-h":
+            console.print(help.overview(commands: commands))
+            return ExitStatus.success
+        case "--version":
+            console.print(version)
+            return ExitStatus.success
+        case "help":
+            guard arguments.count > 1 else {
+                console.print(help.overview(commands: commands))
+                return ExitStatus.success
+            }
+            guard let command = commands.first(where: { $0.name == arguments[1] }) else {
+                return fail(FerryError(.usageUnknownCommand, [.string(arguments[1])]), console: console)
+            }
+            console.print(help.help(for: command))
+            return ExitStatus.success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            return fail(FerryError(.usageUnknownCommand, [.string(first)]), console: console)
+        }
+        do throws(FerryError) {
+            let parsed = try command.parse(Array(arguments.dropFirst()))
+            if parsed.flag("help") {
+                console.print(help.help(for: command))
+                return ExitStatus.success
+            }
+            switch command.name {
+            case "convert":
+                try ConvertCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
+            case "lint":
+                return try LintCommand.run(parsed, registry: registry, console: console)
+            default:
+                FormatsCommand.run(registry: registry, console: console)
+                return ExitStatus.success
+            }
+        } catch {
+            if error.code.category == .usage, error.location.file == nil {
+                let status = fail(error, console: console)
+                console.printError(console.catalog.message("cli.usageHint", [.string("ferry help \(command.name)")]))
+                return status
+            }
+            return fail(error, console: console)
+        }
+    }
+
+    private static func fail(_ error: FerryError, console: Console) -> Int32 {
+        console.report(error)
+        return ExitStatus.of(error)
+    }
+}

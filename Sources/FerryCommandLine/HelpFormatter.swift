@@ -1,0 +1,95 @@
+import FerryKit
+
+/// Renders help from a command's spec and the message catalog.
+struct HelpFormatter {
+    let catalog: MessageCatalog
+    let program: String
+
+    func help(for command: CommandSpec) -> String {
+        var text = catalog.message(command.abstractKey) + "\n\n"
+        text += catalog.message("help.usage") + "\n  " + usage(command) + "\n"
+        if !command.arguments.isEmpty {
+            text += "\n" + catalog.message("help.arguments") + "\n"
+            text += table(command.arguments.map { ("<\($0.name)>", catalog.message($0.helpKey)) })
+        }
+        text += "\n" + catalog.message("help.options") + "\n"
+        text += table(command.options.map { (optionLabel($0), optionHelp($0)) })
+        text += "\n" + exitStatus()
+        return text
+    }
+
+    func usage(_ command: CommandSpec) -> String {
+        var parts = ["\(program) \(command.name)"]
+        for argument in command.arguments {
+            var word = "<\(argument.name)>"
+            if argument.isRepeating { word += " ..." }
+            parts.append(argument.isOptional ? "[\(word)]" : word)
+        }
+        parts.append("[\(catalog.message("help.optionsPlaceholder"))]")
+        return parts.joined(separator: " ")
+    }
+
+    /// The help shown by `ferry --help`: what Ferry is and its subcommands.
+    func overview(commands: [CommandSpec]) -> String {
+        var text = catalog.message("cli.abstract") + "\n\n"
+        text += catalog.message("help.usage") + "\n  \(program) <\(catalog.message("help.subcommandPlaceholder"))>\n\n"
+        text += catalog.message("help.subcommands") + "\n"
+        text += table(commands.map { ($0.name, catalog.message($0.abstractKey)) })
+        text += "\n" + catalog.message("help.options") + "\n"
+        text += table([
+            (optionLabel(.help), catalog.message("option.help")),
+            ("--version", catalog.message("option.version")),
+        ])
+        text += "\n" + catalog.message("cli.seeAlso", [.string(program)]) + "\n"
+        text += "\n" + exitStatus()
+        return text
+    }
+
+    private func exitStatus() -> String {
+        catalog.message("help.exitStatus") + "\n"
+            + table((0...3).map { (String($0), catalog.message("exit.\($0)")) })
+    }
+
+    private func optionLabel(_ option: OptionSpec) -> String {
+        var label = option.short.map { "-\($0), " } ?? "    "
+        label += "--" + option.name
+        if let valueName = option.valueName { label += " <\(valueName)>" }
+        return label
+    }
+
+    private func optionHelp(_ option: OptionSpec) -> String {
+        var text = catalog.message(option.helpKey)
+        if let allowed = option.allowed {
+            text += " " + catalog.message("help.values", [.string(allowed.joined(separator: ", "))])
+        }
+        return text
+    }
+
+    /// Two columns, the second aligned and wrapped at 80 columns.
+    private func table(_ rows: [(String, String)]) -> String {
+        let width = min(max(rows.map(\.0.count).max() ?? 0, 8) + 4, 34)
+        var text = ""
+        for (left, right) in rows {
+            var line = "  " + left
+            if line.count + 2 > width {
+                text += line + "\n"
+                line = ""
+            }
+            line += String(repeating: " ", count: max(width - line.count, 0))
+            let words = right.split(separator: " ")
+            var current = line
+            var lineHasWords = false
+            for word in words {
+                if lineHasWords && current.count + 1 + word.count > 80 {
+                    text += current + "\n"
+                    current = String(repeating: " ", count: width)
+                    lineHasWords = false
+                }
+                current += (lineHasWords ? " " : "") + word
+                lineHasWords = true
+            }
+            text += current + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A source of bytes that readers pull from: a file, standard input, memory,
+/// or a decompressor wrapped around another input.
+public protocol ByteInput: AnyObject {
+    /// The name messages show: the path as given, or `-` for standard input.
+    var name: String { get }
+    /// The total size when it is known in advance (a regular file), for progress.
+    var sizeHint: Int? { get }
+    /// Reads up to `buffer.count` bytes.
+    /// - Returns: the number of bytes read; 0 only at the end of the input.
+    /// - Throws: `io.readFailed`.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int
+}
+
+// MARK: - Files
+
+/// A file or standard input, read with `read(2)`.
+public final class FileInput: ByteInput {
+    public let name: String
+    public let sizeHint: Int?
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var closed = false
+
+    /// Opens `path` for reading; `-` means standard input.
+    /// - Throws: `io.cannotOpen`, `io.isDirectory`.
+    public init(path: String) throws(FerryError) {
+        name = path
+        if path == "-" {
+            descriptor = 0
+            ownsDescriptor = false
+        } else {
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw .ioCannotOpen(path, errno: errno) }
+            descriptor = opened
+            ownsDescriptor = true
+        }
+        var info = stat()
+        if fstat(descriptor, &info) == 0 {
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                if ownsDescriptor { systemClose(descriptor) }
+                throw .ioIsDirectory(path)
+            }
+            sizeHint = type == S_IFREG ? Int(info.st_size) : nil
+        } else {
+            sizeHint = nil
+        }
+    }
+
+    deinit { close() }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+        guard !closed, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let count = systemRead(descriptor, base, buffer.count)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw .ioReadFailed(name, errno: errno)
+        }
+    }
+
+    /// Closes the file; closing twice is harmless.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if ownsDescriptor { systemClose(descriptor) }
+    }
+}
+
+// MARK: - Memory
+
+/// Bytes already in memory, as an input; for tests and library callers.
+public final class MemoryInput: ByteInput {
+    public let name: String
+    private let bytes: [UInt8]
+    private var position = 0
+
+    public init(_ bytes: [UInt8], name: String = "-") {
+        self.bytes = bytes
+        self.name = name
+    }
+
+    public convenience init(_ text: String, name: String = "-") {
+        self.init(Array(text.utf8), name: name)
+    }
+
+    public var sizeHint: Int? { bytes.count }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+        let count = min(buffer.count, bytes.count - position)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<position + count]))
+        }
+        position += count
+        return count
+    }
+}
+
+// MARK: - Peeking
+
+/// An input whose first bytes can be looked at before reading starts, so a
+/// format can be sniffed from content, even on a pipe.
+public final class PeekableInput: ByteInput {
+    private let base: any ByteInput
+    private var prefix: [UInt8] = []
+    private var prefixPosition = 0
+    private var baseEnded = false
+
+    public init(_ base: any ByteInput) { self.base = base }
+
+    public var name: String { base.name }
+    public var sizeHint: Int? { base.sizeHint }
+
+    /// The first `count` bytes, or fewer when the input is shorter; empty once
+    /// reading has started.
+    /// - Throws: `io.readFailed`.
+    public func peek(_ count: Int) throws(FerryError) -> [UInt8] {
+        guard prefixPosition == 0 else { return [] }
+        while prefix.count < count && !baseEnded {
+            var chunk = [UInt8](repeating: 0, count: count - prefix.count)
+            let got = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(FerryError) in try base.read(into: buffer) }
+            }.get()
+            if got == 0 { baseEnded = true } else { prefix.append(contentsOf: chunk[0..<got]) }
+        }
+        return Array(prefix.prefix(count))
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+        if prefixPosition < prefix.count {
+            let count = min(buffer.count, prefix.count - prefixPosition)
+            prefix.withUnsafeBytes { source in
+                buffer.copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[prefixPosition..<prefixPosition + count]))
+            }
+            prefixPosition += count
+            return count
+        }
+        return try base.read(into: buffer)
+    }
+}

@@ -1,0 +1,129 @@
+/// A data format Ferry can read, write or both.
+///
+/// A codec is a value that describes the format and makes streaming readers
+/// and writers for it. Codecs live in modules of their own, depend only on
+/// `FerryCore`, and join a `CodecRegistry`; nothing else in Ferry needs to
+/// know them.
+public protocol Codec: Sendable {
+    /// The identifier users type after `--from` and `--to`, such as `json`.
+    var id: String { get }
+    /// File name suffixes without the dot, most common first (`json`).
+    var extensions: [String] { get }
+    /// What the codec can do.
+    var capabilities: CodecCapabilities { get }
+    /// The options the codec's reader and writer understand, for the CLI and its help.
+    var options: [CodecOption] { get }
+    /// English message templates for the codes this codec defines, for codecs
+    /// that ship outside Ferry's own catalogs. Keys are codes, values templates
+    /// with `%1$@` placeholders.
+    var messages: [String: String] { get }
+    /// Whether the writer needs photo bytes rather than references (binary
+    /// formats and bundles do).
+    var embedsMedia: Bool { get }
+
+    /// How sure the codec is that `prefix`, the first bytes of an input, is in
+    /// its format.
+    func sniff(_ prefix: [UInt8]) -> SniffResult
+
+    /// A reader that streams the records of `input`.
+    /// - Throws: `format.cannotRead` when the codec cannot read; codec errors.
+    func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader
+
+    /// A writer that streams records into `output`.
+    /// - Throws: `format.cannotWrite` when the codec cannot write.
+    func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter
+
+    /// Checks that `input` is well formed, which may be looser than holding
+    /// records (a JSON scalar is well formed but holds no records).
+    /// - Throws: the first problem found.
+    func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError)
+}
+
+extension Codec {
+    public var options: [CodecOption] { [] }
+    public var messages: [String: String] { [:] }
+    public var embedsMedia: Bool { false }
+
+    public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
+        throw .formatCannotRead(id)
+    }
+
+    public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
+        throw .formatCannotWrite(id)
+    }
+
+    /// By default a file is well formed when every record can be read.
+    public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
+        let reader = try makeReader(input, context: context)
+        while try reader.next() != nil {}
+    }
+}
+
+/// What a codec can do.
+public struct CodecCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let read = CodecCapabilities(rawValue: 1)
+    public static let write = CodecCapabilities(rawValue: 2)
+    public static let readWrite: CodecCapabilities = [.read, .write]
+}
+
+/// How well some bytes match a format. Larger wins.
+public enum SniffResult: Int, Sendable, Comparable {
+    case no = 0
+    /// The bytes could be this format, among others (`{` for JSON or JSON Lines).
+    case possible = 1
+    /// The bytes are very likely this format (`[` after optional space for JSON).
+    case likely = 2
+    /// A magic number matched.
+    case certain = 3
+
+    public static func < (lhs: SniffResult, rhs: SniffResult) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// An option a codec understands, such as `--compact` for JSON.
+public struct CodecOption: Sendable, Hashable {
+    /// The long name without dashes.
+    public let name: String
+    /// The catalog key of its help text.
+    public let helpKey: String
+    /// The placeholder for its value in help (`CHAR`), or nil for a flag.
+    public let valueName: String?
+    /// Whether the option affects reading, writing or both.
+    public let applies: CodecCapabilities
+
+    public init(name: String, helpKey: String, valueName: String? = nil, applies: CodecCapabilities) {
+        self.name = name
+        self.helpKey = helpKey
+        self.valueName = valueName
+        self.applies = applies
+    }
+}
+
+// MARK: - Readers and writers
+
+/// Streams records from an input, one at a time.
+///
+/// Once `next()` has thrown, the reader stays failed: every later call throws
+/// the same error.
+public protocol RecordReader: AnyObject {
+    /// The next record, or nil at the end of the input.
+    func next() throws(FerryError) -> Record?
+    /// The location of a byte offset the reader has reached, with line and
+    /// column when the reader can still work them out.
+    func location(ofByteOffset offset: Int) -> SourceLocation
+}
+
+extension RecordReader {
+    public func location(ofByteOffset offset: Int) -> SourceLocation {
+        SourceLocation(byteOffset: offset)
+    }
+}
+
+/// Streams records into an output. `finish()` must be called once, after the
+/// last record, to close the document and flush.
+public protocol RecordWriter: AnyObject {
+    func write(_ record: Record) throws(FerryError)
+    func finish() throws(FerryError)
+}

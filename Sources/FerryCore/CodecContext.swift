@@ -1,0 +1,55 @@
+/// Option values given on the command line or by a library caller, keyed by
+/// option name without dashes. Flags hold an empty string.
+public struct OptionValues: Sendable, Hashable {
+    public var values: [String: String]
+
+    public init(_ values: [String: String] = [:]) { self.values = values }
+
+    public func flag(_ name: String) -> Bool { values[name] != nil }
+    public subscript(name: String) -> String? { values[name] }
+}
+
+/// The limits every reader honours. Each is adjustable, and each has its own code.
+public struct ReadLimits: Sendable, Hashable {
+    /// The deepest nesting of arrays and objects (`limit.nestingTooDeep`).
+    public var maxDepth = 512
+    /// The most bytes one record may take in its source (`limit.recordTooLarge`).
+    public var maxRecordBytes = 64 << 20
+
+    public init() {}
+}
+
+/// Settings and shared services for a reader.
+public final class ReadContext {
+    /// The kind the caller asked for, or nil to keep values as the format gives them.
+    public var kind: RecordKind?
+    public var options: OptionValues
+    public var limits: ReadLimits
+    /// Warnings raised while reading, in order.
+    public private(set) var warnings: [FerryWarning] = []
+
+    public init(kind: RecordKind? = nil, options: OptionValues = OptionValues(), limits: ReadLimits = ReadLimits()) {
+        self.kind = kind
+        self.options = options
+        self.limits = limits
+    }
+
+    public func warn(_ warning: FerryWarning) { warnings.append(warning) }
+
+    /// Returns the warnings raised since the last call and forgets them.
+    public func takeWarnings() -> [FerryWarning] {
+        defer { warnings.removeAll() }
+        return warnings
+    }
+}
+
+/// Settings for a writer.
+public final class WriteContext {
+    public var kind: RecordKind?
+    public var options: OptionValues
+
+    public init(kind: RecordKind? = nil, options: OptionValues = OptionValues()) {
+        self.kind = kind
+        self.options = options
+    }
+}

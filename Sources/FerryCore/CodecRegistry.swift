@@ -1,0 +1,60 @@
+/// The codecs a program knows, by id and by file extension.
+///
+/// `FerryKit` provides the standard registry with every built-in codec. A
+/// codec from another package joins with `registering(_:)`; nothing in Ferry
+/// changes.
+public struct CodecRegistry: Sendable {
+    public private(set) var codecs: [any Codec] = []
+
+    public init(_ codecs: [any Codec] = []) {
+        for codec in codecs { register(codec) }
+    }
+
+    /// Adds `codec`, replacing a codec with the same id.
+    public mutating func register(_ codec: any Codec) {
+        codecs.removeAll { $0.id == codec.id }
+        codecs.append(codec)
+    }
+
+    /// This registry with `codec` added.
+    public func registering(_ codec: any Codec) -> CodecRegistry {
+        var copy = self
+        copy.register(codec)
+        return copy
+    }
+
+    public func codec(id: String) -> (any Codec)? {
+        let wanted = id.lowercased()
+        return codecs.first { $0.id == wanted }
+    }
+
+    /// The codec for a path's extension. The longest matching suffix wins, so
+    /// `.ferry.tgz` beats `.tgz`.
+    public func codec(forPath path: String) -> (any Codec)? {
+        let name = path.split(separator: "/").last.map(String.init)?.lowercased() ?? ""
+        var best: (codec: any Codec, length: Int)?
+        for codec in codecs {
+            for suffix in codec.extensions where name.hasSuffix("." + suffix) {
+                if suffix.count > best?.length ?? -1 { best = (codec, suffix.count) }
+            }
+        }
+        return best?.codec
+    }
+
+    /// The readable codec that recognizes `prefix` best, if any recognizes it at all.
+    public func sniff(_ prefix: [UInt8]) -> (codec: any Codec, confidence: SniffResult)? {
+        var best: (codec: any Codec, confidence: SniffResult)?
+        for codec in codecs where codec.capabilities.contains(.read) {
+            let result = codec.sniff(prefix)
+            if result > .no && result > best?.confidence ?? .no { best = (codec, result) }
+        }
+        return best
+    }
+
+    /// The English templates codecs bring for their own codes.
+    public var codecMessages: [String: String] {
+        var merged: [String: String] = [:]
+        for codec in codecs { merged.merge(codec.messages) { old, _ in old } }
+        return merged
+    }
+}

@@ -1,0 +1,16 @@
+/// Passes bytes through from another input and counts them, for progress.
+public final class CountingInput: ByteInput {
+    private let base: any ByteInput
+    public private(set) var bytesRead = 0
+
+    public init(_ base: any ByteInput) { self.base = base }
+
+    public var name: String { base.name }
+    public var sizeHint: Int? { base.sizeHint }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+        let count = try base.read(into: buffer)
+        bytesRead += count
+        return count
+    }
+}

@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Codes shared by every codec
+
+extension FerryError.Code {
+    // I/O
+    public static let ioCannotOpen = Self("io.cannotOpen", .io)
+    public static let ioReadFailed = Self("io.readFailed", .io)
+    public static let ioWriteFailed = Self("io.writeFailed", .io)
+    public static let ioOutputExists = Self("io.outputExists", .io)
+    public static let ioIsDirectory = Self("io.isDirectory", .io)
+
+    // Records and kinds
+    public static let recordMissingField = Self("record.missingField", .data)
+    public static let recordEmptyField = Self("record.emptyField", .data)
+    public static let recordWrongType = Self("record.wrongType", .data)
+    public static let recordNegative = Self("record.negative", .data)
+    public static let recordTooLarge = Self("limit.recordTooLarge", .data)
+    public static let nestingTooDeep = Self("limit.nestingTooDeep", .data)
+
+    // Photos
+    public static let photoOutsideFolder = Self("photo.outsideFolder", .data)
+    public static let photoUnreadable = Self("photo.unreadable", .io)
+    public static let photoInvalidDataURI = Self("photo.invalidDataURI", .data)
+    public static let photoTooLarge = Self("limit.photoTooLarge", .data)
+
+    // Formats
+    public static let formatUnknown = Self("format.unknown", .usage)
+    public static let formatUndetected = Self("format.undetected", .usage)
+    public static let formatCannotRead = Self("format.cannotRead", .usage)
+    public static let formatCannotWrite = Self("format.cannotWrite", .usage)
+    public static let formatNotRecords = Self("format.notRecords", .data)
+}
+
+// MARK: - Factories
+
+extension FerryError {
+    /// `errno` as a catalog reference (`errno.ENOENT`), so the reason is localized too.
+    public static func reason(errno number: Int32) -> MessageArgument {
+        let names: [Int32: String] = [
+            ENOENT: "ENOENT", EACCES: "EACCES", EISDIR: "EISDIR", ENOTDIR: "ENOTDIR",
+            ENOSPC: "ENOSPC", EFBIG: "EFBIG", EROFS: "EROFS", EEXIST: "EEXIST", EIO: "EIO",
+            EPERM: "EPERM", EMFILE: "EMFILE", ENAMETOOLONG: "ENAMETOOLONG", ELOOP: "ELOOP",
+            EDQUOT: "EDQUOT", EPIPE: "EPIPE", EXDEV: "EXDEV", EINVAL: "EINVAL",
+        ]
+        if let name = names[number] { return .message("errno.\(name)") }
+        return .integer(Int(number))
+    }
+
+    public static func ioCannotOpen(_ path: String, errno number: Int32) -> FerryError {
+        FerryError(.ioCannotOpen, [.path(path), reason(errno: number)], at: SourceLocation(file: path))
+    }
+
+    public static func ioReadFailed(_ path: String, errno number: Int32) -> FerryError {
+        FerryError(.ioReadFailed, [.path(path), reason(errno: number)], at: SourceLocation(file: path))
+    }
+
+    public static func ioWriteFailed(_ path: String, errno number: Int32) -> FerryError {
+        FerryError(.ioWriteFailed, [.path(path), reason(errno: number)], at: SourceLocation(file: path))
+    }
+
+    public static func ioOutputExists(_ path: String) -> FerryError {
+        FerryError(.ioOutputExists, [.path(path)], at: SourceLocation(file: path))
+    }
+
+    public static func ioIsDirectory(_ path: String) -> FerryError {
+        FerryError(.ioIsDirectory, [.path(path)], at: SourceLocation(file: path))
+    }
+
+    public static func recordMissingField(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.recordMissingField, [.string(field)], at: location)
+    }
+
+    public static func recordEmptyField(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.recordEmptyField, [.string(field)], at: location)
+    }
+
+    /// A field holds a value of the wrong type; `expected` is a type name such as `integer`.
+    public static func recordWrongType(
+        _ field: String, expected: String, found: String, at location: SourceLocation
+    ) -> FerryError {
+        FerryError(
+            .recordWrongType, [.string(field), .message("type.\(expected)"), .message("type.\(found)")],
+            at: location)
+    }
+
+    public static func recordNegative(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.recordNegative, [.string(field)], at: location)
+    }
+
+    public static func recordTooLarge(limit: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.recordTooLarge, [.integer(limit)], at: location)
+    }
+
+    public static func nestingTooDeep(limit: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.nestingTooDeep, [.integer(limit)], at: location)
+    }
+
+    public static func formatUnknown(_ id: String) -> FerryError {
+        FerryError(.formatUnknown, [.string(id)])
+    }
+
+    public static func formatUndetected(_ path: String) -> FerryError {
+        FerryError(.formatUndetected, [.path(path)], at: SourceLocation(file: path))
+    }
+
+    public static func formatCannotRead(_ id: String) -> FerryError {
+        FerryError(.formatCannotRead, [.string(id)])
+    }
+
+    public static func formatCannotWrite(_ id: String) -> FerryError {
+        FerryError(.formatCannotWrite, [.string(id)])
+    }
+
+    /// The input holds a value that is not a record (an object), where records are needed.
+    public static func formatNotRecords(found: String, at location: SourceLocation) -> FerryError {
+        FerryError(.formatNotRecords, [.message("type.\(found)")], at: location)
+    }
+}

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A sliding window over a `ByteInput`, for scanners that read records one at
+/// a time in flat memory.
+///
+/// The window holds `bytes[0..<count]`, which are input bytes
+/// `baseOffset..<baseOffset + count`. A scanner works inside it with plain
+/// indexes. When it runs out in the middle of a record it calls
+/// `refill(keepingFrom:)` with the index where that record started: the bytes
+/// before it are dropped, the rest slide to the front, and more are read.
+/// The scanner then scans the record again from its start, which costs little
+/// because it happens once a chunk.
+///
+/// Lines are counted only in the bytes dropped, so that line and column can
+/// be worked out for any byte still in the window when an error needs them.
+///
+///     input:  {"a":1}\n{"b":2}\n{"c":
+///     window after refill(keepingFrom: 16): baseOffset 16, 2 lines dropped
+public final class InputWindow {
+    public let input: any ByteInput
+    /// The bytes in the window. Only `bytes[0..<count]` are valid.
+    public private(set) var bytes: [UInt8]
+    public private(set) var count = 0
+    /// The input offset of `bytes[0]`.
+    public private(set) var baseOffset = 0
+    /// True once the input has returned its last byte.
+    public private(set) var isAtEnd = false
+    /// The most bytes the window may hold; a record larger than this cannot be read.
+    public let limit: Int
+    private let chunk: Int
+
+    /// Lines and column over the bytes already dropped.
+    private var droppedCounter = LineCounter()
+
+    /// - Parameters:
+    ///   - input: where the bytes come from.
+    ///   - chunk: how many bytes to ask the input for at once.
+    ///   - limit: the largest window, which bounds the size of one record.
+    public init(_ input: any ByteInput, chunk: Int = 1 << 20, limit: Int = 64 << 20) {
+        self.input = input
+        self.chunk = max(chunk, 16)
+        self.limit = max(limit, self.chunk)
+        bytes = [UInt8](repeating: 0, count: self.chunk)
+    }
+
+    /// Drops the bytes before `keep`, moves the rest to the front and reads more.
+    ///
+    /// - Returns: the number of bytes dropped, which the caller subtracts from
+    ///   its indexes; or nil when nothing more could be read (the end).
+    /// - Throws: `io.readFailed`; `limit.recordTooLarge` when a record starting
+    ///   at `keep` fills the whole window.
+    public func refill(keepingFrom keep: Int) throws(FerryError) -> Int? {
+        if isAtEnd { return nil }
+        let dropped = keep
+        if dropped > 0 {
+            bytes.withUnsafeBytes { self.droppedCounter.consume(UnsafeRawBufferPointer(rebasing: $0[0..<dropped])) }
+            bytes.withUnsafeMutableBytes { raw in
+                let base = raw.baseAddress!
+                base.copyMemory(from: base + dropped, byteCount: count - dropped)
+            }
+            count -= dropped
+            baseOffset += dropped
+        }
+        if bytes.count - count < chunk / 2 {
+            guard bytes.count < limit else {
+                throw .recordTooLarge(limit: limit, at: location(of: 0))
+            }
+            let grown = min(max(bytes.count * 2, count + chunk), limit)
+            bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
+        }
+        let got = try bytes.withUnsafeMutableBytes { [count] raw in
+            Result { () throws(FerryError) in
+                try input.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[count...]))
+            }
+        }.get()
+        if got == 0 {
+            isAtEnd = true
+            return dropped > 0 ? dropped : nil
+        }
+        count += got
+        return dropped
+    }
+
+    /// Reads until the window holds at least `needed` bytes or the input ends.
+    public func fill(atLeast needed: Int) throws(FerryError) {
+        while count < needed, try refill(keepingFrom: 0) != nil {}
+    }
+
+    // MARK: - Locations
+
+    /// The location of the byte at window index `index`, with line and column.
+    public func location(of index: Int) -> SourceLocation {
+        let end = min(max(index, 0), count)
+        var counter = droppedCounter
+        bytes.withUnsafeBytes { counter.consume(UnsafeRawBufferPointer(rebasing: $0[0..<end])) }
+        return SourceLocation(
+            file: input.name, byteOffset: baseOffset + end, line: counter.lines + 1, column: counter.column + 1)
+    }
+}
+
+/// Counts lines (LF, CRLF or a lone CR each end one) and the column, in
+/// Unicode scalars, after the last line end.
+struct LineCounter {
+    var lines = 0
+    var column = 0
+    var endsInCR = false
+
+    /// Advances over `chunk`, using `memchr` so that long runs without line
+    /// ends cost little.
+    mutating func consume(_ chunk: UnsafeRawBufferPointer) {
+        guard let base = chunk.baseAddress, chunk.count > 0 else { return }
+        let end = base + chunk.count
+        var lastLineStart = base
+        var cursor = base
+        if endsInCR && chunk[0] == 0x0A {
+            // The LF of a CRLF split across chunks ends no new line.
+            cursor += 1
+            lastLineStart = cursor
+            column = 0
+        }
+        while cursor < end {
+            guard let found = memchr(cursor, 0x0A, end - cursor) else { break }
+            let newline = found.assumingMemoryBound(to: UInt8.self)
+            lines += 1 + countLoneCRs(UnsafeRawPointer(cursor), UnsafeRawPointer(newline), lfFollows: true)
+            cursor = UnsafeRawPointer(newline) + 1
+            lastLineStart = cursor
+            column = 0
+        }
+        // The tail after the last LF may still hold lone CRs.
+        var crCursor = lastLineStart
+        while crCursor < end, let found = memchr(crCursor, 0x0D, end - crCursor) {
+            lines += 1
+            crCursor = UnsafeRawPointer(found) + 1
+            lastLineStart = crCursor
+            column = 0
+        }
+        endsInCR = end > base && end.load(fromByteOffset: -1, as: UInt8.self) == 0x0D
+        var scalarStart = lastLineStart
+        while scalarStart < end {
+            if scalarStart.load(as: UInt8.self) & 0xC0 != 0x80 { column += 1 }
+            scalarStart += 1
+        }
+    }
+
+    /// The CRs in `start..<end` that end a line of their own; a CR right before
+    /// `end` is part of a CRLF when `lfFollows`.
+    private func countLoneCRs(_ start: UnsafeRawPointer, _ end: UnsafeRawPointer, lfFollows: Bool) -> Int {
+        var found = 0
+        var cursor = start
+        while cursor < end, let hit = memchr(cursor, 0x0D, end - cursor) {
+            let position = UnsafeRawPointer(hit)
+            if !(lfFollows && position + 1 == end) { found += 1 }
+            cursor = position + 1
+        }
+        return found
+    }
+}

@@ -1,0 +1,121 @@
+/// What the records of a stream describe.
+public enum RecordKind: String, Sendable, CaseIterable, Hashable {
+    /// The GameStore's `Product`: `name` (required), `price`, `photo`.
+    case product
+    /// The BookStore's `Book`: `title` (required), `author`, `description`,
+    /// `pages`, `readThisBook`, `price`, `isbn`.
+    case book
+    /// Anything else; values keep the types the format gives them.
+    case generic
+
+    /// The fields the kind knows. Records may carry more; those are kept as they are.
+    public var fields: [FieldSpec] {
+        switch self {
+        case .product:
+            [
+                FieldSpec("name", .string, required: true),
+                FieldSpec("price", .number),
+                FieldSpec("photo", .photo),
+            ]
+        case .book:
+            [
+                FieldSpec("title", .string, required: true),
+                FieldSpec("author", .string),
+                FieldSpec("description", .string),
+                FieldSpec("pages", .integer),
+                FieldSpec("readThisBook", .bool),
+                FieldSpec("price", .number),
+                FieldSpec("isbn", .string),
+            ]
+        case .generic:
+            []
+        }
+    }
+
+    /// The spec of field `name`, when the kind knows it.
+    public func spec(for name: String) -> FieldSpec? {
+        fields.first { $0.name == name }
+    }
+
+    /// The kind that the field names point to, when they point to one only.
+    ///
+    /// A product has `name` and `price` or `photo`; a book has `title` and one
+    /// of `author`, `pages`, `readThisBook`, `isbn`. Fields of both, or of
+    /// neither, give `generic`.
+    public static func infer(from fields: FieldList) -> RecordKind {
+        let product = fields.contains("name") && (fields.contains("price") || fields.contains("photo"))
+        let book =
+            fields.contains("title")
+            && ["author", "pages", "readThisBook", "isbn"].contains(where: fields.contains)
+        switch (product, book) {
+        case (true, false): return .product
+        case (false, true): return .book
+        default: return .generic
+        }
+    }
+}
+
+/// A field a kind knows, with its type.
+public struct FieldSpec: Sendable, Hashable {
+    public let name: String
+    public let type: FieldType
+    /// Required fields must be present and, for strings, non-empty.
+    public let required: Bool
+
+    public init(_ name: String, _ type: FieldType, required: Bool = false) {
+        self.name = name
+        self.type = type
+        self.required = required
+    }
+}
+
+/// The types kinds use. Numbers, integers and prices must not be negative.
+public enum FieldType: String, Sendable, Hashable {
+    case string
+    /// An integer or a double, at least 0.
+    case number
+    /// An integer, at least 0.
+    case integer
+    case bool
+    /// Inline bytes, a `data:` URI or a relative reference.
+    case photo
+}
+
+// MARK: - Validation
+
+extension RecordKind {
+    /// Checks `record` against the kind's fields.
+    ///
+    /// - Parameter location: where the record is; the field is added.
+    /// - Throws: `record.missingField`, `record.emptyField`, `record.wrongType`,
+    ///   `record.negative`.
+    public func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
+        for spec in fields {
+            var here = location
+            here.field = spec.name
+            guard let value = record[spec.name], !value.isNull else {
+                if spec.required { throw .recordMissingField(spec.name, at: here) }
+                continue
+            }
+            try spec.check(value, at: here)
+        }
+    }
+}
+
+extension FieldSpec {
+    /// Checks one non-null value against the spec.
+    func check(_ value: Value, at location: SourceLocation) throws(FerryError) {
+        switch (type, value) {
+        case (.string, .string(let text)):
+            if required && text.isEmpty { throw .recordEmptyField(name, at: location) }
+        case (.number, .integer(let number)), (.integer, .integer(let number)):
+            if number < 0 { throw .recordNegative(name, at: location) }
+        case (.number, .double(let number)):
+            if !(number >= 0) { throw .recordNegative(name, at: location) }
+        case (.bool, .bool), (.photo, .bytes), (.photo, .string):
+            break
+        default:
+            throw .recordWrongType(name, expected: type.rawValue, found: value.typeName, at: location)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Strict UTF-8 validation (RFC 3629): no overlong forms, no surrogates,
+/// nothing above U+10FFFF.
+public enum UTF8Validation {
+    /// The index of the first byte that does not start a valid sequence, or
+    /// nil when `bytes[range]` is valid UTF-8.
+    ///
+    /// - Complexity: O(n), with an ASCII fast path.
+    public static func firstInvalidIndex(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        let end = range.upperBound
+        while index < end {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return index
+            }
+            guard index + length <= end else { return index }
+            let second = bytes[index + 1]
+            guard second >= lower && second <= upper else { return index }
+            for offset in 2..<max(length, 2) where bytes[index + offset] & 0xC0 != 0x80 {
+                return index
+            }
+            index += length
+        }
+        return nil
+    }
+}

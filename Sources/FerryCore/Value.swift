@@ -1,0 +1,106 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One value in a record, as the formats Ferry reads can express it.
+///
+/// The cases are the union of what JSON, CSV and property lists carry. A codec
+/// maps its own types onto these and never invents others, so any reader can
+/// feed any writer.
+public enum Value: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    /// A 64-bit signed integer. Readers keep integers apart from doubles.
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    /// Raw bytes, such as an inline photo.
+    case bytes([UInt8])
+    case date(Date)
+    case array([Value])
+    /// A nested object; its key order is kept.
+    case object(OrderedObject)
+}
+
+// MARK: - Inspection
+
+extension Value {
+    /// The name of the case, as messages show it (`string`, `integer`, …).
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .integer: "integer"
+        case .double: "double"
+        case .string: "string"
+        case .bytes: "bytes"
+        case .date: "date"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The value as a double when it is a number of either kind.
+    public var numberValue: Double? {
+        switch self {
+        case .integer(let number): Double(number)
+        case .double(let number): number
+        default: nil
+        }
+    }
+}
+
+/// An object whose keys keep the order they were read or built in.
+public struct OrderedObject: Sendable, Hashable {
+    public private(set) var keys: [String]
+    public private(set) var values: [Value]
+
+    public init() {
+        keys = []
+        values = []
+    }
+
+    public init(_ pairs: [(String, Value)]) {
+        keys = pairs.map(\.0)
+        values = pairs.map(\.1)
+    }
+
+    public var count: Int { keys.count }
+
+    /// The value for `key`, or nil when the object has no such key.
+    ///
+    /// - Complexity: O(n); objects in records are small.
+    public subscript(key: String) -> Value? {
+        get { keys.firstIndex(of: key).map { values[$0] } }
+        set {
+            if let index = keys.firstIndex(of: key) {
+                if let newValue { values[index] = newValue } else {
+                    keys.remove(at: index)
+                    values.remove(at: index)
+                }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+            }
+        }
+    }
+
+    /// Appends a pair without looking for an existing key; readers use it after
+    /// they have checked for duplicates themselves.
+    public mutating func append(key: String, value: Value) {
+        keys.append(key)
+        values.append(value)
+    }
+}

@@ -1,0 +1,18 @@
+import FerryCore
+
+// MARK: - JSON codes
+
+extension FerryError.Code {
+    public static let jsonUnexpectedCharacter = Self("json.unexpectedCharacter", .data)
+    public static let jsonUnexpectedEnd = Self("json.unexpectedEnd", .data)
+    public static let jsonEmpty = Self("json.empty", .data)
+    public static let jsonInvalidNumber = Self("json.invalidNumber", .data)
+    public static let jsonNumberOutOfRange = Self("json.numberOutOfRange", .data)
+    public static let jsonInvalidEscape = Self("json.invalidEscape", .data)
+    public static let jsonInvalidSurrogate = Self("json.invalidSurrogate", .data)
+    public static let jsonControlCharacter = Self("json.controlCharacter", .data)
+    public static let jsonInvalidUTF8 = Self("json.invalidUTF8", .data)
+    public static let jsonTrailingData = Self("json.trailingData", .data)
+    public static let jsonExpectedNewline = Self("json.expectedNewline", .data)
+    public static let jsonNonFiniteNumber = Self("json.nonFiniteNumber", .data)
+}

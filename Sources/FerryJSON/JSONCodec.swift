@@ -1,0 +1,80 @@
+import FerryCore
+
+/// JSON (RFC 8259): a top-level array of objects, streamed record by record,
+/// or a single object as one record.
+public struct JSONCodec: Codec {
+    public init() {}
+
+    public let id = "json"
+    public let extensions = ["json"]
+    public let capabilities = CodecCapabilities.readWrite
+    public let options = [
+        CodecOption(name: "compact", helpKey: "option.json.compact", applies: .write)
+    ]
+
+    /// `[` after optional whitespace is likely JSON; `{` could be JSON or JSON Lines.
+    public func sniff(_ prefix: [UInt8]) -> SniffResult {
+        switch JSONSniffing.firstSignificantByte(prefix) {
+        case UInt8(ascii: "["): .likely
+        case UInt8(ascii: "{"): .possible
+        default: .no
+        }
+    }
+
+    public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
+        JSONReader(input, layout: .document, limits: context.limits)
+    }
+
+    public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
+        JSONWriter(output, style: context.options.flag("compact") ? .compact : .pretty)
+    }
+
+    /// Any JSON text is well formed, scalars included.
+    public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
+        try JSONReader(input, layout: .document, limits: context.limits, acceptsAnyValue: true).skipToEnd()
+    }
+}
+
+/// JSON Lines: one JSON value per line, objects for records.
+public struct JSONLinesCodec: Codec {
+    public init() {}
+
+    public let id = "jsonl"
+    public let extensions = ["jsonl", "ndjson"]
+    public let capabilities = CodecCapabilities.readWrite
+
+    /// An object, a line break, and another object is JSON Lines.
+    public func sniff(_ prefix: [UInt8]) -> SniffResult {
+        guard JSONSniffing.firstSignificantByte(prefix) == UInt8(ascii: "{") else { return .no }
+        return JSONSniffing.looksLikeLines(prefix) ? .likely : .possible
+    }
+
+    public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
+        JSONReader(input, layout: .lines, limits: context.limits)
+    }
+
+    public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
+        JSONWriter(output, style: .lines)
+    }
+
+    public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
+        try JSONReader(input, layout: .lines, limits: context.limits, acceptsAnyValue: true).skipToEnd()
+    }
+}
+
+/// Content checks shared by the JSON codecs.
+enum JSONSniffing {
+    static func firstSignificantByte(_ prefix: [UInt8]) -> UInt8? {
+        var bytes = prefix[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
+
+    /// Whether the first line ends with `}` and the next non-blank line starts with `{`.
+    static func looksLikeLines(_ prefix: [UInt8]) -> Bool {
+        guard let newline = prefix.firstIndex(of: 0x0A) else { return false }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        guard prefix[..<newline].last(where: { !isSpace($0) }) == UInt8(ascii: "}") else { return false }
+        return prefix[(newline + 1)...].first { !isSpace($0) && $0 != 0x0A } == UInt8(ascii: "{")
+    }
+}

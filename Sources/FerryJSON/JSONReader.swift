@@ -1,0 +1,251 @@
+import FerryCore
+
+/// Streams records out of JSON: a top-level array of objects, one object, or
+/// JSON Lines (one value per line).
+///
+/// The reader never holds more than one record's bytes beyond its read chunk:
+/// it scans a record in an `InputWindow`, hands it out, and drops its bytes
+/// at the next refill.
+public final class JSONReader: RecordReader {
+    /// The layouts the reader understands.
+    public enum Layout: Sendable {
+        /// One JSON text (RFC 8259): an array of objects, or one object.
+        case document
+        /// JSON Lines: one value per line; blank lines are skipped.
+        case lines
+    }
+
+    private enum State {
+        case start
+        case inArray(first: Bool)
+        case lines
+        case trailer
+        case done
+        case failed(FerryError)
+    }
+
+    /// What one step of scanning found.
+    private enum Step {
+        case record(FieldList, [Value], start: Int)
+        case other
+        case end
+    }
+
+    private let window: InputWindow
+    private let layout: Layout
+    private let acceptsAnyValue: Bool
+    private let maxDepth: Int
+    private var state = State.start
+    private var position = 0
+    private var recordIndex = 0
+    private var fields: FieldList?
+    private var cache = FieldListCache()
+
+    /// - Parameters:
+    ///   - input: the bytes.
+    ///   - layout: a JSON document or JSON Lines.
+    ///   - limits: nesting depth and record size.
+    ///   - acceptsAnyValue: true for `lint`, where values that are not objects
+    ///     are well formed; false for conversions, where they are
+    ///     `format.notRecords` errors.
+    public init(_ input: any ByteInput, layout: Layout, limits: ReadLimits = ReadLimits(), acceptsAnyValue: Bool = false) {
+        window = InputWindow(input, limit: limits.maxRecordBytes)
+        self.layout = layout
+        self.acceptsAnyValue = acceptsAnyValue
+        maxDepth = limits.maxDepth
+    }
+
+    public func next() throws(FerryError) -> Record? {
+        while true {
+            switch try advance() {
+            case .record(let fields, let values, let start):
+                self.fields = fields
+                let origin = RecordOrigin(index: recordIndex, byteOffset: window.baseOffset + start)
+                recordIndex += 1
+                return Record(fields: fields, values: values, origin: origin)
+            case .other: continue
+            case .end: return nil
+            }
+        }
+    }
+
+    /// Reads to the end, checking well-formedness only.
+    public func skipToEnd() throws(FerryError) {
+        while true {
+            if case .end = try advance() { return }
+        }
+    }
+
+    public func location(ofByteOffset offset: Int) -> SourceLocation {
+        guard offset >= window.baseOffset else { return SourceLocation(file: window.input.name, byteOffset: offset) }
+        return window.location(of: offset - window.baseOffset)
+    }
+
+    // MARK: - Steps
+
+    private func advance() throws(FerryError) -> Step {
+        do throws(FerryError) {
+            switch state {
+            case .start: return try start()
+            case .inArray(let first): return try arrayElement(first: first)
+            case .lines: return try line()
+            case .trailer: return try trailer()
+            case .done: return .end
+            case .failed(let error): throw error
+            }
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    private func start() throws(FerryError) -> Step {
+        try window.fill(atLeast: 3)
+        if window.count >= 3 && window.bytes[0] == 0xEF && window.bytes[1] == 0xBB && window.bytes[2] == 0xBF {
+            position = 3  // a UTF-8 byte order mark, which RFC 8259 lets readers ignore
+        }
+        if layout == .lines {
+            state = .lines
+            return .other
+        }
+        let first = try scan { (scanner) throws(JSONScanError) -> UInt8? in
+            scanner.skipWhitespace()
+            if scanner.position == scanner.bytes.count {
+                if scanner.isFinal { return nil }
+                throw .needMore
+            }
+            return scanner.bytes[scanner.position]
+        }
+        switch first {
+        case nil:
+            throw FerryError(.jsonEmpty, [], at: window.location(of: position))
+        case UInt8(ascii: "["):
+            position += 1
+            state = .inArray(first: true)
+            return .other
+        case UInt8(ascii: "{"):
+            state = .trailer
+            return try recordOrValue(depth: 0)
+        default:
+            state = .trailer
+            return try recordOrValue(depth: 0)
+        }
+    }
+
+    private func arrayElement(first: Bool) throws(FerryError) -> Step {
+        let atEnd = try scan { (scanner) throws(JSONScanError) -> Bool in
+            let byte = try scanner.peekSignificant()
+            if byte == UInt8(ascii: "]") {
+                scanner.position += 1
+                return true
+            }
+            if !first {
+                guard byte == UInt8(ascii: ",") else { throw scanner.unexpected(at: scanner.position) }
+                scanner.position += 1
+                _ = try scanner.peekSignificant()
+            }
+            return false
+        }
+        if atEnd {
+            state = .trailer
+            return .other
+        }
+        state = .inArray(first: false)
+        return try recordOrValue(depth: 1)
+    }
+
+    private func line() throws(FerryError) -> Step {
+        let more = try scan { (scanner) throws(JSONScanError) -> Bool in
+            scanner.skipWhitespace()
+            if scanner.position < scanner.bytes.count { return true }
+            if scanner.isFinal { return false }
+            throw .needMore
+        }
+        guard more else {
+            state = .done
+            return .end
+        }
+        let step = try recordOrValue(depth: 0)
+        try scan { (scanner) throws(JSONScanError) in
+            while scanner.position < scanner.bytes.count {
+                switch scanner.bytes[scanner.position] {
+                case 0x20, 0x09, 0x0D: scanner.position += 1
+                case 0x0A:
+                    scanner.position += 1
+                    return
+                default:
+                    throw .failed(.jsonExpectedNewline, [.byte(scanner.bytes[scanner.position])], index: scanner.position)
+                }
+            }
+            if !scanner.isFinal { throw .needMore }
+        }
+        return step
+    }
+
+    private func trailer() throws(FerryError) -> Step {
+        try scan { (scanner) throws(JSONScanError) in
+            scanner.skipWhitespace()
+            if scanner.position < scanner.bytes.count {
+                throw .failed(.jsonTrailingData, [.byte(scanner.bytes[scanner.position])], index: scanner.position)
+            }
+            if !scanner.isFinal { throw .needMore }
+        }
+        state = .done
+        return .end
+    }
+
+    /// Reads one value at the position: a record when it is an object, else
+    /// a checked value (lint) or a `format.notRecords` error.
+    private func recordOrValue(depth: Int) throws(FerryError) -> Step {
+        let expected = fields
+        let anyValue = acceptsAnyValue
+        return try scan { (scanner) throws(JSONScanError) -> Step in
+            let byte = try scanner.peekSignificant()
+            let start = scanner.position
+            if byte == UInt8(ascii: "{") {
+                try scanner.checkDepth(depth + 1)
+                let (fields, values) = try scanner.parseRecord(expecting: expected, cache: &cache)
+                return .record(fields, values, start: start)
+            }
+            guard anyValue else {
+                throw .failed(.formatNotRecords, [.message("type.\(scanner.typeNameAtPosition())")], index: start)
+            }
+            _ = try scanner.parseValue(depth: depth)
+            return .other
+        }
+    }
+
+    // MARK: - Scanning with refills
+
+    /// Runs `body` on a scanner over the window from the current position.
+    /// When the scanner runs out of bytes, refills the window and runs `body`
+    /// again from the same place; on success, moves the position on.
+    private func scan<Result>(
+        _ body: (inout JSONScanner) throws(JSONScanError) -> Result
+    ) throws(FerryError) -> Result {
+        while true {
+            let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Result, JSONScanError> in
+                var scanner = JSONScanner(
+                    UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position,
+                    isFinal: window.isAtEnd, maxDepth: maxDepth)
+                do throws(JSONScanError) {
+                    let result = try body(&scanner)
+                    position = scanner.position
+                    return .success(result)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case .success(let result):
+                return result
+            case .failure(.needMore):
+                if let dropped = try window.refill(keepingFrom: position) { position -= dropped }
+            case .failure(.failed(let code, let arguments, let index)):
+                var location = window.location(of: index)
+                location.record = recordIndex
+                throw FerryError(code, arguments, at: location)
+            }
+        }
+    }
+}

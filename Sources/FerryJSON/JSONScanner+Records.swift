@@ -1,0 +1,116 @@
+import FerryCore
+
+// MARK: - Records
+
+/// The keys of one object as they are read, with a set that takes over from
+/// linear search once there are many, so a hostile object with a million keys
+/// costs O(n), not O(n²).
+struct KeyCollector {
+    private(set) var keys: [String]
+    private var lookup: [String: Int]?
+
+    init(_ keys: [String] = []) { self.keys = keys }
+
+    /// The position of `key` if it was already seen.
+    mutating func index(of key: String) -> Int? {
+        if lookup == nil && keys.count >= 16 {
+            var table: [String: Int] = [:]
+            for (index, name) in keys.enumerated() { table[name] = index }
+            lookup = table
+        }
+        if let lookup { return lookup[key] }
+        return keys.firstIndex(of: key)
+    }
+
+    mutating func append(_ key: String) {
+        lookup?[key] = keys.count
+        keys.append(key)
+    }
+}
+
+/// Remembers recent field lists, so that records whose keys come in another
+/// order, or a few different shapes that alternate, still share them.
+struct FieldListCache {
+    private var lists: [[String]: FieldList] = [:]
+
+    mutating func fieldList(for keys: [String]) -> FieldList {
+        if let known = lists[keys] { return known }
+        let made = FieldList(keys)
+        if lists.count >= 256 { lists.removeAll(keepingCapacity: true) }
+        lists[keys] = made
+        return made
+    }
+}
+
+extension JSONScanner {
+    /// Parses the object at the position as a record.
+    ///
+    /// While its keys match `expected` in order, no key string is built: the
+    /// raw bytes are compared with the interned names. The first key that
+    /// differs switches to collecting names, and the record gets a field list
+    /// from `cache`. Duplicate keys keep the last value.
+    mutating func parseRecord(
+        expecting expected: FieldList?, cache: inout FieldListCache
+    ) throws(JSONScanError) -> (FieldList, [Value]) {
+        position += 1  // {
+        var values: [Value] = []
+        values.reserveCapacity(expected?.count ?? 8)
+        var collected: KeyCollector?
+        if try peekSignificant() == UInt8(ascii: "}") {
+            position += 1
+            return (cache.fieldList(for: []), values)
+        }
+        while true {
+            guard try peekSignificant() == UInt8(ascii: "\"") else { throw unexpected(at: position) }
+            let raw = try scanString()
+            let slot = values.count
+            var duplicateOf: Int?
+            if collected == nil, let expected, slot < expected.count, !raw.hasEscapes,
+                matches(raw, expected.utf8Names[slot])
+            {
+                // Still on the interned list.
+            } else {
+                if collected == nil { collected = KeyCollector(Array((expected?.names ?? []).prefix(slot))) }
+                let key = try makeString(raw)
+                duplicateOf = collected?.index(of: key)
+                if duplicateOf == nil { collected?.append(key) }
+            }
+            try expect(UInt8(ascii: ":"))
+            let value = try parseValue(depth: 1)
+            if let duplicateOf { values[duplicateOf] = value } else { values.append(value) }
+            switch try peekSignificant() {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                if let collected { return (cache.fieldList(for: collected.keys), values) }
+                if let expected, values.count == expected.count { return (expected, values) }
+                return (cache.fieldList(for: Array((expected?.names ?? []).prefix(values.count))), values)
+            default: throw unexpected(at: position)
+            }
+        }
+    }
+
+    private func matches(_ raw: RawString, _ name: [UInt8]) -> Bool {
+        guard raw.end - raw.start == name.count else { return false }
+        return name.withUnsafeBufferPointer { expected in
+            var index = 0
+            while index < expected.count {
+                if bytes[raw.start + index] != expected[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    /// The type name of the value starting at the position, for messages.
+    func typeNameAtPosition() -> String {
+        guard position < bytes.count else { return "null" }
+        switch bytes[position] {
+        case UInt8(ascii: "["): return "array"
+        case UInt8(ascii: "\""): return "string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "bool"
+        case UInt8(ascii: "n"): return "null"
+        default: return "number"
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import FerryCore
+
+// MARK: - Strings
+
+/// Where a string's content lies in the buffer, and what it needs before it
+/// can become a `String`.
+struct RawString {
+    let start: Int
+    let end: Int
+    let hasEscapes: Bool
+    let hasNonASCII: Bool
+}
+
+/// For each byte: 1 if it ends the plain run of a string (`"`, `\`, a control
+/// byte), 2 if it is non-ASCII, 0 otherwise.
+private let stringByteClass: [UInt8] = (0..<256).map { byte in
+    if byte == 0x22 || byte == 0x5C || byte < 0x20 { return 1 }
+    return byte >= 0x80 ? 2 : 0
+}
+
+extension JSONScanner {
+    /// Slices out the string at the position, which holds its opening quote,
+    /// and moves past the closing quote.
+    mutating func scanString() throws(JSONScanError) -> RawString {
+        let start = position + 1
+        var index = start
+        var hasEscapes = false
+        var hasNonASCII = false
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            switch stringByteClass[Int(byte)] {
+            case 0:
+                index += 1
+            case 2:
+                hasNonASCII = true
+                index += 1
+            default:
+                if byte == 0x22 {
+                    position = index + 1
+                    return RawString(start: start, end: index, hasEscapes: hasEscapes, hasNonASCII: hasNonASCII)
+                }
+                if byte == 0x5C {
+                    hasEscapes = true
+                    index += 2  // the escaped byte is checked when decoding
+                } else {
+                    throw .failed(.jsonControlCharacter, [.byte(byte)], index: index)
+                }
+            }
+        }
+        throw endOfBytes()
+    }
+
+    /// Parses the string at the position.
+    mutating func parseString() throws(JSONScanError) -> String {
+        try makeString(try scanString())
+    }
+
+    /// Builds the `String` for a scanned string, checking UTF-8 and escapes.
+    func makeString(_ raw: RawString) throws(JSONScanError) -> String {
+        if raw.hasNonASCII, let bad = UTF8Validation.firstInvalidIndex(in: bytes, raw.start..<raw.end) {
+            throw .failed(.jsonInvalidUTF8, [.byte(bytes[bad])], index: bad)
+        }
+        let slice = UnsafeBufferPointer(rebasing: bytes[raw.start..<raw.end])
+        guard raw.hasEscapes else { return String(decoding: slice, as: UTF8.self) }
+        let decoded = try unescape(raw)
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// The bytes of a string with escapes, decoded.
+    private func unescape(_ raw: RawString) throws(JSONScanError) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.end - raw.start)
+        var index = raw.start
+        while index < raw.end {
+            let byte = bytes[index]
+            guard byte == 0x5C else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = bytes[index + 1]
+            switch escaped {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escaped)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                index = try appendUnicodeEscape(at: index, end: raw.end, into: &output)
+                continue
+            default:
+                throw .failed(.jsonInvalidEscape, [.byte(escaped)], index: index + 1)
+            }
+            index += 2
+        }
+        return output
+    }
+
+    /// Decodes `\uXXXX`, or a surrogate pair `\uD83D\uDE00`, at `index`.
+    /// - Returns: the index after the escape.
+    private func appendUnicodeEscape(at index: Int, end: Int, into output: inout [UInt8]) throws(JSONScanError) -> Int {
+        let high = try hexQuad(at: index + 2, end: end)
+        var scalar = high
+        var next = index + 6
+        if (0xD800...0xDBFF).contains(high) {
+            guard next + 1 < end, bytes[next] == 0x5C, bytes[next + 1] == UInt8(ascii: "u") else {
+                throw .failed(.jsonInvalidSurrogate, [.string(hex(high))], index: index)
+            }
+            let low = try hexQuad(at: next + 2, end: end)
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw .failed(.jsonInvalidSurrogate, [.string(hex(high))], index: index)
+            }
+            scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+            next += 6
+        } else if (0xDC00...0xDFFF).contains(high) {
+            throw .failed(.jsonInvalidSurrogate, [.string(hex(high))], index: index)
+        }
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | scalar >> 6))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | scalar >> 12))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | scalar >> 18))
+            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        }
+        return next
+    }
+
+    private func hexQuad(at index: Int, end: Int) throws(JSONScanError) -> UInt32 {
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            guard index + offset < end else {
+                throw .failed(.jsonInvalidEscape, [.byte(UInt8(ascii: "u"))], index: index - 1)
+            }
+            let byte = bytes[index + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw .failed(.jsonInvalidEscape, [.byte(byte)], index: index + offset)
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    private func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,195 @@
+import FerryCore
+
+/// Writes records as JSON (an array of objects) or JSON Lines.
+///
+/// Strings are escaped per RFC 8259 and keep their UTF-8; integers stay
+/// integers; doubles are written in their shortest form that reads back to
+/// the same value (19.99 stays 19.99, 67.0 stays 67.0). Bytes become `data:`
+/// URIs and dates ISO 8601 strings.
+public final class JSONWriter: RecordWriter {
+    /// How the output is laid out.
+    public enum Style: Sendable {
+        /// An array with one key per line, indented by two spaces.
+        case pretty
+        /// An array on one line.
+        case compact
+        /// JSON Lines: one compact object per line.
+        case lines
+    }
+
+    private var buffer: OutputBuffer
+    private let style: Style
+    private var written = 0
+    private var finished = false
+    /// The encoded `"key": ` prefixes of the last field list seen.
+    private var keyCache: (fields: FieldList, keys: [[UInt8]])?
+
+    public init(_ output: any ByteOutput, style: Style) {
+        buffer = OutputBuffer(output: output)
+        self.style = style
+    }
+
+    public func write(_ record: Record) throws(FerryError) {
+        let keys = encodedKeys(record.fields)
+        switch style {
+        case .pretty: buffer.append(written == 0 ? "[\n  " : ",\n  ")
+        case .compact: buffer.append(written == 0 ? "[" : ",")
+        case .lines: break
+        }
+        if record.values.isEmpty {
+            buffer.append("{}")
+        } else {
+            buffer.bytes.append(UInt8(ascii: "{"))
+            for index in record.values.indices {
+                if index > 0 { buffer.bytes.append(UInt8(ascii: ",")) }
+                if style == .pretty { buffer.append("\n    ") }
+                buffer.bytes.append(contentsOf: keys[index])
+                do {
+                    try writeValue(record.values[index], level: 2)
+                } catch {
+                    throw error.located(SourceLocation(record: record.origin.index, field: record.fields.names[index]))
+                }
+            }
+            if style == .pretty { buffer.append("\n  ") }
+            buffer.bytes.append(UInt8(ascii: "}"))
+        }
+        if style == .lines { buffer.bytes.append(0x0A) }
+        written += 1
+        try buffer.drainIfFull()
+    }
+
+    public func finish() throws(FerryError) {
+        guard !finished else { return }
+        finished = true
+        switch style {
+        case .pretty: buffer.append(written == 0 ? "[]\n" : "\n]\n")
+        case .compact: buffer.append(written == 0 ? "[]\n" : "]\n")
+        case .lines: break
+        }
+        try buffer.drain()
+        try buffer.output.flush()
+    }
+
+    // MARK: - Values
+
+    private func encodedKeys(_ fields: FieldList) -> [[UInt8]] {
+        if let keyCache, keyCache.fields === fields { return keyCache.keys }
+        let keys = fields.names.map { name -> [UInt8] in
+            var bytes: [UInt8] = []
+            JSONEscaping.appendQuoted(name, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            if style == .pretty { bytes.append(UInt8(ascii: " ")) }
+            return bytes
+        }
+        keyCache = (fields, keys)
+        return keys
+    }
+
+    private func newline(level: Int) {
+        buffer.bytes.append(0x0A)
+        buffer.bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+    }
+
+    private func writeValue(_ value: Value, level: Int) throws(FerryError) {
+        switch value {
+        case .null: buffer.append("null")
+        case .bool(let flag): buffer.append(flag ? "true" : "false")
+        case .integer(let number): JSONEscaping.appendInteger(number, to: &buffer.bytes)
+        case .double(let number):
+            guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
+            JSONEscaping.appendDouble(number, to: &buffer.bytes)
+        case .string(let text): JSONEscaping.appendQuoted(text, to: &buffer.bytes)
+        case .bytes(let bytes): JSONEscaping.appendQuoted(Photo.dataURI(bytes), to: &buffer.bytes)
+        case .date(let date): JSONEscaping.appendQuoted(Timestamp.iso8601(date), to: &buffer.bytes)
+        case .array(let elements):
+            guard !elements.isEmpty else { return buffer.append("[]") }
+            buffer.bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { buffer.bytes.append(UInt8(ascii: ",")) }
+                if style == .pretty { newline(level: level + 1) }
+                try writeValue(element, level: level + 1)
+            }
+            if style == .pretty { newline(level: level) }
+            buffer.bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            guard object.count > 0 else { return buffer.append("{}") }
+            buffer.bytes.append(UInt8(ascii: "{"))
+            for index in 0..<object.count {
+                if index > 0 { buffer.bytes.append(UInt8(ascii: ",")) }
+                if style == .pretty { newline(level: level + 1) }
+                JSONEscaping.appendQuoted(object.keys[index], to: &buffer.bytes)
+                buffer.append(style == .pretty ? ": " : ":")
+                try writeValue(object.values[index], level: level + 1)
+            }
+            if style == .pretty { newline(level: level) }
+            buffer.bytes.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
+/// The byte-level pieces of writing JSON text.
+public enum JSONEscaping {
+    /// For each byte: 0 if it is copied as is, else the letter of its short
+    /// escape (`n`, `t`, …), or `u` for `\u00XX`.
+    private static let escapes: [UInt8] = (0..<256).map { byte in
+        switch byte {
+        case 0x22: UInt8(ascii: "\"")
+        case 0x5C: UInt8(ascii: "\\")
+        case 0x08: UInt8(ascii: "b")
+        case 0x0C: UInt8(ascii: "f")
+        case 0x0A: UInt8(ascii: "n")
+        case 0x0D: UInt8(ascii: "r")
+        case 0x09: UInt8(ascii: "t")
+        case 0..<0x20: UInt8(ascii: "u")
+        default: 0
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends `text` as a quoted JSON string.
+    public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            output.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let escape = escapes[Int(utf8[index])]
+                guard escape != 0 else { continue }
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                output.append(UInt8(ascii: "\\"))
+                output.append(escape)
+                if escape == UInt8(ascii: "u") {
+                    let byte = utf8[index]
+                    output.append(contentsOf: [0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]])
+                }
+                runStart = index + 1
+            }
+            if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+            output.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Appends the decimal digits of `number`.
+    public static func appendInteger(_ number: Int64, to output: inout [UInt8]) {
+        if number == 0 { return output.append(UInt8(ascii: "0")) }
+        var magnitude = number.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = 20
+            while magnitude > 0 {
+                index -= 1
+                digits[index] = UInt8(magnitude % 10) + 0x30
+                magnitude /= 10
+            }
+            if number < 0 { output.append(UInt8(ascii: "-")) }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<20]))
+        }
+    }
+
+    /// Appends the shortest text that reads back as `number`, which must be
+    /// finite. Integral values keep a `.0` so they read back as doubles.
+    public static func appendDouble(_ number: Double, to output: inout [UInt8]) {
+        var text = number.description
+        text.withUTF8 { output.append(contentsOf: $0) }
+    }
+}

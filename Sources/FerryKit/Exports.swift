@@ -1,0 +1,2 @@
+@_exported import FerryCore
+@_exported import FerryJSON

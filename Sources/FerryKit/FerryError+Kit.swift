@@ -1,0 +1,32 @@
+// MARK: - Codes of the conversion pipeline
+
+extension FerryError.Code {
+    public static let ioTemporaryFile = Self("io.temporaryFile", .io)
+    public static let ioRenameFailed = Self("io.renameFailed", .io)
+}
+
+extension FerryError {
+    public static func ioTemporaryFile(_ directory: String, errno number: Int32) -> FerryError {
+        FerryError(.ioTemporaryFile, [.path(directory), reason(errno: number)], at: SourceLocation(file: directory))
+    }
+
+    public static func ioRenameFailed(_ path: String, errno number: Int32) -> FerryError {
+        FerryError(.ioRenameFailed, [.path(path), reason(errno: number)], at: SourceLocation(file: path))
+    }
+
+    public static func photoOutsideFolder(_ reference: String, at location: SourceLocation) -> FerryError {
+        FerryError(.photoOutsideFolder, [.path(reference)], at: location)
+    }
+
+    public static func photoUnreadable(_ reference: String, errno number: Int32, at location: SourceLocation) -> FerryError {
+        FerryError(.photoUnreadable, [.path(reference), reason(errno: number)], at: location)
+    }
+
+    public static func photoInvalidDataURI(at location: SourceLocation) -> FerryError {
+        FerryError(.photoInvalidDataURI, [], at: location)
+    }
+
+    public static func photoTooLarge(_ reference: String, limit: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.photoTooLarge, [.path(reference), .integer(limit)], at: location)
+    }
+}

@@ -1,0 +1,50 @@
+/// Chooses the codecs of a conversion: by content, by extension, or as asked.
+public struct FormatResolver: Sendable {
+    public let registry: CodecRegistry
+
+    public init(registry: CodecRegistry) { self.registry = registry }
+
+    /// How many bytes of an input are looked at to sniff its format.
+    public static let sniffLength = 4096
+
+    /// The codec that reads an input.
+    ///
+    /// `--from` wins when given. Otherwise the content decides when it is
+    /// clear; when it fits several formats equally (a lone `{` object is JSON
+    /// and JSON Lines), the extension settles it; with no match at all, the
+    /// extension alone.
+    /// - Throws: `format.unknown`, `format.cannotRead`, `format.undetected`.
+    public func inputCodec(path: String, prefix: [UInt8], from: String?) throws(FerryError) -> any Codec {
+        if let from {
+            guard let codec = registry.codec(id: from) else { throw .formatUnknown(from) }
+            guard codec.capabilities.contains(.read) else { throw .formatCannotRead(codec.id) }
+            return codec
+        }
+        let byExtension = registry.codec(forPath: path).flatMap { $0.capabilities.contains(.read) ? $0 : nil }
+        if let sniffed = registry.sniff(prefix) {
+            if sniffed.confidence == .possible, let byExtension, byExtension.sniff(prefix) > .no {
+                return byExtension
+            }
+            return sniffed.codec
+        }
+        if let byExtension { return byExtension }
+        throw .formatUndetected(path)
+    }
+
+    /// The codec that writes an output: `--to`, else the output's extension,
+    /// else the input's format.
+    /// - Throws: `format.unknown`, `format.cannotWrite`.
+    public func outputCodec(path: String?, to: String?, inputCodec: any Codec) throws(FerryError) -> any Codec {
+        let codec: any Codec
+        if let to {
+            guard let named = registry.codec(id: to) else { throw .formatUnknown(to) }
+            codec = named
+        } else if let path, path != "-", let byExtension = registry.codec(forPath: path) {
+            codec = byExtension
+        } else {
+            codec = inputCodec
+        }
+        guard codec.capabilities.contains(.write) else { throw .formatCannotWrite(codec.id) }
+        return codec
+    }
+}

@@ -1,0 +1,7 @@
+extension CodecRegistry {
+    /// Every codec that ships with Ferry. Add a built-in codec here, with one line.
+    public static let standard = CodecRegistry([
+        JSONCodec(),
+        JSONLinesCodec(),
+    ])
+}

@@ -1,0 +1,3 @@
+import FerryCommandLine
+
+FerryCLI.main()

@@ -105,7 +105,10 @@ public struct OutputBuffer {
     public let output: any ByteOutput
     private let threshold: Int
 
-    public init(output: any ByteOutput, threshold: Int = 1 << 18) {
+    /// The size at which writers hand bytes on, unless they choose another.
+    public static let defaultThreshold = 1 << 18
+
+    public init(output: any ByteOutput, threshold: Int = OutputBuffer.defaultThreshold) {
         self.output = output
         self.threshold = threshold
         bytes = []

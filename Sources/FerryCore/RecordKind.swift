@@ -90,21 +90,53 @@ extension RecordKind {
     /// - Throws: `record.missingField`, `record.emptyField`, `record.wrongType`,
     ///   `record.negative`.
     public func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
-        for spec in fields {
-            var here = location
-            here.field = spec.name
-            guard let value = record[spec.name], !value.isNull else {
-                if spec.required { throw .recordMissingField(spec.name, at: here) }
+        var validator = RecordValidator(kind: self)
+        try validator.validate(record, at: location)
+    }
+}
+
+/// Checks a stream of records against a kind. It looks the kind's fields up
+/// once per field list, not once per record.
+public struct RecordValidator {
+    public let kind: RecordKind
+    private let specs: [FieldSpec]
+    private var fields: FieldList?
+    private var positions: [Int?] = []
+
+    public init(kind: RecordKind) {
+        self.kind = kind
+        specs = kind.fields
+    }
+
+    /// - Throws: as `RecordKind.validate(_:at:)`.
+    public mutating func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
+        guard !specs.isEmpty else { return }
+        if fields !== record.fields {
+            fields = record.fields
+            positions = specs.map { record.fields.index(of: $0.name) }
+        }
+        for (spec, position) in zip(specs, positions) {
+            let value = position.map { record.values[$0] } ?? .null
+            if case .null = value {
+                if spec.required {
+                    var here = location
+                    here.field = spec.name
+                    throw .recordMissingField(spec.name, at: here)
+                }
                 continue
             }
-            try spec.check(value, at: here)
+            do throws(FerryError) {
+                try spec.check(value)
+            } catch {
+                throw error.located(SourceLocation(field: spec.name)).located(location)
+            }
         }
     }
 }
 
 extension FieldSpec {
     /// Checks one non-null value against the spec.
-    func check(_ value: Value, at location: SourceLocation) throws(FerryError) {
+    func check(_ value: Value, at location: SourceLocation = .unknown) throws(FerryError) {
         switch (type, value) {
         case (.string, .string(let text)):
             if required && text.isEmpty { throw .recordEmptyField(name, at: location) }

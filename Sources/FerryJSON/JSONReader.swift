@@ -59,9 +59,7 @@ public final class JSONReader: RecordReader {
         while true {
             switch try advance() {
             case .record(let fields, let values, let start):
-                self.fields = fields
-                let origin = RecordOrigin(index: recordIndex, byteOffset: window.baseOffset + start)
-                recordIndex += 1
+                let origin = RecordOrigin(index: recordIndex - 1, byteOffset: window.baseOffset + start)
                 return Record(fields: fields, values: values, origin: origin)
             case .other: continue
             case .end: return nil
@@ -199,7 +197,7 @@ public final class JSONReader: RecordReader {
     private func recordOrValue(depth: Int) throws(FerryError) -> Step {
         let expected = fields
         let anyValue = acceptsAnyValue
-        return try scan { (scanner) throws(JSONScanError) -> Step in
+        let step = try scan { (scanner) throws(JSONScanError) -> Step in
             let byte = try scanner.peekSignificant()
             let start = scanner.position
             if byte == UInt8(ascii: "{") {
@@ -208,11 +206,15 @@ public final class JSONReader: RecordReader {
                 return .record(fields, values, start: start)
             }
             guard anyValue else {
+                guard scanner.startsValue(byte) else { throw scanner.unexpected(at: start) }
                 throw .failed(.formatNotRecords, [.message("type.\(scanner.typeNameAtPosition())")], index: start)
             }
             _ = try scanner.parseValue(depth: depth)
             return .other
         }
+        if case .record(let fields, _, _) = step { self.fields = fields }
+        recordIndex += 1
+        return step
     }
 
     // MARK: - Scanning with refills

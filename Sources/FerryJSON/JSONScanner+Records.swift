@@ -102,6 +102,16 @@ extension JSONScanner {
         }
     }
 
+    /// Whether `byte` can start a JSON value.
+    func startsValue(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "t"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: false
+        }
+    }
+
     /// The type name of the value starting at the position, for messages.
     func typeNameAtPosition() -> String {
         guard position < bytes.count else { return "null" }

@@ -31,31 +31,40 @@ public final class JSONWriter: RecordWriter {
 
     public func write(_ record: Record) throws(FerryError) {
         let keys = encodedKeys(record.fields)
+        // Work on a local array, so the appends below need no access checks
+        // on the class's storage.
+        var out: [UInt8] = []
+        swap(&out, &buffer.bytes)
+        defer { swap(&out, &buffer.bytes) }
         switch style {
-        case .pretty: buffer.append(written == 0 ? "[\n  " : ",\n  ")
-        case .compact: buffer.append(written == 0 ? "[" : ",")
+        case .pretty: append(written == 0 ? "[\n  " : ",\n  ", to: &out)
+        case .compact: append(written == 0 ? "[" : ",", to: &out)
         case .lines: break
         }
         if record.values.isEmpty {
-            buffer.append("{}")
+            append("{}", to: &out)
         } else {
-            buffer.bytes.append(UInt8(ascii: "{"))
+            out.append(UInt8(ascii: "{"))
             for index in record.values.indices {
-                if index > 0 { buffer.bytes.append(UInt8(ascii: ",")) }
-                if style == .pretty { buffer.append("\n    ") }
-                buffer.bytes.append(contentsOf: keys[index])
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if style == .pretty { append("\n    ", to: &out) }
+                out.append(contentsOf: keys[index])
                 do {
-                    try writeValue(record.values[index], level: 2)
+                    try writeValue(record.values[index], level: 2, to: &out)
                 } catch {
                     throw error.located(SourceLocation(record: record.origin.index, field: record.fields.names[index]))
                 }
             }
-            if style == .pretty { buffer.append("\n  ") }
-            buffer.bytes.append(UInt8(ascii: "}"))
+            if style == .pretty { append("\n  ", to: &out) }
+            out.append(UInt8(ascii: "}"))
         }
-        if style == .lines { buffer.bytes.append(0x0A) }
+        if style == .lines { out.append(0x0A) }
         written += 1
-        try buffer.drainIfFull()
+        if out.count >= OutputBuffer.defaultThreshold {
+            swap(&out, &buffer.bytes)
+            defer { swap(&out, &buffer.bytes) }
+            try buffer.drain()
+        }
     }
 
     public func finish() throws(FerryError) {
@@ -85,44 +94,49 @@ public final class JSONWriter: RecordWriter {
         return keys
     }
 
-    private func newline(level: Int) {
-        buffer.bytes.append(0x0A)
-        buffer.bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+    @inline(__always)
+    private func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
-    private func writeValue(_ value: Value, level: Int) throws(FerryError) {
+    private func newline(level: Int, to out: inout [UInt8]) {
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+    }
+
+    private func writeValue(_ value: Value, level: Int, to out: inout [UInt8]) throws(FerryError) {
         switch value {
-        case .null: buffer.append("null")
-        case .bool(let flag): buffer.append(flag ? "true" : "false")
-        case .integer(let number): JSONEscaping.appendInteger(number, to: &buffer.bytes)
+        case .null: append("null", to: &out)
+        case .bool(let flag): append(flag ? "true" : "false", to: &out)
+        case .integer(let number): JSONEscaping.appendInteger(number, to: &out)
         case .double(let number):
             guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
-            JSONEscaping.appendDouble(number, to: &buffer.bytes)
-        case .string(let text): JSONEscaping.appendQuoted(text, to: &buffer.bytes)
-        case .bytes(let bytes): JSONEscaping.appendQuoted(Photo.dataURI(bytes), to: &buffer.bytes)
-        case .date(let date): JSONEscaping.appendQuoted(Timestamp.iso8601(date), to: &buffer.bytes)
+            JSONEscaping.appendDouble(number, to: &out)
+        case .string(let text): JSONEscaping.appendQuoted(text, to: &out)
+        case .bytes(let bytes): JSONEscaping.appendQuoted(Photo.dataURI(bytes), to: &out)
+        case .date(let date): JSONEscaping.appendQuoted(Timestamp.iso8601(date), to: &out)
         case .array(let elements):
-            guard !elements.isEmpty else { return buffer.append("[]") }
-            buffer.bytes.append(UInt8(ascii: "["))
+            guard !elements.isEmpty else { return append("[]", to: &out) }
+            out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { buffer.bytes.append(UInt8(ascii: ",")) }
-                if style == .pretty { newline(level: level + 1) }
-                try writeValue(element, level: level + 1)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if style == .pretty { newline(level: level + 1, to: &out) }
+                try writeValue(element, level: level + 1, to: &out)
             }
-            if style == .pretty { newline(level: level) }
-            buffer.bytes.append(UInt8(ascii: "]"))
+            if style == .pretty { newline(level: level, to: &out) }
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            guard object.count > 0 else { return buffer.append("{}") }
-            buffer.bytes.append(UInt8(ascii: "{"))
+            guard object.count > 0 else { return append("{}", to: &out) }
+            out.append(UInt8(ascii: "{"))
             for index in 0..<object.count {
-                if index > 0 { buffer.bytes.append(UInt8(ascii: ",")) }
-                if style == .pretty { newline(level: level + 1) }
-                JSONEscaping.appendQuoted(object.keys[index], to: &buffer.bytes)
-                buffer.append(style == .pretty ? ": " : ":")
-                try writeValue(object.values[index], level: level + 1)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if style == .pretty { newline(level: level + 1, to: &out) }
+                JSONEscaping.appendQuoted(object.keys[index], to: &out)
+                append(style == .pretty ? ": " : ":", to: &out)
+                try writeValue(object.values[index], level: level + 1, to: &out)
             }
-            if style == .pretty { newline(level: level) }
-            buffer.bytes.append(UInt8(ascii: "}"))
+            if style == .pretty { newline(level: level, to: &out) }
+            out.append(UInt8(ascii: "}"))
         }
     }
 }

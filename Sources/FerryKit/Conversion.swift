@@ -63,24 +63,30 @@ public struct Converter {
             let readContext = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
             let reader = try inputCodec.makeReader(input, context: readContext)
             var kind = options.kind
+            var validator: RecordValidator?
             var writer: (any RecordWriter)?
             var count = 0
             let embed = options.embedPhotos || outputCodec.embedsMedia
             while let original = try reader.next() {
                 let resolvedKind = kind ?? RecordKind.infer(from: original.fields)
                 kind = resolvedKind
+                if validator == nil { validator = RecordValidator(kind: resolvedKind) }
                 if writer == nil {
                     writer = try outputCodec.makeWriter(
                         output, context: WriteContext(kind: resolvedKind, options: options.codecOptions))
                 }
-                let location = reader.location(ofByteOffset: original.origin.byteOffset)
-                    .filling(from: SourceLocation(file: inputPath, record: original.origin.index))
+                // Line and column are worked out only when something fails.
+                let location = SourceLocation(file: inputPath, record: original.origin.index)
                 var record = original
-                try resolvedKind.validate(record, at: location)
-                if resolvedKind == .product {
-                    try handlePhoto(in: &record, store: photos, embed: embed, at: location)
+                do throws(FerryError) {
+                    try validator?.validate(record, at: location)
+                    if resolvedKind == .product && (embed || options.photosDirectory != nil) {
+                        try handlePhoto(in: &record, store: photos, embed: embed, at: location)
+                    }
+                    try writer?.write(record)
+                } catch {
+                    throw error.located(reader.location(ofByteOffset: original.origin.byteOffset))
                 }
-                try writer?.write(record)
                 count += 1
                 if count & 0xFFF == 0 { progress?(counting.bytesRead, counting.sizeHint) }
             }

@@ -152,19 +152,15 @@ public final class JSONReader: RecordReader {
         return try recordOrValue(depth: 1)
     }
 
+    /// One line of JSON Lines, scanned in one pass: blank lines, the value,
+    /// and the line break after it.
     private func line() throws(FerryError) -> Step {
-        let more = try scan { (scanner) throws(JSONScanError) -> Bool in
+        let step = try readValue(depth: 0) { (scanner) throws(JSONScanError) -> Bool in
             scanner.skipWhitespace()
             if scanner.position < scanner.bytes.count { return true }
             if scanner.isFinal { return false }
             throw .needMore
-        }
-        guard more else {
-            state = .done
-            return .end
-        }
-        let step = try recordOrValue(depth: 0)
-        try scan { (scanner) throws(JSONScanError) in
+        } after: { (scanner) throws(JSONScanError) in
             while scanner.position < scanner.bytes.count {
                 switch scanner.bytes[scanner.position] {
                 case 0x20, 0x09, 0x0D: scanner.position += 1
@@ -177,6 +173,7 @@ public final class JSONReader: RecordReader {
             }
             if !scanner.isFinal { throw .needMore }
         }
+        if case .end = step { state = .done }
         return step
     }
 
@@ -195,25 +192,49 @@ public final class JSONReader: RecordReader {
     /// Reads one value at the position: a record when it is an object, else
     /// a checked value (lint) or a `format.notRecords` error.
     private func recordOrValue(depth: Int) throws(FerryError) -> Step {
+        try readValue(depth: depth) { _ throws(JSONScanError) in true } after: { _ throws(JSONScanError) in }
+    }
+
+    /// Scans `before`, which says whether a value follows, then the value,
+    /// then `after`, all in one pass that restarts from the top on a refill.
+    private func readValue(
+        depth: Int, before: (inout JSONScanner) throws(JSONScanError) -> Bool,
+        after: (inout JSONScanner) throws(JSONScanError) -> Void
+    ) throws(FerryError) -> Step {
         let expected = fields
         let anyValue = acceptsAnyValue
+        // The cache moves into a local for the scan, so the hot loop makes no
+        // access to the reader's storage.
+        var localCache = FieldListCache()
+        swap(&localCache, &cache)
+        defer { swap(&localCache, &cache) }
         let step = try scan { (scanner) throws(JSONScanError) -> Step in
+            guard try before(&scanner) else { return .end }
             let byte = try scanner.peekSignificant()
             let start = scanner.position
+            let step: Step
             if byte == UInt8(ascii: "{") {
                 try scanner.checkDepth(depth + 1)
-                let (fields, values) = try scanner.parseRecord(expecting: expected, cache: &cache)
-                return .record(fields, values, start: start)
+                let (fields, values) = try scanner.parseRecord(expecting: expected, cache: &localCache)
+                step = .record(fields, values, start: start)
+            } else {
+                guard anyValue else {
+                    guard scanner.startsValue(byte) else { throw scanner.unexpected(at: start) }
+                    throw .failed(.formatNotRecords, [.message("type.\(scanner.typeNameAtPosition())")], index: start)
+                }
+                _ = try scanner.parseValue(depth: depth)
+                step = .other
             }
-            guard anyValue else {
-                guard scanner.startsValue(byte) else { throw scanner.unexpected(at: start) }
-                throw .failed(.formatNotRecords, [.message("type.\(scanner.typeNameAtPosition())")], index: start)
-            }
-            _ = try scanner.parseValue(depth: depth)
-            return .other
+            try after(&scanner)
+            return step
         }
-        if case .record(let fields, _, _) = step { self.fields = fields }
-        recordIndex += 1
+        switch step {
+        case .record(let fields, _, _):
+            self.fields = fields
+            recordIndex += 1
+        case .other: recordIndex += 1
+        case .end: break
+        }
         return step
     }
 

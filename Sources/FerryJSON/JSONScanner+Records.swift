@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryCore
 
 // MARK: - Records
@@ -91,14 +96,11 @@ extension JSONScanner {
     }
 
     private func matches(_ raw: RawString, _ name: [UInt8]) -> Bool {
-        guard raw.end - raw.start == name.count else { return false }
-        return name.withUnsafeBufferPointer { expected in
-            var index = 0
-            while index < expected.count {
-                if bytes[raw.start + index] != expected[index] { return false }
-                index += 1
-            }
-            return true
+        let length = raw.end - raw.start
+        guard length == name.count else { return false }
+        guard let base = bytes.baseAddress else { return length == 0 }
+        return name.withUnsafeBytes { expected in
+            length == 0 || memcmp(base + raw.start, expected.baseAddress!, length) == 0
         }
     }
 

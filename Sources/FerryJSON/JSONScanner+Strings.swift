@@ -11,31 +11,44 @@ struct RawString {
     let hasNonASCII: Bool
 }
 
-/// For each byte: 1 if it ends the plain run of a string (`"`, `\`, a control
-/// byte), 2 if it is non-ASCII, 0 otherwise.
-private let stringByteClass: [UInt8] = (0..<256).map { byte in
-    if byte == 0x22 || byte == 0x5C || byte < 0x20 { return 1 }
-    return byte >= 0x80 ? 2 : 0
-}
-
 extension JSONScanner {
+    /// Nonzero when one of the eight bytes in `word` may be `"`, `\`, a
+    /// control byte or non-ASCII. It can flag a plain byte next to such a
+    /// byte, never miss one: the byte-by-byte loop decides.
+    @inline(__always)
+    static func wordNeedsAttention(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        let hasControl = word &- (ones &* 0x20)
+        return (hasQuote | hasBackslash | hasControl | word) & highs
+    }
+
     /// Slices out the string at the position, which holds its opening quote,
     /// and moves past the closing quote.
+    ///
+    /// Plain ASCII is skipped eight bytes at a time; the bytes that matter
+    /// are then looked at one by one.
     mutating func scanString() throws(JSONScanError) -> RawString {
         let start = position + 1
         var index = start
         var hasEscapes = false
         var hasNonASCII = false
         let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            switch stringByteClass[Int(byte)] {
-            case 0:
-                index += 1
-            case 2:
-                hasNonASCII = true
-                index += 1
-            default:
+        guard let base = bytes.baseAddress else { throw endOfBytes() }
+        let raw = UnsafeRawPointer(base)
+        while true {
+            while index + 8 <= count,
+                Self.wordNeedsAttention(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) == 0
+            {
+                index += 8
+            }
+            let stop = min(index + 8, count)
+            while index < stop {
+                let byte = base[index]
                 if byte == 0x22 {
                     position = index + 1
                     return RawString(start: start, end: index, hasEscapes: hasEscapes, hasNonASCII: hasNonASCII)
@@ -43,12 +56,14 @@ extension JSONScanner {
                 if byte == 0x5C {
                     hasEscapes = true
                     index += 2  // the escaped byte is checked when decoding
-                } else {
-                    throw .failed(.jsonControlCharacter, [.byte(byte)], index: index)
+                    continue
                 }
+                if byte < 0x20 { throw .failed(.jsonControlCharacter, [.byte(byte)], index: index) }
+                if byte >= 0x80 { hasNonASCII = true }
+                index += 1
             }
+            if index >= count { throw endOfBytes() }
         }
-        throw endOfBytes()
     }
 
     /// Parses the string at the position.

@@ -203,6 +203,25 @@ public enum JSONEscaping {
     /// Appends the shortest text that reads back as `number`, which must be
     /// finite. Integral values keep a `.0` so they read back as doubles.
     public static func appendDouble(_ number: Double, to output: inout [UInt8]) {
+        // Prices are most doubles Ferry writes: values with at most two
+        // decimals below 10^13 are printed straight from their cents, after
+        // checking that those cents read back as exactly this double. At that
+        // size doubles are closer than 0.002 apart, so no shorter text names
+        // the same double, and the result equals `description`.
+        let magnitude = number.magnitude
+        if magnitude < 1e13 && number != 0 {
+            let cents = (magnitude * 100).rounded()
+            if cents / 100 == magnitude {
+                let whole = Int64(cents) / 100
+                let fraction = Int(Int64(cents) % 100)
+                if number < 0 { output.append(UInt8(ascii: "-")) }
+                appendInteger(whole, to: &output)
+                output.append(UInt8(ascii: "."))
+                output.append(UInt8(truncatingIfNeeded: fraction / 10) + 0x30)
+                if fraction % 10 != 0 { output.append(UInt8(truncatingIfNeeded: fraction % 10) + 0x30) }
+                return
+            }
+        }
         var text = number.description
         text.withUTF8 { output.append(contentsOf: $0) }
     }

@@ -59,81 +59,56 @@ public struct Converter {
             inputDirectory: inputPath == "-" ? "." : OutputFile.directory(of: inputPath),
             outputDirectory: toFile ? OutputFile.directory(of: outputPath ?? ".") : ".",
             photosDirectory: options.photosDirectory, overwrite: options.overwrite)
+        var background: BackgroundSource?
         do throws(FerryError) {
             let readContext = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
-            let reader = try inputCodec.makeReader(input, context: readContext)
-            var kind = options.kind
-            var validator: RecordValidator?
+            let source = RecordSource(
+                reader: try inputCodec.makeReader(input, context: readContext), inputPath: inputPath,
+                kind: options.kind, photos: photos, embedPhotos: options.embedPhotos || outputCodec.embedsMedia)
+            let reading = BackgroundSource(source, counting: counting)
+            background = reading
+            reading.start()
             var writer: (any RecordWriter)?
             var count = 0
-            let embed = options.embedPhotos || outputCodec.embedsMedia
-            while let original = try reader.next() {
-                let resolvedKind = kind ?? RecordKind.infer(from: original.fields)
-                kind = resolvedKind
-                if validator == nil { validator = RecordValidator(kind: resolvedKind) }
-                if writer == nil {
-                    writer = try outputCodec.makeWriter(
-                        output, context: WriteContext(kind: resolvedKind, options: options.codecOptions))
-                }
-                // Line and column are worked out only when something fails.
-                let location = SourceLocation(file: inputPath, record: original.origin.index)
-                var record = original
-                do throws(FerryError) {
-                    try validator?.validate(record, at: location)
-                    if resolvedKind == .product && (embed || options.photosDirectory != nil) {
-                        try handlePhoto(in: &record, store: photos, embed: embed, at: location)
+            var kind = options.kind
+            func makeWriter(_ kind: RecordKind?) throws(FerryError) -> any RecordWriter {
+                try outputCodec.makeWriter(output, context: WriteContext(kind: kind, options: options.codecOptions))
+            }
+            receiving: while true {
+                switch reading.receive() {
+                case .batch(let records, let batchKind, let bytesRead):
+                    kind = batchKind
+                    let active: any RecordWriter
+                    if let writer { active = writer } else { active = try makeWriter(batchKind) }
+                    writer = active
+                    for record in records {
+                        do throws(FerryError) {
+                            try active.write(record)
+                        } catch {
+                            throw error.located(SourceLocation(file: inputPath, record: record.origin.index))
+                        }
                     }
-                    try writer?.write(record)
-                } catch {
-                    throw error.located(reader.location(ofByteOffset: original.origin.byteOffset))
+                    count += records.count
+                    progress?(bytesRead, counting.sizeHint)
+                case .end(let finalKind, let bytesRead):
+                    kind = finalKind ?? kind
+                    progress?(bytesRead, counting.sizeHint)
+                    break receiving
+                case .failure(let error):
+                    throw error
                 }
-                count += 1
-                if count & 0xFFF == 0 { progress?(counting.bytesRead, counting.sizeHint) }
             }
-            let finalKind = kind ?? .generic
-            if writer == nil {
-                writer = try outputCodec.makeWriter(output, context: WriteContext(kind: finalKind, options: options.codecOptions))
-            }
+            if writer == nil { writer = try makeWriter(kind ?? .generic) }
             try writer?.finish()
             try file?.commit()
-            progress?(counting.bytesRead, counting.sizeHint)
             return ConversionSummary(
-                inputFormat: inputCodec.id, outputFormat: outputCodec.id, kind: finalKind, records: count,
+                inputFormat: inputCodec.id, outputFormat: outputCodec.id, kind: kind ?? .generic, records: count,
                 warnings: readContext.takeWarnings())
         } catch {
+            background?.stop()
             file?.discard()
             photos.removeWrittenFiles()
             throw error.located(SourceLocation(file: inputPath))
-        }
-    }
-
-    /// Puts a product's photo in the form the output needs.
-    private func handlePhoto(
-        in record: inout Record, store: PhotoStore, embed: Bool, at location: SourceLocation
-    ) throws(FerryError) {
-        guard let value = record["photo"] else { return }
-        var here = location
-        here.field = "photo"
-        var bytes: [UInt8]?
-        switch value {
-        case .bytes(let inline):
-            bytes = inline
-        case .string(let text) where Photo.isDataURI(text):
-            guard store.photosDirectory != nil || embed else { return }
-            guard let decoded = Photo.bytes(fromDataURI: text) else { throw .photoInvalidDataURI(at: here) }
-            bytes = decoded
-        case .string(let reference):
-            guard store.photosDirectory != nil || embed else { return }
-            bytes = try store.read(reference: reference, at: here)
-        default:
-            return
-        }
-        guard let bytes else { return }
-        if store.photosDirectory != nil {
-            let name = record["name"]?.stringValue ?? "photo"
-            record.set("photo", to: .string(try store.write(bytes, named: name)))
-        } else {
-            record.set("photo", to: .bytes(bytes))
         }
     }
 }

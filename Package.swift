@@ -21,6 +21,7 @@ let package = Package(
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore"]),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryKit"]),
+        .testTarget(name: "FerryKitTests", dependencies: ["FerryKit"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -96,19 +96,108 @@ public final class MemoryOutput: ByteOutput {
 
 // MARK: - Buffering
 
-/// The bytes a writer has produced but not yet handed to its output.
+/// The bytes a writer has produced but not yet handed to its output, in
+/// memory the buffer manages itself, so that appending a byte is a store and
+/// appending a run is one `memcpy`.
 ///
-/// Writers append to `bytes` directly in their hot loops and call
-/// `drainIfFull()` once per record, so the system sees few large writes.
+/// A writer owns one buffer. While it writes a record it works on a local
+/// copy and stores it back afterwards, so its hot loop makes no access
+/// checks on class storage; it calls `drain(to:)` once `count` passes its
+/// threshold, and `release()` in its `deinit`.
+public struct WriteBuffer {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var used = 0
+
+    /// The number of bytes in the buffer.
+    public var count: Int { used }
+
+    public init(capacity: Int = 1 << 18) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inlinable @inline(__always)
+    public mutating func reserve(_ extra: Int) {
+        if used + extra > capacity { grow(used + extra) }
+    }
+
+    @usableFromInline
+    mutating func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: used)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inlinable @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        if used == capacity { grow(used + 1) }
+        base[used] = byte
+        used += 1
+    }
+
+    /// Appends a byte without checking for room; call `reserve` first.
+    @inlinable @inline(__always)
+    public mutating func appendUnchecked(_ byte: UInt8) {
+        base[used] = byte
+        used += 1
+    }
+
+    @inlinable @inline(__always)
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + used).update(from: source, count: bytes.count)
+        used += bytes.count
+    }
+
+    @inlinable @inline(__always)
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    @inlinable @inline(__always)
+    public mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `count` copies of `byte`.
+    @inlinable
+    public mutating func append(repeating byte: UInt8, count repeats: Int) {
+        reserve(repeats)
+        (base + used).initialize(repeating: byte, count: repeats)
+        used += repeats
+    }
+
+    /// Hands every byte to `output` and empties the buffer.
+    /// - Throws: `io.writeFailed`.
+    public mutating func drain(to output: any ByteOutput) throws(FerryError) {
+        guard used > 0 else { return }
+        let bytes = UnsafeRawBufferPointer(start: base, count: used)
+        used = 0
+        try output.write(bytes)
+    }
+
+    /// The bytes written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
+
+    /// Frees the memory. The buffer must not be used afterwards.
+    public func release() { base.deallocate() }
+}
+
+/// A simple buffer for writers that need no more than an array: they append
+/// to `bytes` and call `drainIfFull()` once per record.
 public struct OutputBuffer {
     public var bytes: [UInt8]
     public let output: any ByteOutput
     private let threshold: Int
 
-    /// The size at which writers hand bytes on, unless they choose another.
-    public static let defaultThreshold = 1 << 18
-
-    public init(output: any ByteOutput, threshold: Int = OutputBuffer.defaultThreshold) {
+    public init(output: any ByteOutput, threshold: Int = 1 << 18) {
         self.output = output
         self.threshold = threshold
         bytes = []
@@ -116,7 +205,6 @@ public struct OutputBuffer {
     }
 
     /// Hands the bytes to the output once there are enough of them.
-    @inline(__always)
     public mutating func drainIfFull() throws(FerryError) {
         if bytes.count >= threshold { try drain() }
     }
@@ -128,7 +216,6 @@ public struct OutputBuffer {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    @inline(__always)
     public mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }

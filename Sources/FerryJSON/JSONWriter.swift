@@ -17,25 +17,30 @@ public final class JSONWriter: RecordWriter {
         case lines
     }
 
-    private var buffer: OutputBuffer
+    private let output: any ByteOutput
+    private var buffer = WriteBuffer()
     private let style: Style
     private var written = 0
     private var finished = false
     /// The encoded `"key": ` prefixes of the last field list seen.
     private var keyCache: (fields: FieldList, keys: [[UInt8]])?
 
+    /// Bytes are handed to the output once this many have gathered.
+    private static let drainThreshold = 1 << 18
+
     public init(_ output: any ByteOutput, style: Style) {
-        buffer = OutputBuffer(output: output)
+        self.output = output
         self.style = style
     }
 
+    deinit { buffer.release() }
+
     public func write(_ record: Record) throws(FerryError) {
         let keys = encodedKeys(record.fields)
-        // Work on a local array, so the appends below need no access checks
+        // Work on a local copy, so the appends below need no access checks
         // on the class's storage.
-        var out: [UInt8] = []
-        swap(&out, &buffer.bytes)
-        defer { swap(&out, &buffer.bytes) }
+        var out = buffer
+        defer { buffer = out }
         switch style {
         case .pretty: append(written == 0 ? "[\n  " : ",\n  ", to: &out)
         case .compact: append(written == 0 ? "[" : ",", to: &out)
@@ -48,7 +53,7 @@ public final class JSONWriter: RecordWriter {
             for index in record.values.indices {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 if style == .pretty { append("\n    ", to: &out) }
-                out.append(contentsOf: keys[index])
+                out.append(keys[index])
                 do {
                     try writeValue(record.values[index], level: 2, to: &out)
                 } catch {
@@ -60,11 +65,7 @@ public final class JSONWriter: RecordWriter {
         }
         if style == .lines { out.append(0x0A) }
         written += 1
-        if out.count >= OutputBuffer.defaultThreshold {
-            swap(&out, &buffer.bytes)
-            defer { swap(&out, &buffer.bytes) }
-            try buffer.drain()
-        }
+        if out.count >= JSONWriter.drainThreshold { try out.drain(to: output) }
     }
 
     public func finish() throws(FerryError) {
@@ -75,8 +76,8 @@ public final class JSONWriter: RecordWriter {
         case .compact: buffer.append(written == 0 ? "[]\n" : "]\n")
         case .lines: break
         }
-        try buffer.drain()
-        try buffer.output.flush()
+        try buffer.drain(to: output)
+        try output.flush()
     }
 
     // MARK: - Values
@@ -84,8 +85,7 @@ public final class JSONWriter: RecordWriter {
     private func encodedKeys(_ fields: FieldList) -> [[UInt8]] {
         if let keyCache, keyCache.fields === fields { return keyCache.keys }
         let keys = fields.names.map { name -> [UInt8] in
-            var bytes: [UInt8] = []
-            JSONEscaping.appendQuoted(name, to: &bytes)
+            var bytes = JSONEscaping.quoted(name)
             bytes.append(UInt8(ascii: ":"))
             if style == .pretty { bytes.append(UInt8(ascii: " ")) }
             return bytes
@@ -95,16 +95,16 @@ public final class JSONWriter: RecordWriter {
     }
 
     @inline(__always)
-    private func append(_ text: StaticString, to out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    private func append(_ text: StaticString, to out: inout WriteBuffer) {
+        out.append(text)
     }
 
-    private func newline(level: Int, to out: inout [UInt8]) {
+    private func newline(level: Int, to out: inout WriteBuffer) {
         out.append(0x0A)
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+        out.append(repeating: UInt8(ascii: " "), count: level * 2)
     }
 
-    private func writeValue(_ value: Value, level: Int, to out: inout [UInt8]) throws(FerryError) {
+    private func writeValue(_ value: Value, level: Int, to out: inout WriteBuffer) throws(FerryError) {
         switch value {
         case .null: append("null", to: &out)
         case .bool(let flag): append(flag ? "true" : "false", to: &out)
@@ -143,66 +143,79 @@ public final class JSONWriter: RecordWriter {
 
 /// The byte-level pieces of writing JSON text.
 public enum JSONEscaping {
-    /// For each byte: 0 if it is copied as is, else the letter of its short
-    /// escape (`n`, `t`, …), or `u` for `\u00XX`.
-    private static let escapes: [UInt8] = (0..<256).map { byte in
-        switch byte {
-        case 0x22: UInt8(ascii: "\"")
-        case 0x5C: UInt8(ascii: "\\")
-        case 0x08: UInt8(ascii: "b")
-        case 0x0C: UInt8(ascii: "f")
-        case 0x0A: UInt8(ascii: "n")
-        case 0x0D: UInt8(ascii: "r")
-        case 0x09: UInt8(ascii: "t")
-        case 0..<0x20: UInt8(ascii: "u")
-        default: 0
-        }
+    /// `text` as a quoted JSON string.
+    public static func quoted(_ text: String) -> [UInt8] {
+        var buffer = WriteBuffer(capacity: text.utf8.count + 8)
+        defer { buffer.release() }
+        appendQuoted(text, to: &buffer)
+        return buffer.bytes
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// Appends `text` as a quoted JSON string.
-    public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+    public static func appendQuoted(_ text: String, to output: inout WriteBuffer) {
         var text = text
         text.withUTF8 { utf8 in
-            output.append(UInt8(ascii: "\""))
+            // Six bytes per byte covers the worst case, `\u00XX`.
+            output.reserve(utf8.count * 6 + 2)
+            output.appendUnchecked(UInt8(ascii: "\""))
             var runStart = 0
             for index in 0..<utf8.count {
-                let escape = escapes[Int(utf8[index])]
-                guard escape != 0 else { continue }
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                output.append(UInt8(ascii: "\\"))
-                output.append(escape)
-                if escape == UInt8(ascii: "u") {
-                    let byte = utf8[index]
-                    output.append(contentsOf: [0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]])
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                if runStart < index { output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                output.appendUnchecked(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x22: output.appendUnchecked(UInt8(ascii: "\""))
+                case 0x5C: output.appendUnchecked(UInt8(ascii: "\\"))
+                case 0x08: output.appendUnchecked(UInt8(ascii: "b"))
+                case 0x0C: output.appendUnchecked(UInt8(ascii: "f"))
+                case 0x0A: output.appendUnchecked(UInt8(ascii: "n"))
+                case 0x0D: output.appendUnchecked(UInt8(ascii: "r"))
+                case 0x09: output.appendUnchecked(UInt8(ascii: "t"))
+                default:
+                    output.append("u00")
+                    output.appendUnchecked(hexDigit(byte >> 4))
+                    output.appendUnchecked(hexDigit(byte & 15))
                 }
                 runStart = index + 1
             }
-            if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
-            output.append(UInt8(ascii: "\""))
+            if runStart < utf8.count { output.append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+            output.appendUnchecked(UInt8(ascii: "\""))
         }
     }
 
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? value + 0x30 : value - 10 + UInt8(ascii: "a")
+    }
+
     /// Appends the decimal digits of `number`.
-    public static func appendInteger(_ number: Int64, to output: inout [UInt8]) {
+    public static func appendInteger(_ number: Int64, to output: inout WriteBuffer) {
         if number == 0 { return output.append(UInt8(ascii: "0")) }
         var magnitude = number.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        var digits = 0
+        var probe = magnitude
+        while probe > 0 {
+            digits += 1
+            probe /= 10
+        }
+        let length = digits + (number < 0 ? 1 : 0)
+        output.reserve(length)
+        if number < 0 { output.appendUnchecked(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
             var index = 20
             while magnitude > 0 {
                 index -= 1
-                digits[index] = UInt8(magnitude % 10) + 0x30
+                scratch[index] = UInt8(magnitude % 10) + 0x30
                 magnitude /= 10
             }
-            if number < 0 { output.append(UInt8(ascii: "-")) }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<20]))
+            output.append(UnsafeBufferPointer(rebasing: scratch[index..<20]))
         }
     }
 
     /// Appends the shortest text that reads back as `number`, which must be
     /// finite. Integral values keep a `.0` so they read back as doubles.
-    public static func appendDouble(_ number: Double, to output: inout [UInt8]) {
+    public static func appendDouble(_ number: Double, to output: inout WriteBuffer) {
         // Prices are most doubles Ferry writes: values with at most two
         // decimals below 10^13 are printed straight from their cents, after
         // checking that those cents read back as exactly this double. At that
@@ -223,6 +236,6 @@ public enum JSONEscaping {
             }
         }
         var text = number.description
-        text.withUTF8 { output.append(contentsOf: $0) }
+        text.withUTF8 { output.append($0) }
     }
 }

@@ -38,7 +38,12 @@ public final class JSONReader: RecordReader {
     private var state = State.start
     private var position = 0
     private var recordIndex = 0
-    private var fields: FieldList?
+    private var fields: FieldList? {
+        didSet {
+            if fields !== oldValue { plainNames = fields.map(FieldListCache.hasPlainNames) ?? false }
+        }
+    }
+    private var plainNames = false
     private var cache = FieldListCache()
 
     /// - Parameters:
@@ -202,6 +207,7 @@ public final class JSONReader: RecordReader {
         after: (inout JSONScanner) throws(JSONScanError) -> Void
     ) throws(FerryError) -> Step {
         let expected = fields
+        let plain = plainNames
         let anyValue = acceptsAnyValue
         // The cache moves into a local for the scan, so the hot loop makes no
         // access to the reader's storage.
@@ -215,7 +221,7 @@ public final class JSONReader: RecordReader {
             let step: Step
             if byte == UInt8(ascii: "{") {
                 try scanner.checkDepth(depth + 1)
-                let (fields, values) = try scanner.parseRecord(expecting: expected, cache: &localCache)
+                let (fields, values) = try scanner.parseRecord(expecting: expected, plainNames: plain, cache: &localCache)
                 step = .record(fields, values, start: start)
             } else {
                 guard anyValue else {

@@ -36,6 +36,11 @@ struct KeyCollector {
 /// Remembers recent field lists, so that records whose keys come in another
 /// order, or a few different shapes that alternate, still share them.
 struct FieldListCache {
+    /// Whether none of `fields`' names holds a byte that JSON escapes.
+    static func hasPlainNames(_ fields: FieldList) -> Bool {
+        fields.utf8Names.allSatisfy { name in !name.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+    }
+
     private var lists: [[String]: FieldList] = [:]
 
     mutating func fieldList(for keys: [String]) -> FieldList {
@@ -51,11 +56,13 @@ extension JSONScanner {
     /// Parses the object at the position as a record.
     ///
     /// While its keys match `expected` in order, no key string is built: the
-    /// raw bytes are compared with the interned names. The first key that
+    /// raw bytes are compared with the interned names. `plainNames` says that
+    /// no expected name holds a byte JSON escapes, so equal bytes followed by
+    /// a quote are the same key. The first key that
     /// differs switches to collecting names, and the record gets a field list
     /// from `cache`. Duplicate keys keep the last value.
     mutating func parseRecord(
-        expecting expected: FieldList?, cache: inout FieldListCache
+        expecting expected: FieldList?, plainNames: Bool, cache: inout FieldListCache
     ) throws(JSONScanError) -> (FieldList, [Value]) {
         position += 1  // {
         var values: [Value] = []
@@ -67,14 +74,14 @@ extension JSONScanner {
         }
         while true {
             guard try peekSignificant() == UInt8(ascii: "\"") else { throw unexpected(at: position) }
-            let raw = try scanString()
             let slot = values.count
             var duplicateOf: Int?
-            if collected == nil, let expected, slot < expected.count, !raw.hasEscapes,
-                matches(raw, expected.utf8Names[slot])
+            if collected == nil, let expected, slot < expected.count, plainNames,
+                skipKey(expected.utf8Names[slot])
             {
                 // Still on the interned list.
             } else {
+                let raw = try scanString()
                 if collected == nil { collected = KeyCollector(Array((expected?.names ?? []).prefix(slot))) }
                 let key = try makeString(raw)
                 duplicateOf = collected?.index(of: key)
@@ -95,13 +102,19 @@ extension JSONScanner {
         }
     }
 
-    private func matches(_ raw: RawString, _ name: [UInt8]) -> Bool {
-        let length = raw.end - raw.start
-        guard length == name.count else { return false }
-        guard let base = bytes.baseAddress else { return length == 0 }
-        return name.withUnsafeBytes { expected in
-            length == 0 || memcmp(base + raw.start, expected.baseAddress!, length) == 0
+    /// Moves past the key at the position (its opening quote) if its bytes
+    /// are `name` followed by the closing quote.
+    private mutating func skipKey(_ name: [UInt8]) -> Bool {
+        let start = position + 1
+        let length = name.count
+        guard start + length < bytes.count, bytes[start + length] == 0x22, let base = bytes.baseAddress else {
+            return false
         }
+        let equal = name.withUnsafeBytes { expected in
+            length == 0 || memcmp(base + start, expected.baseAddress!, length) == 0
+        }
+        if equal { position = start + length + 1 }
+        return equal
     }
 
     /// Whether `byte` can start a JSON value.

@@ -12,11 +12,12 @@ struct RawString {
 }
 
 extension JSONScanner {
-    /// Nonzero when one of the eight bytes in `word` may be `"`, `\`, a
-    /// control byte or non-ASCII. It can flag a plain byte next to such a
-    /// byte, never miss one: the byte-by-byte loop decides.
+    /// Flags, in the high bit of each byte, the bytes of `word` that are `"`,
+    /// `\`, a control byte or non-ASCII. A byte above a flagged one may be
+    /// flagged wrongly (a borrow runs upward), but the lowest flag is always
+    /// right, and no such byte is ever missed.
     @inline(__always)
-    static func wordNeedsAttention(_ word: UInt64) -> UInt64 {
+    static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -30,8 +31,8 @@ extension JSONScanner {
     /// Slices out the string at the position, which holds its opening quote,
     /// and moves past the closing quote.
     ///
-    /// Plain ASCII is skipped eight bytes at a time; the bytes that matter
-    /// are then looked at one by one.
+    /// Eight bytes are looked at at once; the lowest flagged byte of a word
+    /// (see `attentionMask`) is the next one that matters.
     mutating func scanString() throws(JSONScanError) -> RawString {
         let start = position + 1
         var index = start
@@ -41,28 +42,36 @@ extension JSONScanner {
         guard let base = bytes.baseAddress else { throw endOfBytes() }
         let raw = UnsafeRawPointer(base)
         while true {
-            while index + 8 <= count,
-                Self.wordNeedsAttention(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) == 0
-            {
-                index += 8
-            }
-            let stop = min(index + 8, count)
-            while index < stop {
-                let byte = base[index]
-                if byte == 0x22 {
-                    position = index + 1
-                    return RawString(start: start, end: index, hasEscapes: hasEscapes, hasNonASCII: hasNonASCII)
-                }
-                if byte == 0x5C {
-                    hasEscapes = true
-                    index += 2  // the escaped byte is checked when decoding
+            if index + 8 <= count {
+                let mask = Self.attentionMask(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if mask == 0 {
+                    index += 8
                     continue
                 }
-                if byte < 0x20 { throw .failed(.jsonControlCharacter, [.byte(byte)], index: index) }
-                if byte >= 0x80 { hasNonASCII = true }
+                index += mask.trailingZeroBitCount >> 3
+            } else {
+                // The last few bytes of the window, one at a time.
+                while index < count {
+                    let byte = base[index]
+                    if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { break }
+                    index += 1
+                }
+                if index >= count { throw endOfBytes() }
+            }
+            let byte = base[index]
+            switch byte {
+            case 0x22:
+                position = index + 1
+                return RawString(start: start, end: index, hasEscapes: hasEscapes, hasNonASCII: hasNonASCII)
+            case 0x5C:
+                hasEscapes = true
+                index += 2  // the escaped byte is checked when decoding
+            case 0..<0x20:
+                throw .failed(.jsonControlCharacter, [.byte(byte)], index: index)
+            default:
+                hasNonASCII = true
                 index += 1
             }
-            if index >= count { throw endOfBytes() }
         }
     }
 

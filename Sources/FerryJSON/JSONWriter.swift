@@ -23,7 +23,7 @@ public final class JSONWriter: RecordWriter {
     private var written = 0
     private var finished = false
     /// The encoded `"key": ` prefixes of the last field list seen.
-    private var keyCache: (fields: FieldList, keys: [[UInt8]])?
+    private var keyCache: (fields: FieldList, keys: EncodedKeys)?
 
     /// Bytes are handed to the output once this many have gathered.
     private static let drainThreshold = 1 << 18
@@ -53,7 +53,7 @@ public final class JSONWriter: RecordWriter {
             for index in record.values.indices {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 if style == .pretty { append("\n    ", to: &out) }
-                out.append(keys[index])
+                keys.append(index, to: &out)
                 do {
                     try writeValue(record.values[index], level: 2, to: &out)
                 } catch {
@@ -82,14 +82,9 @@ public final class JSONWriter: RecordWriter {
 
     // MARK: - Values
 
-    private func encodedKeys(_ fields: FieldList) -> [[UInt8]] {
+    private func encodedKeys(_ fields: FieldList) -> EncodedKeys {
         if let keyCache, keyCache.fields === fields { return keyCache.keys }
-        let keys = fields.names.map { name -> [UInt8] in
-            var bytes = JSONEscaping.quoted(name)
-            bytes.append(UInt8(ascii: ":"))
-            if style == .pretty { bytes.append(UInt8(ascii: " ")) }
-            return bytes
-        }
+        let keys = EncodedKeys(fields, separator: style == .pretty ? ": " : ":")
         keyCache = (fields, keys)
         return keys
     }
@@ -141,6 +136,32 @@ public final class JSONWriter: RecordWriter {
     }
 }
 
+/// The `"key":` prefixes of one field list, encoded once and kept in one
+/// array, so writing a key is one copy with no reference counting.
+struct EncodedKeys {
+    private let bytes: [UInt8]
+    private let starts: [Int]
+
+    init(_ fields: FieldList, separator: StaticString) {
+        var bytes: [UInt8] = []
+        var starts = [0]
+        for name in fields.names {
+            bytes += JSONEscaping.quoted(name)
+            separator.withUTF8Buffer { bytes += $0 }
+            starts.append(bytes.count)
+        }
+        self.bytes = bytes
+        self.starts = starts
+    }
+
+    @inline(__always)
+    func append(_ index: Int, to out: inout WriteBuffer) {
+        bytes.withUnsafeBufferPointer { all in
+            out.append(UnsafeBufferPointer(rebasing: all[starts[index]..<starts[index + 1]]))
+        }
+    }
+}
+
 /// The byte-level pieces of writing JSON text.
 public enum JSONEscaping {
     /// `text` as a quoted JSON string.
@@ -151,18 +172,47 @@ public enum JSONEscaping {
         return buffer.bytes
     }
 
+    /// Flags, in the high bit of each byte, the bytes of `word` that JSON
+    /// escapes: `"`, `\` and control bytes. The lowest flag is always right.
+    @inline(__always)
+    private static func escapeMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let flags = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+        return flags & 0x8080_8080_8080_8080
+    }
+
     /// Appends `text` as a quoted JSON string.
     public static func appendQuoted(_ text: String, to output: inout WriteBuffer) {
         var text = text
         text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return output.append("\"\"") }
+            let count = utf8.count
+            let raw = UnsafeRawPointer(base)
             // Six bytes per byte covers the worst case, `\u00XX`.
-            output.reserve(utf8.count * 6 + 2)
+            output.reserve(count * 6 + 2)
             output.appendUnchecked(UInt8(ascii: "\""))
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                if runStart < index { output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            var index = 0
+            while index < count {
+                // Find the next byte to escape, eight bytes at a time.
+                if index + 8 <= count {
+                    let mask = escapeMask(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    if mask == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += mask.trailingZeroBitCount >> 3
+                } else {
+                    let byte = base[index]
+                    if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                        index += 1
+                        continue
+                    }
+                }
+                let byte = base[index]
+                if runStart < index { output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart)) }
                 output.appendUnchecked(UInt8(ascii: "\\"))
                 switch byte {
                 case 0x22: output.appendUnchecked(UInt8(ascii: "\""))
@@ -177,9 +227,10 @@ public enum JSONEscaping {
                     output.appendUnchecked(hexDigit(byte >> 4))
                     output.appendUnchecked(hexDigit(byte & 15))
                 }
-                runStart = index + 1
+                index += 1
+                runStart = index
             }
-            if runStart < utf8.count { output.append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+            if runStart < count { output.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart)) }
             output.appendUnchecked(UInt8(ascii: "\""))
         }
     }

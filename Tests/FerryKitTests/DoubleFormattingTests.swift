@@ -6,13 +6,14 @@ import Testing
 /// shortest round-trip `description` prints.
 @Suite struct DoubleFormattingTests {
     func written(_ number: Double) -> String {
-        var bytes: [UInt8] = []
-        JSONEscaping.appendDouble(number, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var buffer = WriteBuffer()
+        defer { buffer.release() }
+        JSONEscaping.appendDouble(number, to: &buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
     @Test(arguments: [
-        19.99, 299.0, 269.0, 67.0, 0.01, 0.1, 0.5, 2.5, 1e-7, 5e-324, 1.7976931348623157e308, -19.99, -0.0, 0.0,
+        19.99, 299.0, 269.0, 67.0, 0.01, 0.1, 0.5, 2.5, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -19.99, -0.0, 0.0,
         9_999_999_999_999.99, 1e13, 1e15, 1e16, 123_456.78, 0.07, 1.005, 100.1,
     ])
     func matchesDescription(_ number: Double) {

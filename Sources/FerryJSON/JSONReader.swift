@@ -135,26 +135,31 @@ public final class JSONReader: RecordReader {
         }
     }
 
+    /// The next element of the top-level array, with the comma before it,
+    /// in one pass; or the closing bracket.
     private func arrayElement(first: Bool) throws(FerryError) -> Step {
-        let atEnd = try scan { (scanner) throws(JSONScanError) -> Bool in
+        var closed = false
+        let step = try readValue(depth: 1) { (scanner) throws(JSONScanError) -> Bool in
             let byte = try scanner.peekSignificant()
-            if byte == UInt8(ascii: "]") {
+            if byte == UInt8(ascii: "]") && first {
                 scanner.position += 1
-                return true
+                return false
             }
             if !first {
+                if byte == UInt8(ascii: "]") {
+                    scanner.position += 1
+                    return false
+                }
                 guard byte == UInt8(ascii: ",") else { throw scanner.unexpected(at: scanner.position) }
                 scanner.position += 1
-                _ = try scanner.peekSignificant()
             }
-            return false
+            return true
+        } after: { _ throws(JSONScanError) in }
+        if case .end = step {
+            closed = true
         }
-        if atEnd {
-            state = .trailer
-            return .other
-        }
-        state = .inArray(first: false)
-        return try recordOrValue(depth: 1)
+        state = closed ? .trailer : .inArray(first: false)
+        return closed ? .other : step
     }
 
     /// One line of JSON Lines, scanned in one pass: blank lines, the value,
@@ -183,7 +188,7 @@ public final class JSONReader: RecordReader {
     }
 
     private func trailer() throws(FerryError) -> Step {
-        try scan { (scanner) throws(JSONScanError) in
+        try scan(inRecord: false) { (scanner) throws(JSONScanError) in
             scanner.skipWhitespace()
             if scanner.position < scanner.bytes.count {
                 throw .failed(.jsonTrailingData, [.byte(scanner.bytes[scanner.position])], index: scanner.position)
@@ -250,7 +255,7 @@ public final class JSONReader: RecordReader {
     /// When the scanner runs out of bytes, refills the window and runs `body`
     /// again from the same place; on success, moves the position on.
     private func scan<Result>(
-        _ body: (inout JSONScanner) throws(JSONScanError) -> Result
+        inRecord: Bool = true, _ body: (inout JSONScanner) throws(JSONScanError) -> Result
     ) throws(FerryError) -> Result {
         while true {
             let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Result, JSONScanError> in
@@ -272,7 +277,7 @@ public final class JSONReader: RecordReader {
                 if let dropped = try window.refill(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index)):
                 var location = window.location(of: index)
-                location.record = recordIndex
+                if inRecord { location.record = recordIndex }
                 throw FerryError(code, arguments, at: location)
             }
         }

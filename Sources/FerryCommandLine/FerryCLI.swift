@@ -12,6 +12,7 @@ public enum FerryCLI {
 
     /// Runs the command line and exits with its status.
     public static func main(registry: CodecRegistry = .standard) -> Never {
+        TemporaryFiles.removeOnSignals()
         exit(run(Array(CommandLine.arguments.dropFirst()), registry: registry))
     }
 

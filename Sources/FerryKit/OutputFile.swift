@@ -15,6 +15,7 @@ public final class OutputFile {
     /// Where bytes go: the temporary file.
     public let output: FileOutput
     private var committed = false
+    private var signalSlot: Int?
 
     /// Creates the temporary file for `path`.
     /// - Parameter overwrite: whether an existing destination may be replaced.
@@ -33,6 +34,7 @@ public final class OutputFile {
         guard descriptor >= 0 else { throw .ioTemporaryFile(directory, errno: errno) }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         temporaryPath = temporary
+        signalSlot = TemporaryFiles.remember(temporary)
         // mkstemp makes the file 0600; give it the usual mode for new files.
         let mask = umask(0)
         umask(mask)
@@ -56,6 +58,8 @@ public final class OutputFile {
         }
         committed = true
         self.temporaryPath = nil
+        TemporaryFiles.forget(signalSlot)
+        signalSlot = nil
     }
 
     /// Removes the temporary file; the destination stays as it was.
@@ -63,6 +67,8 @@ public final class OutputFile {
         output.close()
         if let temporaryPath, !committed { unlink(temporaryPath) }
         temporaryPath = nil
+        TemporaryFiles.forget(signalSlot)
+        signalSlot = nil
     }
 
     /// The folder part of a path, `.` when it has none.

@@ -1,0 +1,7 @@
+import FerryCommandLine
+import FerryKit
+import FerryMarkdown
+
+// Ferry's command line with one more codec: everything `ferry` does, plus
+// `--to markdown` and `.md` outputs.
+FerryCLI.main(registry: CodecRegistry.standard.registering(MarkdownTableCodec()))

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// Photos move between inline `data:` URIs and files beside the output, and
+/// references never reach outside the input's folder.
+@Suite struct PhotoTests {
+    static let pngMagic: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let photos = ["xbox-360.png", "wii.png", "wireless-controller.png"]
+
+    static func examplePhoto(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: TestPaths.examples.appendingPathComponent("photos/\(name)")))
+    }
+
+    static func records(_ bytes: [UInt8]) throws -> [[String: Any]] {
+        try #require(JSONSerialization.jsonObject(with: Data(bytes)) as? [[String: Any]])
+    }
+
+    @Test func photosDirectoryWritesFiles() throws {
+        let folder = try ScratchFolder()
+        let result = try Ferry.run([
+            "convert", TestPaths.example("products-inline.json"), folder.path("out.json"),
+            "--photos-dir", folder.path("photos"),
+        ])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try folder.contents() == ["out.json", "photos"])
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path("photos")).sorted()
+        #expect(written == Self.photos.sorted())
+        for name in Self.photos {
+            let bytes = try folder.read("photos/\(name)")
+            #expect(bytes.starts(with: Self.pngMagic), "\(name) is not a PNG")
+            #expect(bytes == (try Self.examplePhoto(name)))
+        }
+        let records = try Self.records(try folder.read("out.json"))
+        #expect(records.map { $0["photo"] as? String } == Self.photos.map { "photos/\($0)" })
+        #expect(records.map { $0["name"] as? String } == ["Xbox 360", "Wii", "Wireless Controller"])
+    }
+
+    @Test func photosDirectoryRelativeToTheOutput() throws {
+        let folder = try ScratchFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: false)
+        let result = try Ferry.run(
+            ["convert", TestPaths.example("products-inline.json"), "out/products.jsonl", "--photos-dir", "media/png"],
+            in: folder.url)
+        #expect(result.status == 0, "\(result.err)")
+        let lines = try folder.read("out/products.jsonl").split(separator: 0x0A)
+        let first = try #require(JSONSerialization.jsonObject(with: Data(lines[0])) as? [String: Any])
+        #expect(first["photo"] as? String == "../media/png/xbox-360.png")
+        #expect(FileManager.default.fileExists(atPath: folder.path("media/png/xbox-360.png")))
+    }
+
+    @Test func embedPhotosInlinesTheFiles() throws {
+        let result = try Ferry.run(["convert", TestPaths.example("products.json"), "--embed-photos"])
+        #expect(result.status == 0, "\(result.err)")
+        let records = try Self.records(result.stdout)
+        #expect(records.count == 3)
+        let prefix = "data:image/png;base64,"
+        for (record, name) in zip(records, Self.photos) {
+            let uri = try #require(record["photo"] as? String)
+            #expect(uri.hasPrefix(prefix))
+            let decoded = try #require(Data(base64Encoded: String(uri.dropFirst(prefix.count))))
+            #expect([UInt8](decoded) == (try Self.examplePhoto(name)), "\(name)")
+        }
+    }
+
+    @Test func embeddedPhotosRoundTripThroughFiles() throws {
+        let folder = try ScratchFolder()
+        let embedded = try Ferry.run(["convert", TestPaths.example("products.json"), "--embed-photos", "--to", "jsonl"])
+        try folder.write("inline.jsonl", embedded.stdout)
+        let result = try Ferry.run(["convert", folder.path("inline.jsonl"), folder.path("out.json"), "--photos-dir", folder.path("p")])
+        #expect(result.status == 0, "\(result.err)")
+        for name in Self.photos {
+            #expect(try folder.read("p/\(name)") == (try Self.examplePhoto(name)))
+        }
+    }
+
+    @Test(arguments: ["../secret.png", "/etc/passwd", "photos/../../secret.png", "link.png"])
+    func referenceOutsideTheFolderIsRefused(_ reference: String) throws {
+        let folder = try ScratchFolder()
+        try folder.write("secret.png", Self.pngMagic)
+        let inputFolder = folder.url.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: inputFolder.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("data/link.png"), withDestinationPath: folder.path("secret.png"))
+        let text = "[{\"name\":\"ok\",\"price\":1},\n{\"name\":\"a\",\"price\":1,\"photo\":\"\(reference)\"}]"
+        let input = try folder.write("data/in.json", text)
+        let result = try Ferry.run(["convert", input, folder.path("data/out.json"), "--embed-photos"])
+        #expect(result.status == 1)
+        let diagnostic = try #require(result.diagnostics.first, "\(result.err)")
+        #expect(diagnostic.code == "photo.outsideFolder")
+        #expect(diagnostic.line == 2 && diagnostic.column == 1)
+        #expect(diagnostic.record == 2)
+        #expect(diagnostic.field == "photo")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("data/out.json")))
+    }
+
+    @Test func missingPhotoIsUnreadable() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("in.json", "[{\"name\":\"a\",\"price\":1,\"photo\":\"photos/none.png\"}]")
+        let result = try Ferry.run(["convert", input, "--embed-photos"])
+        #expect(result.status == 3)
+        let diagnostic = try #require(result.diagnostics.first, "\(result.err)")
+        #expect(diagnostic.code == "photo.unreadable")
+        #expect(diagnostic.record == 1 && diagnostic.field == "photo")
+    }
+
+    @Test func failedConversionRemovesWrittenPhotos() throws {
+        let folder = try ScratchFolder()
+        let inline = try Ferry.run(["convert", TestPaths.example("products.json"), "--embed-photos", "--to", "jsonl"])
+        try folder.write("in.jsonl", inline.stdout + Array("{\"name\":\"bad\",\"price\":-1}\n".utf8))
+        let result = try Ferry.run(["convert", folder.path("in.jsonl"), folder.path("out.json"), "--photos-dir", folder.path("p")])
+        #expect(result.status == 1)
+        #expect(result.diagnostics.first?.code == "record.negative")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: folder.path("p"))) ?? []
+        #expect(left.isEmpty, "photos left behind: \(left)")
+        #expect(try folder.contents().filter { $0 != "p" } == ["in.jsonl"])
+    }
+}

@@ -28,11 +28,13 @@ public final class FieldList: Sendable, Hashable, CustomStringConvertible {
 
     public func contains(_ name: String) -> Bool { positions[name] != nil }
 
+    /// Field lists are equal when their names have the same bytes: keys that
+    /// are only canonically equivalent are different fields.
     public static func == (lhs: FieldList, rhs: FieldList) -> Bool {
-        lhs === rhs || lhs.names == rhs.names
+        lhs === rhs || lhs.utf8Names == rhs.utf8Names
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(names) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(utf8Names) }
 
     public var description: String { names.joined(separator: ", ") }
 }

@@ -29,21 +29,23 @@ public final class InputWindow {
     public private(set) var baseOffset = 0
     /// True once the input has returned its last byte.
     public private(set) var isAtEnd = false
-    /// The most bytes the window may hold; a record larger than this cannot be read.
+    /// The most bytes one record may take; a larger one is `limit.recordTooLarge`.
     public let limit: Int
     private let chunk: Int
 
     /// Lines and column over the bytes already dropped.
     private var droppedCounter = LineCounter()
+    /// Whether the input starts with a UTF-8 byte order mark.
+    private var startsWithBOM = false
 
     /// - Parameters:
     ///   - input: where the bytes come from.
     ///   - chunk: how many bytes to ask the input for at once.
-    ///   - limit: the largest window, which bounds the size of one record.
+    ///   - limit: the most bytes one record may take.
     public init(_ input: any ByteInput, chunk: Int = 1 << 20, limit: Int = 64 << 20) {
         self.input = input
         self.chunk = max(chunk, 16)
-        self.limit = max(limit, self.chunk)
+        self.limit = max(limit, 1)
         bytes = [UInt8](repeating: 0, count: self.chunk)
     }
 
@@ -65,11 +67,13 @@ public final class InputWindow {
             count -= dropped
             baseOffset += dropped
         }
+        // The caller refills because the record at `keep` is incomplete; if
+        // it already has `limit` bytes, it is too large.
+        guard count < limit else {
+            throw .recordTooLarge(limit: limit, at: location(of: 0))
+        }
         if bytes.count - count < chunk / 2 {
-            guard bytes.count < limit else {
-                throw .recordTooLarge(limit: limit, at: location(of: 0))
-            }
-            let grown = min(max(bytes.count * 2, count + chunk), limit)
+            let grown = min(max(bytes.count * 2, count + chunk), limit + chunk)
             bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
         }
         let got = try bytes.withUnsafeMutableBytes { [count] raw in
@@ -82,6 +86,9 @@ public final class InputWindow {
             return dropped > 0 ? dropped : nil
         }
         count += got
+        if baseOffset == 0 && count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+            startsWithBOM = true
+        }
         return dropped
     }
 
@@ -97,6 +104,8 @@ public final class InputWindow {
         let end = min(max(index, 0), count)
         var counter = droppedCounter
         bytes.withUnsafeBytes { counter.consume(UnsafeRawBufferPointer(rebasing: $0[0..<end])) }
+        // A byte order mark is not a character an editor shows.
+        if counter.lines == 0 && startsWithBOM && counter.column > 0 { counter.column -= 1 }
         return SourceLocation(
             file: input.name, byteOffset: baseOffset + end, line: counter.lines + 1, column: counter.column + 1)
     }

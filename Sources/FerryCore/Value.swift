@@ -79,7 +79,8 @@ public struct OrderedObject: Sendable, Hashable {
 
     public var count: Int { keys.count }
 
-    /// The value for `key`, or nil when the object has no such key.
+    /// The value for `key`, or nil when the object has no such key. Keys are
+    /// compared as Swift strings (canonical equivalence).
     ///
     /// - Complexity: O(n); objects in records are small.
     public subscript(key: String) -> Value? {
@@ -95,6 +96,11 @@ public struct OrderedObject: Sendable, Hashable {
                 values.append(newValue)
             }
         }
+    }
+
+    /// Replaces the value of the pair at `index`.
+    public mutating func replaceValue(at index: Int, with value: Value) {
+        values[index] = value
     }
 
     /// Appends a pair without looking for an existing key; readers use it after

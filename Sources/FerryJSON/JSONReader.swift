@@ -225,8 +225,8 @@ public final class JSONReader: RecordReader {
             let start = scanner.position
             let step: Step
             if byte == UInt8(ascii: "{") {
-                try scanner.checkDepth(depth + 1)
-                let (fields, values) = try scanner.parseRecord(expecting: expected, plainNames: plain, cache: &localCache)
+                let (fields, values) = try scanner.parseRecord(
+                    depth: depth + 1, expecting: expected, plainNames: plain, cache: &localCache)
                 step = .record(fields, values, start: start)
             } else {
                 guard anyValue else {

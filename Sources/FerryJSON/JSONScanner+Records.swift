@@ -7,28 +7,46 @@ import FerryCore
 
 // MARK: - Records
 
-/// The keys of one object as they are read, with a set that takes over from
-/// linear search once there are many, so a hostile object with a million keys
-/// costs O(n), not O(n²).
+/// A key compared by its UTF-8 bytes. JSON keys are equal only when their
+/// code points are (RFC 8259), while Swift's `String` equality also joins
+/// canonically equivalent ones, such as a precomposed é and e + U+0301.
+struct KeyBytes: Hashable {
+    let key: String
+
+    static func == (lhs: KeyBytes, rhs: KeyBytes) -> Bool { lhs.key.utf8.elementsEqual(rhs.key.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var key = key
+        key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// The keys of one object as they are read, with a table that takes over
+/// from linear search once there are many, so a hostile object with a
+/// million keys costs O(n), not O(n²). Keys are compared by their bytes.
 struct KeyCollector {
     private(set) var keys: [String]
-    private var lookup: [String: Int]?
+    private var lookup: [KeyBytes: Int]?
 
     init(_ keys: [String] = []) { self.keys = keys }
+
+    var count: Int { keys.count }
 
     /// The position of `key` if it was already seen.
     mutating func index(of key: String) -> Int? {
         if lookup == nil && keys.count >= 16 {
-            var table: [String: Int] = [:]
-            for (index, name) in keys.enumerated() { table[name] = index }
+            var table: [KeyBytes: Int] = [:]
+            for (index, name) in keys.enumerated() where table[KeyBytes(key: name)] == nil {
+                table[KeyBytes(key: name)] = index
+            }
             lookup = table
         }
-        if let lookup { return lookup[key] }
-        return keys.firstIndex(of: key)
+        if let lookup { return lookup[KeyBytes(key: key)] }
+        return keys.firstIndex { $0.utf8.elementsEqual(key.utf8) }
     }
 
     mutating func append(_ key: String) {
-        lookup?[key] = keys.count
+        lookup?[KeyBytes(key: key)] = keys.count
         keys.append(key)
     }
 }
@@ -41,19 +59,21 @@ struct FieldListCache {
         fields.utf8Names.allSatisfy { name in !name.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
     }
 
-    private var lists: [[String]: FieldList] = [:]
+    private var lists: [[KeyBytes]: FieldList] = [:]
 
     mutating func fieldList(for keys: [String]) -> FieldList {
-        if let known = lists[keys] { return known }
+        let identity = keys.map { KeyBytes(key: $0) }
+        if let known = lists[identity] { return known }
         let made = FieldList(keys)
         if lists.count >= 256 { lists.removeAll(keepingCapacity: true) }
-        lists[keys] = made
+        lists[identity] = made
         return made
     }
 }
 
 extension JSONScanner {
-    /// Parses the object at the position as a record.
+    /// Parses the object at the position as a record, nested `depth` deep
+    /// (1 for a top-level object, 2 inside the top-level array).
     ///
     /// While its keys match `expected` in order, no key string is built: the
     /// raw bytes are compared with the interned names. `plainNames` says that
@@ -62,8 +82,9 @@ extension JSONScanner {
     /// differs switches to collecting names, and the record gets a field list
     /// from `cache`. Duplicate keys keep the last value.
     mutating func parseRecord(
-        expecting expected: FieldList?, plainNames: Bool, cache: inout FieldListCache
+        depth: Int, expecting expected: FieldList?, plainNames: Bool, cache: inout FieldListCache
     ) throws(JSONScanError) -> (FieldList, [Value]) {
+        try checkDepth(depth)
         position += 1  // {
         var values: [Value] = []
         values.reserveCapacity(expected?.count ?? 8)
@@ -88,7 +109,7 @@ extension JSONScanner {
                 if duplicateOf == nil { collected?.append(key) }
             }
             try expect(UInt8(ascii: ":"))
-            let value = try parseValue(depth: 1)
+            let value = try parseValue(depth: depth)
             if let duplicateOf { values[duplicateOf] = value } else { values.append(value) }
             switch try peekSignificant() {
             case UInt8(ascii: ","): position += 1

@@ -9,7 +9,7 @@ import FerryCore
 //     bytes:    [ { " n a m e " : " W i i " , " p r i c e " : 2 6 9 . 0 } ,
 //     position:   ^ 1                                                     ^ 36
 //
-// A reader calls `parseRecord(expecting:)` at 1 and gets the record; the
+// A reader calls `parseRecord(depth:expecting:…)` at 1 and gets the record; the
 // scanner stops after the closing brace, at 36. Each value's first byte picks
 // its parser: `{` object, `[` array, `"` string, `-`/digit number, `t`/`f`/`n`
 // literals.
@@ -149,7 +149,7 @@ struct JSONScanner {
         try checkDepth(depth)
         position += 1  // {
         var object = OrderedObject()
-        var seen: Set<String>?
+        var keys = KeyCollector()
         if try peekSignificant() == UInt8(ascii: "}") {
             position += 1
             return object
@@ -159,15 +159,12 @@ struct JSONScanner {
             let key = try parseString()
             try expect(UInt8(ascii: ":"))
             let value = try parseValue(depth: depth)
-            // Duplicate keys: the last one wins, as in most JSON readers. A set
-            // takes over from linear search once objects grow.
-            if object.count >= 16 && seen == nil { seen = Set(object.keys) }
-            let duplicate = seen.map { $0.contains(key) } ?? object.keys.contains(key)
-            if duplicate {
-                object[key] = value
+            // Duplicate keys: the last one wins, as in most JSON readers.
+            if let earlier = keys.index(of: key) {
+                object.replaceValue(at: earlier, with: value)
             } else {
+                keys.append(key)
                 object.append(key: key, value: value)
-                seen?.insert(key)
             }
             switch try peekSignificant() {
             case UInt8(ascii: ","): position += 1

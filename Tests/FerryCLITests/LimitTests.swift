@@ -98,7 +98,7 @@ import Testing
         #expect(larger.stdout.count > 3_000_000)
     }
 
-    @Test(.disabled("BUG: --max-record-bytes below the 1 MiB read chunk is not enforced (InputWindow raises the limit to the chunk size)"))
+    @Test
     func smallRecordSizeLimitIsHonoured() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("big.json", Self.bigRecords(blob: 10_000))

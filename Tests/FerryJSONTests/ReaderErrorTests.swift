@@ -34,7 +34,7 @@ import Testing
         Case(text: "", code: "json.empty", line: 1, column: 1, record: nil),
         Case(text: " \n\t\r\n ", code: "json.empty", line: 3, column: 2, record: nil),
         Case(text: "[", code: "json.unexpectedEnd", line: 1, column: 2, record: 0),
-        Case(text: "\u{FEFF}[{\"é\":1}, x]", code: "json.unexpectedCharacter", line: 1, column: 12, record: 1),
+        Case(text: "\u{FEFF}[{\"é\":1}, x]", code: "json.unexpectedCharacter", line: 1, column: 11, record: 1),
         Case(text: "[{\"a\":1}]\r\n[{\"b\":\n2}]", code: "json.trailingData", line: 2, column: 1, record: nil),
         Case(text: "{\"a\":1}\n{\"a\":nul}\n", code: "json.unexpectedCharacter", line: 2, column: 9, record: 1, layout: .lines),
         Case(text: "{\"a\":1}\n\n\n{\"a\":1", code: "json.unexpectedEnd", line: 4, column: 7, record: 1, layout: .lines),

@@ -189,34 +189,3 @@ public struct WriteBuffer {
     /// Frees the memory. The buffer must not be used afterwards.
     public func release() { base.deallocate() }
 }
-
-/// A simple buffer for writers that need no more than an array: they append
-/// to `bytes` and call `drainIfFull()` once per record.
-public struct OutputBuffer {
-    public var bytes: [UInt8]
-    public let output: any ByteOutput
-    private let threshold: Int
-
-    public init(output: any ByteOutput, threshold: Int = 1 << 18) {
-        self.output = output
-        self.threshold = threshold
-        bytes = []
-        bytes.reserveCapacity(threshold + threshold / 4)
-    }
-
-    /// Hands the bytes to the output once there are enough of them.
-    public mutating func drainIfFull() throws(FerryError) {
-        if bytes.count >= threshold { try drain() }
-    }
-
-    /// Hands every byte to the output.
-    public mutating func drain() throws(FerryError) {
-        guard !bytes.isEmpty else { return }
-        try output.write(bytes)
-        bytes.removeAll(keepingCapacity: true)
-    }
-
-    public mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-}

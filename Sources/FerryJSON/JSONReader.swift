@@ -35,6 +35,7 @@ public final class JSONReader: RecordReader {
     private let layout: Layout
     private let acceptsAnyValue: Bool
     private let maxDepth: Int
+    private let maxRecordBytes: Int
     private var state = State.start
     private var position = 0
     private var recordIndex = 0
@@ -58,6 +59,7 @@ public final class JSONReader: RecordReader {
         self.layout = layout
         self.acceptsAnyValue = acceptsAnyValue
         maxDepth = limits.maxDepth
+        maxRecordBytes = limits.maxRecordBytes
     }
 
     public func next() throws(FerryError) -> Record? {
@@ -240,7 +242,14 @@ public final class JSONReader: RecordReader {
             return step
         }
         switch step {
-        case .record(let fields, _, _):
+        case .record(let fields, _, let start):
+            // The window catches most large records as it grows; this catches
+            // the rest exactly, once the record is whole.
+            if position - start > maxRecordBytes {
+                var location = window.location(of: start)
+                location.record = recordIndex
+                throw .recordTooLarge(limit: maxRecordBytes, at: location)
+            }
             self.fields = fields
             recordIndex += 1
         case .other: recordIndex += 1

@@ -21,7 +21,7 @@ public final class FieldList: Sendable, Hashable, CustomStringConvertible {
         self.positions = positions
     }
 
-    public var count: Int { names.count }
+    @inlinable public var count: Int { names.count }
 
     /// The position of `name`, or nil when the list lacks it.
     public func index(of name: String) -> Int? { positions[name] }

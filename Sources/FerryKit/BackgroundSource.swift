@@ -19,6 +19,10 @@ final class BackgroundSource: @unchecked Sendable {
     private let counting: CountingInput
     private let batchSize: Int
     private let queue = Mutex<[Message]>([])
+    /// Batches the writing thread is done with, freed back on the reading
+    /// thread: memory returns to the allocator arena it came from, so the two
+    /// threads do not contend for its lock.
+    private let spent = Mutex<[[Record]]>([])
     private let filled = DispatchSemaphore(value: 0)
     private let free: DispatchSemaphore
     private let cancelled = Atomic<Bool>(false)
@@ -45,6 +49,11 @@ final class BackgroundSource: @unchecked Sendable {
         return message
     }
 
+    /// Hands back a batch that has been written, to be freed by the reading thread.
+    func recycle(_ records: [Record]) {
+        spent.withLock { $0.append(records) }
+    }
+
     /// Asks the reading thread to stop and waits until it has, so that its
     /// files can be cleaned up safely.
     func stop() {
@@ -61,6 +70,9 @@ final class BackgroundSource: @unchecked Sendable {
     private func run() {
         do throws(FerryError) {
             while !cancelled.load(ordering: .relaxed) {
+                var written: [[Record]] = []
+                spent.withLock { swap(&written, &$0) }
+                written.removeAll()
                 var batch: [Record] = []
                 batch.reserveCapacity(batchSize)
                 while batch.count < batchSize, let record = try source.next() { batch.append(record) }

@@ -89,6 +89,7 @@ public struct Converter {
                         }
                     }
                     count += records.count
+                    reading.recycle(records)
                     progress?(bytesRead, counting.sizeHint)
                 case .end(let finalKind, let bytesRead):
                     kind = finalKind ?? kind

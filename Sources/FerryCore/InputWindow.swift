@@ -148,11 +148,25 @@ struct LineCounter {
             column = 0
         }
         endsInCR = end > base && end.load(fromByteOffset: -1, as: UInt8.self) == 0x0D
-        var scalarStart = lastLineStart
-        while scalarStart < end {
-            if scalarStart.load(as: UInt8.self) & 0xC0 != 0x80 { column += 1 }
-            scalarStart += 1
+        column += LineCounter.scalarCount(from: lastLineStart, to: end)
+    }
+
+    /// The Unicode scalars in the UTF-8 bytes `start..<end`: the bytes that
+    /// are not continuation bytes (`10xxxxxx`), counted eight at a time.
+    static func scalarCount(from start: UnsafeRawPointer, to end: UnsafeRawPointer) -> Int {
+        var cursor = start
+        var scalars = 0
+        while end - cursor >= 8 {
+            let word = cursor.loadUnaligned(as: UInt64.self)
+            let continuation = word & ~(word << 1) & 0x8080_8080_8080_8080
+            scalars += 8 - continuation.nonzeroBitCount
+            cursor += 8
         }
+        while cursor < end {
+            if cursor.load(as: UInt8.self) & 0xC0 != 0x80 { scalars += 1 }
+            cursor += 1
+        }
+        return scalars
     }
 
     /// The CRs in `start..<end` that end a line of their own; a CR right before

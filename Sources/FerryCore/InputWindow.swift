@@ -156,6 +156,20 @@ struct LineCounter {
     static func scalarCount(from start: UnsafeRawPointer, to end: UnsafeRawPointer) -> Int {
         var cursor = start
         var scalars = 0
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func continuations(_ word: UInt64) -> Int { (word & ~(word << 1) & highs).nonzeroBitCount }
+        while end - cursor >= 32 {
+            let a = cursor.loadUnaligned(as: UInt64.self)
+            let b = cursor.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = cursor.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+            let d = cursor.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            if (a | b | c | d) & highs == 0 {
+                scalars += 32  // all ASCII
+            } else {
+                scalars += 32 - continuations(a) - continuations(b) - continuations(c) - continuations(d)
+            }
+            cursor += 32
+        }
         while end - cursor >= 8 {
             let word = cursor.loadUnaligned(as: UInt64.self)
             let continuation = word & ~(word << 1) & 0x8080_8080_8080_8080

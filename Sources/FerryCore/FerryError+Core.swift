@@ -28,6 +28,9 @@ extension FerryError.Code {
     public static let photoInvalidDataURI = Self("photo.invalidDataURI", .data)
     public static let photoTooLarge = Self("limit.photoTooLarge", .data)
 
+    // JSON text, which other codecs write too (nested values in CSV cells)
+    public static let jsonNonFiniteNumber = Self("json.nonFiniteNumber", .data)
+
     // Formats
     public static let formatUnknown = Self("format.unknown", .usage)
     public static let formatUndetected = Self("format.undetected", .usage)

@@ -14,5 +14,4 @@ extension FerryError.Code {
     public static let jsonInvalidUTF8 = Self("json.invalidUTF8", .data)
     public static let jsonTrailingData = Self("json.trailingData", .data)
     public static let jsonExpectedNewline = Self("json.expectedNewline", .data)
-    public static let jsonNonFiniteNumber = Self("json.nonFiniteNumber", .data)
 }

@@ -94,45 +94,8 @@ public final class JSONWriter: RecordWriter {
         out.append(text)
     }
 
-    private func newline(level: Int, to out: inout WriteBuffer) {
-        out.append(0x0A)
-        out.append(repeating: UInt8(ascii: " "), count: level * 2)
-    }
-
     private func writeValue(_ value: Value, level: Int, to out: inout WriteBuffer) throws(FerryError) {
-        switch value {
-        case .null: append("null", to: &out)
-        case .bool(let flag): append(flag ? "true" : "false", to: &out)
-        case .integer(let number): JSONEscaping.appendInteger(number, to: &out)
-        case .double(let number):
-            guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
-            JSONEscaping.appendDouble(number, to: &out)
-        case .string(let text): JSONEscaping.appendQuoted(text, to: &out)
-        case .bytes(let bytes): JSONEscaping.appendQuoted(Photo.dataURI(bytes), to: &out)
-        case .date(let date): JSONEscaping.appendQuoted(Timestamp.iso8601(date), to: &out)
-        case .array(let elements):
-            guard !elements.isEmpty else { return append("[]", to: &out) }
-            out.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                if style == .pretty { newline(level: level + 1, to: &out) }
-                try writeValue(element, level: level + 1, to: &out)
-            }
-            if style == .pretty { newline(level: level, to: &out) }
-            out.append(UInt8(ascii: "]"))
-        case .object(let object):
-            guard object.count > 0 else { return append("{}", to: &out) }
-            out.append(UInt8(ascii: "{"))
-            for index in 0..<object.count {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                if style == .pretty { newline(level: level + 1, to: &out) }
-                JSONEscaping.appendQuoted(object.keys[index], to: &out)
-                append(style == .pretty ? ": " : ":", to: &out)
-                try writeValue(object.values[index], level: level + 1, to: &out)
-            }
-            if style == .pretty { newline(level: level, to: &out) }
-            out.append(UInt8(ascii: "}"))
-        }
+        try JSONText.appendValue(value, to: &out, indentLevel: style == .pretty ? level : nil)
     }
 }
 
@@ -146,7 +109,7 @@ struct EncodedKeys {
         var bytes: [UInt8] = []
         var starts = [0]
         for name in fields.names {
-            bytes += JSONEscaping.quoted(name)
+            bytes += JSONText.quoted(name)
             separator.withUTF8Buffer { bytes += $0 }
             starts.append(bytes.count)
         }
@@ -159,134 +122,5 @@ struct EncodedKeys {
         bytes.withUnsafeBufferPointer { all in
             out.append(UnsafeBufferPointer(rebasing: all[starts[index]..<starts[index + 1]]))
         }
-    }
-}
-
-/// The byte-level pieces of writing JSON text.
-public enum JSONEscaping {
-    /// `text` as a quoted JSON string.
-    public static func quoted(_ text: String) -> [UInt8] {
-        var buffer = WriteBuffer(capacity: text.utf8.count + 8)
-        defer { buffer.release() }
-        appendQuoted(text, to: &buffer)
-        return buffer.bytes
-    }
-
-    /// Flags, in the high bit of each byte, the bytes of `word` that JSON
-    /// escapes: `"`, `\` and control bytes. The lowest flag is always right.
-    @inline(__always)
-    private static func escapeMask(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let flags = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-        return flags & 0x8080_8080_8080_8080
-    }
-
-    /// Appends `text` as a quoted JSON string.
-    public static func appendQuoted(_ text: String, to output: inout WriteBuffer) {
-        var text = text
-        text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return output.append("\"\"") }
-            let count = utf8.count
-            let raw = UnsafeRawPointer(base)
-            // Six bytes per byte covers the worst case, `\u00XX`.
-            output.reserve(count * 6 + 2)
-            output.appendUnchecked(UInt8(ascii: "\""))
-            var runStart = 0
-            var index = 0
-            while index < count {
-                // Find the next byte to escape, eight bytes at a time.
-                if index + 8 <= count {
-                    let mask = escapeMask(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    if mask == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += mask.trailingZeroBitCount >> 3
-                } else {
-                    let byte = base[index]
-                    if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
-                        index += 1
-                        continue
-                    }
-                }
-                let byte = base[index]
-                if runStart < index { output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart)) }
-                output.appendUnchecked(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22: output.appendUnchecked(UInt8(ascii: "\""))
-                case 0x5C: output.appendUnchecked(UInt8(ascii: "\\"))
-                case 0x08: output.appendUnchecked(UInt8(ascii: "b"))
-                case 0x0C: output.appendUnchecked(UInt8(ascii: "f"))
-                case 0x0A: output.appendUnchecked(UInt8(ascii: "n"))
-                case 0x0D: output.appendUnchecked(UInt8(ascii: "r"))
-                case 0x09: output.appendUnchecked(UInt8(ascii: "t"))
-                default:
-                    output.append("u00")
-                    output.appendUnchecked(hexDigit(byte >> 4))
-                    output.appendUnchecked(hexDigit(byte & 15))
-                }
-                index += 1
-                runStart = index
-            }
-            if runStart < count { output.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart)) }
-            output.appendUnchecked(UInt8(ascii: "\""))
-        }
-    }
-
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? value + 0x30 : value - 10 + UInt8(ascii: "a")
-    }
-
-    /// Appends the decimal digits of `number`.
-    public static func appendInteger(_ number: Int64, to output: inout WriteBuffer) {
-        if number == 0 { return output.append(UInt8(ascii: "0")) }
-        var magnitude = number.magnitude
-        var digits = 0
-        var probe = magnitude
-        while probe > 0 {
-            digits += 1
-            probe /= 10
-        }
-        let length = digits + (number < 0 ? 1 : 0)
-        output.reserve(length)
-        if number < 0 { output.appendUnchecked(UInt8(ascii: "-")) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var index = 20
-            while magnitude > 0 {
-                index -= 1
-                scratch[index] = UInt8(magnitude % 10) + 0x30
-                magnitude /= 10
-            }
-            output.append(UnsafeBufferPointer(rebasing: scratch[index..<20]))
-        }
-    }
-
-    /// Appends the shortest text that reads back as `number`, which must be
-    /// finite. Integral values keep a `.0` so they read back as doubles.
-    public static func appendDouble(_ number: Double, to output: inout WriteBuffer) {
-        // Prices are most doubles Ferry writes: values with at most two
-        // decimals below 10^13 are printed straight from their cents, after
-        // checking that those cents read back as exactly this double. At that
-        // size doubles are closer than 0.002 apart, so no shorter text names
-        // the same double, and the result equals `description`.
-        let magnitude = number.magnitude
-        if magnitude < 1e13 && number != 0 {
-            let cents = (magnitude * 100).rounded()
-            if cents / 100 == magnitude {
-                let whole = Int64(cents) / 100
-                let fraction = Int(Int64(cents) % 100)
-                if number < 0 { output.append(UInt8(ascii: "-")) }
-                appendInteger(whole, to: &output)
-                output.append(UInt8(ascii: "."))
-                output.append(UInt8(truncatingIfNeeded: fraction / 10) + 0x30)
-                if fraction % 10 != 0 { output.append(UInt8(truncatingIfNeeded: fraction % 10) + 0x30) }
-                return
-            }
-        }
-        var text = number.description
-        text.withUTF8 { output.append($0) }
     }
 }

@@ -8,7 +8,7 @@ import Testing
     func written(_ number: Double) -> String {
         var buffer = WriteBuffer()
         defer { buffer.release() }
-        JSONEscaping.appendDouble(number, to: &buffer)
+        JSONText.appendDouble(number, to: &buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 

@@ -16,12 +16,14 @@ let package = Package(
     targets: [
         .target(name: "FerryCore"),
         .target(name: "FerryJSON", dependencies: ["FerryCore"]),
-        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON"]),
+        .target(name: "FerryCSV", dependencies: ["FerryCore"]),
+        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore"]),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryKit"]),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit"]),
+        .testTarget(name: "FerryCSVTests", dependencies: ["FerryCSV", "FerryKit"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -48,7 +48,6 @@ extension FerryError.Code {
     static let usageMissingValue = Self("usage.missingValue", .usage)
     static let usageMissingArgument = Self("usage.missingArgument", .usage)
     static let usageUnexpectedArgument = Self("usage.unexpectedArgument", .usage)
-    static let usageInvalidValue = Self("usage.invalidValue", .usage)
 }
 
 // MARK: - Parsing

@@ -64,7 +64,10 @@ enum CodecOptions {
         for codec in registry.codecs {
             for option in codec.options where !seen.contains(option.name) {
                 seen.insert(option.name)
-                specs.append(OptionSpec(name: option.name, valueName: option.valueName, helpKey: option.helpKey))
+                specs.append(
+                    OptionSpec(
+                        name: option.name, valueName: option.valueName, helpKey: option.helpKey,
+                        allowed: option.allowed))
             }
         }
         return specs

@@ -92,12 +92,18 @@ public struct CodecOption: Sendable, Hashable {
     public let valueName: String?
     /// Whether the option affects reading, writing or both.
     public let applies: CodecCapabilities
+    /// The values allowed, when the set is closed; help lists them and the
+    /// command line refuses others.
+    public let allowed: [String]?
 
-    public init(name: String, helpKey: String, valueName: String? = nil, applies: CodecCapabilities) {
+    public init(
+        name: String, helpKey: String, valueName: String? = nil, applies: CodecCapabilities, allowed: [String]? = nil
+    ) {
         self.name = name
         self.helpKey = helpKey
         self.valueName = valueName
         self.applies = applies
+        self.allowed = allowed
     }
 }
 

@@ -31,6 +31,9 @@ extension FerryError.Code {
     // JSON text, which other codecs write too (nested values in CSV cells)
     public static let jsonNonFiniteNumber = Self("json.nonFiniteNumber", .data)
 
+    // Options: a value the option does not take, from the command line or a codec
+    public static let usageInvalidValue = Self("usage.invalidValue", .usage)
+
     // Formats
     public static let formatUnknown = Self("format.unknown", .usage)
     public static let formatUndetected = Self("format.undetected", .usage)
@@ -101,6 +104,11 @@ extension FerryError {
 
     public static func nestingTooDeep(limit: Int, at location: SourceLocation) -> FerryError {
         FerryError(.nestingTooDeep, [.integer(limit)], at: location)
+    }
+
+    /// `value` is not one of the values option `name` takes (`expected` lists or describes them).
+    public static func usageInvalidValue(option name: String, value: String, expected: String) -> FerryError {
+        FerryError(.usageInvalidValue, [.string("--" + name), .string(value), .string(expected)])
     }
 
     public static func formatUnknown(_ id: String) -> FerryError {

@@ -1,2 +1,3 @@
 @_exported import FerryCore
 @_exported import FerryJSON
+@_exported import FerryCSV

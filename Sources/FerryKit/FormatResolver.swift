@@ -10,9 +10,9 @@ public struct FormatResolver: Sendable {
     /// The codec that reads an input.
     ///
     /// `--from` wins when given. Otherwise the content decides when it is
-    /// clear; when it fits several formats equally (a lone `{` object is JSON
-    /// and JSON Lines), the extension settles it; with no match at all, the
-    /// extension alone.
+    /// clear (a magic number, or `[` for JSON); when it is only possible (a
+    /// lone `{` object is JSON and JSON Lines; a line with commas may be CSV),
+    /// the extension settles it; with no match at all, the extension alone.
     /// - Throws: `format.unknown`, `format.cannotRead`, `format.undetected`.
     public func inputCodec(path: String, prefix: [UInt8], from: String?) throws(FerryError) -> any Codec {
         if let from {
@@ -22,9 +22,7 @@ public struct FormatResolver: Sendable {
         }
         let byExtension = registry.codec(forPath: path).flatMap { $0.capabilities.contains(.read) ? $0 : nil }
         if let sniffed = registry.sniff(prefix) {
-            if sniffed.confidence == .possible, let byExtension, byExtension.sniff(prefix) > .no {
-                return byExtension
-            }
+            if sniffed.confidence == .possible, let byExtension { return byExtension }
             return sniffed.codec
         }
         if let byExtension { return byExtension }

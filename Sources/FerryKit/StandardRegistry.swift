@@ -3,5 +3,7 @@ extension CodecRegistry {
     public static let standard = CodecRegistry([
         JSONCodec(),
         JSONLinesCodec(),
+        CSVCodec.csv,
+        CSVCodec.tsv,
     ])
 }

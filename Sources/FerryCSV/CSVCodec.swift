@@ -1,0 +1,56 @@
+import FerryCore
+
+/// CSV (RFC 4180) and TSV: one codec type, two registrations that differ in
+/// their id, extension and default delimiter.
+public struct CSVCodec: Codec {
+    public let id: String
+    public let extensions: [String]
+    public let capabilities = CodecCapabilities.readWrite
+    public let options = CSVDialect.options
+    private let delimiter: UInt8
+
+    /// Comma-separated values, `.csv`.
+    public static let csv = CSVCodec(id: "csv", extensions: ["csv"], delimiter: UInt8(ascii: ","))
+    /// Tab-separated values, `.tsv`.
+    public static let tsv = CSVCodec(id: "tsv", extensions: ["tsv", "tab"], delimiter: 0x09)
+
+    public init(id: String, extensions: [String], delimiter: UInt8) {
+        self.id = id
+        self.extensions = extensions
+        self.delimiter = delimiter
+    }
+
+    /// Text whose first line holds more of this codec's delimiter than of the
+    /// other's may be this format; JSON and binary formats are not.
+    public func sniff(_ prefix: [UInt8]) -> SniffResult {
+        var bytes = prefix[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return .possible }
+        guard let first = bytes.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["), first != UInt8(ascii: "<")
+        else { return .no }
+        let line = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
+        if line.contains(0) { return .no }
+        let mine = line.filter { $0 == delimiter }.count
+        let other = line.filter { $0 == (delimiter == 0x09 ? UInt8(ascii: ",") : 0x09) }.count
+        return mine > 0 && mine >= other ? .possible : .no
+    }
+
+    public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
+        let dialect = try CSVDialect(delimiter: delimiter, options: context.options)
+        return CSVReader(try CSVCodec.decoded(input, encoding: dialect.encoding), dialect: dialect, context: context)
+    }
+
+    public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
+        CSVWriter(output, dialect: try CSVDialect(delimiter: delimiter, options: context.options))
+    }
+
+    /// `input` as UTF-8: transcoded when an encoding is asked for, or when it
+    /// starts with a UTF-16 byte order mark.
+    static func decoded(_ input: any ByteInput, encoding: TextEncoding) throws(FerryError) -> any ByteInput {
+        if encoding != .utf8 { return TranscodingInput(input, encoding: encoding) }
+        let peekable = PeekableInput(input)
+        let start = try peekable.peek(2)
+        if start == [0xFF, 0xFE] || start == [0xFE, 0xFF] { return TranscodingInput(peekable, encoding: .utf16) }
+        return peekable
+    }
+}

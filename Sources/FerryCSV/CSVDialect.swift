@@ -1,0 +1,113 @@
+import FerryCore
+
+/// How a CSV or TSV file is laid out, from the codec's options.
+///
+/// The defaults follow RFC 4180 (comma, double quote, quotes doubled inside
+/// quoted fields, a header row) except the line ending: Ferry writes LF, as
+/// Miller, csvkit and most Unix tools do, and reads LF, CRLF or a lone CR.
+public struct CSVDialect: Sendable, Hashable {
+    public var delimiter: UInt8
+    public var quote: UInt8 = UInt8(ascii: "\"")
+    /// What ends a written row.
+    public var lineEnding: [UInt8] = [0x0A]
+    /// Quote every written field, not only those that need it.
+    public var quoteAll = false
+    /// Whether the first row names the columns.
+    public var hasHeader = true
+    public var ragged = RaggedRows.error
+    public var encoding = TextEncoding.utf8
+    /// The most bytes one field may take (`limit.fieldTooLarge`).
+    public var maxFieldBytes = 16 << 20
+
+    public init(delimiter: UInt8) { self.delimiter = delimiter }
+
+    /// What to do with rows that have more or fewer fields than the header.
+    public enum RaggedRows: String, Sendable, CaseIterable {
+        /// Stop with `csv.raggedRow`.
+        case error
+        /// Fill short rows with empty fields; keep extra fields as `columnN`.
+        case pad
+        /// Fill short rows with empty fields; drop extra fields.
+        case truncate
+    }
+
+    /// The dialect `options` ask for, over `delimiter` as the codec's default.
+    /// - Throws: `usage.invalidValue` for a value an option does not take.
+    public init(delimiter: UInt8, options: OptionValues) throws(FerryError) {
+        self.init(delimiter: delimiter)
+        if let text = options["delimiter"] {
+            let named: [String: UInt8] = [
+                ",": UInt8(ascii: ","), ";": UInt8(ascii: ";"), "|": UInt8(ascii: "|"),
+                "tab": 0x09, "\\t": 0x09, "\t": 0x09,
+            ]
+            guard let byte = named[text] else {
+                throw .usageInvalidValue(option: "delimiter", value: text, expected: ", ; tab |")
+            }
+            self.delimiter = byte
+        }
+        if let text = options["quote"] {
+            guard text.utf8.count == 1, let byte = text.utf8.first, byte >= 0x21, byte < 0x7F,
+                byte != self.delimiter
+            else {
+                throw .usageInvalidValue(option: "quote", value: text, expected: "one printable ASCII character")
+            }
+            quote = byte
+        }
+        if let text = options["line-ending"] {
+            switch text {
+            case "lf": lineEnding = [0x0A]
+            case "crlf": lineEnding = [0x0D, 0x0A]
+            default: throw .usageInvalidValue(option: "line-ending", value: text, expected: "lf, crlf")
+            }
+        }
+        if let text = options["quoting"] {
+            switch text {
+            case "minimal": quoteAll = false
+            case "all": quoteAll = true
+            default: throw .usageInvalidValue(option: "quoting", value: text, expected: "minimal, all")
+            }
+        }
+        hasHeader = !options.flag("no-header")
+        if let text = options["ragged"] {
+            guard let policy = RaggedRows(rawValue: text) else {
+                throw .usageInvalidValue(option: "ragged", value: text, expected: "error, pad, truncate")
+            }
+            ragged = policy
+        }
+        if let text = options["encoding"] {
+            guard let chosen = TextEncoding(rawValue: text) else {
+                throw .usageInvalidValue(
+                    option: "encoding", value: text, expected: TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            encoding = chosen
+        }
+        if let text = options["max-field-bytes"] {
+            guard let limit = Int(text), limit > 0 else {
+                throw .usageInvalidValue(option: "max-field-bytes", value: text, expected: "1, 2, 3, …")
+            }
+            maxFieldBytes = limit
+        }
+    }
+
+    /// The options CSV and TSV understand.
+    static let options: [CodecOption] = [
+        CodecOption(
+            name: "delimiter", helpKey: "option.csv.delimiter", valueName: "char", applies: .readWrite,
+            allowed: [",", ";", "tab", "|"]),
+        CodecOption(name: "quote", helpKey: "option.csv.quote", valueName: "char", applies: .readWrite),
+        CodecOption(name: "no-header", helpKey: "option.csv.noHeader", applies: .readWrite),
+        CodecOption(
+            name: "encoding", helpKey: "option.csv.encoding", valueName: "encoding", applies: .read,
+            allowed: TextEncoding.allCases.map(\.rawValue)),
+        CodecOption(
+            name: "ragged", helpKey: "option.csv.ragged", valueName: "policy", applies: .read,
+            allowed: RaggedRows.allCases.map(\.rawValue)),
+        CodecOption(name: "max-field-bytes", helpKey: "option.csv.maxFieldBytes", valueName: "n", applies: .read),
+        CodecOption(
+            name: "line-ending", helpKey: "option.csv.lineEnding", valueName: "ending", applies: .write,
+            allowed: ["lf", "crlf"]),
+        CodecOption(
+            name: "quoting", helpKey: "option.csv.quoting", valueName: "style", applies: .write,
+            allowed: ["minimal", "all"]),
+    ]
+}

@@ -1,0 +1,226 @@
+import FerryCore
+
+/// Streams records out of CSV or TSV, typed by the kind of the records.
+///
+/// The first row names the fields (or `--no-header` names them `column1…N`).
+/// Each later row becomes a record that shares the header's `FieldList`.
+/// Fields the kind types (a product's price, a book's pages) are parsed,
+/// and a cell that does not fit is a located error; other fields stay strings.
+public final class CSVReader: RecordReader {
+    private let window: InputWindow
+    private let dialect: CSVDialect
+    private let context: ReadContext
+    private var position = 0
+    private var fields: [CSVField] = []
+    private var header: FieldList?
+    private var types: [FieldType?] = []
+    private var required: [Bool] = []
+    private var widerLists: [Int: FieldList] = [:]
+    private var rowIndex = 0
+    private var raggedRowsFixed = 0
+    private var started = false
+    private var finished = false
+    private var failure: FerryError?
+
+    /// What one scanned row turned out to be.
+    private enum Row {
+        case record(Record, ragged: Bool)
+        case blank
+    }
+
+    /// - Parameters:
+    ///   - input: UTF-8 text (wrap other encodings in a `TranscodingInput`).
+    ///   - dialect: delimiter, quote, header and ragged-row policy.
+    ///   - context: the kind (nil to infer it from the header), limits and warnings.
+    public init(_ input: any ByteInput, dialect: CSVDialect, context: ReadContext) {
+        window = InputWindow(input, limit: context.limits.maxRecordBytes)
+        self.dialect = dialect
+        self.context = context
+    }
+
+    /// The field names, once the header has been read.
+    public var fieldList: FieldList? { header }
+
+    public func next() throws(FerryError) -> Record? {
+        if let failure { throw failure }
+        do throws(FerryError) {
+            if !started { try start() }
+            while !finished {
+                guard let row = try scanRow(build: buildRecord) else {
+                    finish()
+                    return nil
+                }
+                switch row {
+                case .blank: continue
+                case .record(let record, let ragged):
+                    if ragged { raggedRowsFixed += 1 }
+                    rowIndex += 1
+                    return record
+                }
+            }
+            return nil
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    public func location(ofByteOffset offset: Int) -> SourceLocation {
+        guard offset >= window.baseOffset else { return SourceLocation(file: window.input.name, byteOffset: offset) }
+        return window.location(of: offset - window.baseOffset)
+    }
+
+    // MARK: - Header
+
+    private func start() throws(FerryError) {
+        started = true
+        try window.fill(atLeast: 3)
+        if window.count >= 3 && window.bytes[0] == 0xEF && window.bytes[1] == 0xBB && window.bytes[2] == 0xBF {
+            position = 3
+        }
+        let before = position
+        guard let names = try scanRow(build: { scanner, fields throws(CSVScanError) in
+            fields.map { scanner.text(of: $0) }
+        }) else {
+            finished = true
+            return
+        }
+        var columns: [String]
+        if dialect.hasHeader {
+            columns = names
+        } else {
+            columns = (1...max(names.count, 1)).map { "column\($0)" }
+            position = before  // the first row is data
+        }
+        columns = uniqueNames(columns)
+        let list = FieldList(columns)
+        header = list
+        let kind = context.kind ?? RecordKind.infer(from: list)
+        context.kind = kind
+        types = columns.map { kind.spec(for: $0)?.type }
+        required = columns.map { kind.spec(for: $0)?.required ?? false }
+    }
+
+    /// Names for the header: empty ones become `columnN`, repeated ones get
+    /// `_2`, `_3`, … with a warning.
+    private func uniqueNames(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
+        for (index, name) in names.enumerated() {
+            var candidate = name.isEmpty ? "column\(index + 1)" : name
+            if seen.contains(candidate) {
+                var suffix = 2
+                while seen.contains("\(candidate)_\(suffix)") { suffix += 1 }
+                let renamed = "\(candidate)_\(suffix)"
+                context.warn(
+                    FerryWarning(
+                        .csvRenamedHeader, [.string(candidate), .string(renamed)],
+                        at: SourceLocation(file: window.input.name, line: 1, column: nil, field: renamed)))
+                candidate = renamed
+            }
+            seen.insert(candidate)
+            result.append(candidate)
+        }
+        return result
+    }
+
+    private func finish() {
+        finished = true
+        if raggedRowsFixed > 0 {
+            context.warn(
+                FerryWarning(
+                    .csvRaggedRowsFixed, [.integer(raggedRowsFixed), .string(dialect.ragged.rawValue)],
+                    at: SourceLocation(file: window.input.name)))
+        }
+    }
+
+    // MARK: - Rows
+
+    /// Builds the record of one scanned row.
+    private func buildRecord(_ scanner: CSVScanner, _ fields: [CSVField]) throws(CSVScanError) -> Row {
+        guard let header else { return .blank }
+        if fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted && header.count > 1 {
+            return .blank
+        }
+        let rowStart = fields.first.map { $0.start - ($0.quoted ? 1 : 0) } ?? scanner.position
+        var ragged = false
+        var list = header
+        if fields.count != header.count {
+            switch dialect.ragged {
+            case .error:
+                throw .failed(.csvRaggedRow, [.integer(header.count), .integer(fields.count)], index: rowStart)
+            case .pad:
+                ragged = true
+                if fields.count > header.count { list = widerList(fields.count) }
+            case .truncate:
+                ragged = true
+            }
+        }
+        var values: [Value] = []
+        values.reserveCapacity(list.count)
+        for (index, field) in fields.prefix(list.count).enumerated() {
+            let text = scanner.text(of: field)
+            let type = index < types.count ? types[index] : nil
+            switch CellTyping.value(text, quoted: field.quoted, type: type, required: index < required.count && required[index]) {
+            case .value(let value):
+                values.append(value)
+            case .mismatch(let code):
+                throw .failed(
+                    code, [.string(list.names[index]), .string(text)], index: field.start - (field.quoted ? 1 : 0),
+                    field: list.names[index])
+            }
+        }
+        while values.count < list.count {
+            values.append(types[values.count] == nil ? .string("") : .null)
+        }
+        let origin = RecordOrigin(index: rowIndex, byteOffset: window.baseOffset + rowStart)
+        return .record(Record(fields: list, values: values, origin: origin), ragged: ragged)
+    }
+
+    /// The header widened with `columnN` names to `count` fields, for long rows under `--ragged pad`.
+    private func widerList(_ count: Int) -> FieldList {
+        if let known = widerLists[count] { return known }
+        let names = (header?.names ?? []) + ((header?.count ?? 0)..<count).map { "column\($0 + 1)" }
+        let made = FieldList(names)
+        widerLists[count] = made
+        return made
+    }
+
+    /// Scans one row and hands it to `build`, refilling the window and
+    /// scanning again from the row's start when the row is cut off.
+    /// - Returns: nil at the end of the input.
+    private func scanRow<Result>(
+        build: (CSVScanner, [CSVField]) throws(CSVScanError) -> Result
+    ) throws(FerryError) -> Result? {
+        var rowFields: [CSVField] = []
+        swap(&rowFields, &fields)
+        defer { swap(&rowFields, &fields) }
+        while true {
+            let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Result?, CSVScanError> in
+                var scanner = CSVScanner(
+                    bytes: UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position,
+                    isFinal: window.isAtEnd, delimiter: dialect.delimiter, quote: dialect.quote,
+                    maxFieldBytes: dialect.maxFieldBytes)
+                do throws(CSVScanError) {
+                    guard try scanner.scanRow(into: &rowFields) else { return .success(nil) }
+                    let result = try build(scanner, rowFields)
+                    position = scanner.position
+                    return .success(result)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case .success(let result):
+                return result
+            case .failure(.needMore):
+                if let dropped = try window.refill(keepingFrom: position) { position -= dropped }
+            case .failure(.failed(let code, let arguments, let index, let field)):
+                var location = window.location(of: index)
+                if header != nil { location.record = rowIndex }
+                location.field = field
+                throw FerryError(code, arguments, at: location)
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FerryCore
+
+// MARK: - Design
+//
+// The scanner cuts one row of RFC 4180 CSV into fields, in bytes in memory
+// (a reader's `InputWindow`), without copying them: each field is a range of
+// the buffer plus what must be done to it.
+//
+//     bytes:   n a m e , p r i c e \n " X b o x   3 6 0 " , 2 9 9 . 0 0 \n
+//     row 2:   field 0 = 12..<20, quoted     field 1 = 22..<28
+//
+// A field is quoted when its first byte is the quote: it then runs to the
+// next quote that is not doubled, may hold delimiters and line breaks, and
+// must be followed by a delimiter, a line break or the end. An unquoted field
+// runs to the next delimiter or line break; a quote inside it is kept as a
+// character, as Python's csv does. A row ends at LF, CRLF or a lone CR.
+//
+// When the bytes end inside a row and the input has more, the scanner throws
+// `.needMore`, and the reader refills and scans the row again from its start.
+// An unclosed quote at the end of the input is reported where it opened.
+
+/// One field of a row: where it lies and what it needs.
+struct CSVField {
+    var start: Int
+    var end: Int
+    var quoted: Bool
+    /// The field holds doubled quotes to undo.
+    var hasDoubledQuotes: Bool
+    /// The field holds bytes above 0x7F, to check as UTF-8.
+    var hasNonASCII: Bool
+}
+
+/// Why a scan stopped early.
+enum CSVScanError: Error {
+    case needMore
+    case failed(FerryError.Code, [MessageArgument], index: Int, field: String? = nil)
+}
+
+struct CSVScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position: Int
+    let isFinal: Bool
+    let delimiter: UInt8
+    let quote: UInt8
+    let maxFieldBytes: Int
+
+    private func endOfBytes() -> CSVScanError { .needMore }
+
+    /// Cuts the row at the position into `fields`.
+    /// - Returns: false at the end of the input, when there is no row left.
+    /// - Throws: `.needMore`, or a located `csv.*` failure.
+    mutating func scanRow(into fields: inout [CSVField]) throws(CSVScanError) -> Bool {
+        fields.removeAll(keepingCapacity: true)
+        let count = bytes.count
+        if position == count {
+            if isFinal { return false }
+            throw .needMore
+        }
+        while true {
+            var field: CSVField
+            if position < count && bytes[position] == quote {
+                field = try scanQuoted()
+            } else {
+                field = try scanUnquoted()
+            }
+            if field.end - field.start > maxFieldBytes {
+                throw .failed(.csvFieldTooLarge, [.integer(maxFieldBytes)], index: field.start)
+            }
+            if field.quoted || field.hasNonASCII { try checkBytes(&field) }
+            fields.append(field)
+            // What follows the field: a delimiter, a line break or the end.
+            if position == count {
+                if isFinal { return true }
+                throw .needMore
+            }
+            let byte = bytes[position]
+            if byte == delimiter {
+                position += 1
+                if position == count {
+                    if !isFinal { throw .needMore }
+                    // A delimiter at the very end leaves one empty field.
+                    fields.append(CSVField(start: count, end: count, quoted: false, hasDoubledQuotes: false, hasNonASCII: false))
+                    return true
+                }
+                continue
+            }
+            if byte == 0x0A {
+                position += 1
+                return true
+            }
+            // CR: alone, or the start of CRLF.
+            if position + 1 == count && !isFinal { throw .needMore }
+            position += position + 1 < count && bytes[position + 1] == 0x0A ? 2 : 1
+            return true
+        }
+    }
+
+    /// A field that does not start with the quote: up to the next delimiter or line break.
+    private mutating func scanUnquoted() throws(CSVScanError) -> CSVField {
+        let start = position
+        var index = position
+        let count = bytes.count
+        var nonASCII = false
+        while index < count {
+            let byte = bytes[index]
+            if byte == delimiter || byte == 0x0A || byte == 0x0D { break }
+            if byte == 0 { throw .failed(.csvNullByte, [], index: index) }
+            if byte >= 0x80 { nonASCII = true }
+            index += 1
+        }
+        if index == count && !isFinal { throw .needMore }
+        position = index
+        return CSVField(start: start, end: index, quoted: false, hasDoubledQuotes: false, hasNonASCII: nonASCII)
+    }
+
+    /// A quoted field: to the next quote that is not doubled.
+    private mutating func scanQuoted() throws(CSVScanError) -> CSVField {
+        let open = position
+        let count = bytes.count
+        var index = position + 1
+        var doubled = false
+        guard let base = bytes.baseAddress else { throw .needMore }
+        while true {
+            guard index < count, let hit = memchr(base + index, Int32(quote), count - index) else {
+                if isFinal { throw .failed(.csvUnterminatedQuote, [], index: open) }
+                throw .needMore
+            }
+            index = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
+            if index + 1 < count && bytes[index + 1] == quote {
+                doubled = true
+                index += 2
+                continue
+            }
+            if index + 1 == count && !isFinal { throw .needMore }
+            break
+        }
+        position = index + 1
+        if position < count {
+            let next = bytes[position]
+            if next != delimiter && next != 0x0A && next != 0x0D {
+                throw .failed(.csvUnexpectedAfterQuote, [.byte(next)], index: position)
+            }
+        }
+        return CSVField(start: open + 1, end: index, quoted: true, hasDoubledQuotes: doubled, hasNonASCII: true)
+    }
+
+    /// Checks a field's bytes: no NUL, valid UTF-8. Clears `hasNonASCII` when
+    /// the field turns out to be ASCII.
+    private func checkBytes(_ field: inout CSVField) throws(CSVScanError) {
+        var nonASCII = false
+        for index in field.start..<field.end {
+            let byte = bytes[index]
+            if byte == 0 { throw .failed(.csvNullByte, [], index: index) }
+            if byte >= 0x80 { nonASCII = true }
+        }
+        field.hasNonASCII = nonASCII
+        if nonASCII, let bad = UTF8Validation.firstInvalidIndex(in: bytes, field.start..<field.end) {
+            throw .failed(.csvInvalidUTF8, [.byte(bytes[bad])], index: bad)
+        }
+    }
+
+    // MARK: - Field text
+
+    /// The text of a field, with doubled quotes undone.
+    func text(of field: CSVField) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[field.start..<field.end])
+        guard field.hasDoubledQuotes else { return String(decoding: slice, as: UTF8.self) }
+        var output: [UInt8] = []
+        output.reserveCapacity(slice.count)
+        var index = 0
+        while index < slice.count {
+            output.append(slice[index])
+            index += slice[index] == quote ? 2 : 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,20 @@
+import FerryCore
+
+// MARK: - CSV codes
+
+extension FerryError.Code {
+    public static let csvUnterminatedQuote = Self("csv.unterminatedQuote", .data)
+    public static let csvUnexpectedAfterQuote = Self("csv.unexpectedAfterQuote", .data)
+    public static let csvRaggedRow = Self("csv.raggedRow", .data)
+    public static let csvInvalidUTF8 = Self("csv.invalidUTF8", .data)
+    public static let csvNullByte = Self("csv.nullByte", .data)
+    public static let csvFieldTooLarge = Self("limit.fieldTooLarge", .data)
+    public static let csvInvalidNumber = Self("csv.invalidNumber", .data)
+    public static let csvInvalidInteger = Self("csv.invalidInteger", .data)
+    public static let csvInvalidBool = Self("csv.invalidBool", .data)
+    public static let csvFieldsChanged = Self("csv.fieldsChanged", .data)
+    public static let csvNonFiniteNumber = Self("csv.nonFiniteNumber", .data)
+    // Warnings
+    public static let csvRenamedHeader = Self("csv.renamedHeader", .data)
+    public static let csvRaggedRowsFixed = Self("csv.raggedRowsFixed", .data)
+}

@@ -159,15 +159,16 @@ public final class CSVReader: RecordReader {
         var values: [Value] = []
         values.reserveCapacity(list.count)
         for (index, field) in fields.prefix(list.count).enumerated() {
-            let text = scanner.text(of: field)
             let type = index < types.count ? types[index] : nil
-            switch CellTyping.value(text, quoted: field.quoted, type: type, required: index < required.count && required[index]) {
+            let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
+            let isRequired = index < required.count && required[index]
+            switch CellTyping.value(bytes, field: field, scanner: scanner, type: type, required: isRequired) {
             case .value(let value):
                 values.append(value)
             case .mismatch(let code):
                 throw .failed(
-                    code, [.string(list.names[index]), .string(text)], index: field.start - (field.quoted ? 1 : 0),
-                    field: list.names[index])
+                    code, [.string(list.names[index]), .string(scanner.text(of: field))],
+                    index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
             }
         }
         while values.count < list.count {

@@ -106,7 +106,30 @@ struct CSVScanner {
         var index = position
         let count = bytes.count
         var nonASCII = false
-        while index < count {
+        guard let base = bytes.baseAddress else { throw .needMore }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let delimiters = ones &* UInt64(delimiter)
+        while true {
+            // Eight bytes at a time: flag the delimiter, LF, CR, NUL and
+            // non-ASCII bytes. The lowest flag is always a real one.
+            if index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let d = word ^ delimiters
+                let lf = word ^ (ones &* 0x0A)
+                let cr = word ^ (ones &* 0x0D)
+                let flags =
+                    ((d &- ones) & ~d) | ((lf &- ones) & ~lf) | ((cr &- ones) & ~cr) | ((word &- ones) & ~word) | word
+                let mask = flags & highs
+                if mask == 0 {
+                    index += 8
+                    continue
+                }
+                index += mask.trailingZeroBitCount >> 3
+            } else if index == count {
+                break
+            }
             let byte = bytes[index]
             if byte == delimiter || byte == 0x0A || byte == 0x0D { break }
             if byte == 0 { throw .failed(.csvNullByte, [], index: index) }

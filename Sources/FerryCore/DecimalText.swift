@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decimal numbers in text, read exactly: integers that fit 64 bits stay
+/// integers; other numbers become the nearest double (Clinger's fast path
+/// for the common short ones, `strtod` for the rest).
+public enum DecimalText {
+    /// The number `bytes` spell, in the grammar of spreadsheets and CSV: an
+    /// optional sign (`+` too), digits with an optional fraction (leading
+    /// zeros allowed), and an optional exponent.
+    /// - Returns: nil when `bytes` are not such a number or overflow a double.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        let count = bytes.count
+        var index = 0
+        var negative = false
+        if index < count && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var significant = 0
+        var exponent = 0
+        var isInteger = true
+        while index < count, bytes[index] &- 0x30 < 10 {
+            if significant < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)
+                if mantissa != 0 { significant += 1 }
+            } else {
+                exponent += 1
+                significant += 1
+            }
+            digits += 1
+            index += 1
+        }
+        if index < count && bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            while index < count, bytes[index] &- 0x30 < 10 {
+                if significant < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)
+                    exponent -= 1
+                    if mantissa != 0 { significant += 1 }
+                }
+                digits += 1
+                index += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        if index < count && bytes[index] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            index += 1
+            var exponentNegative = false
+            if index < count && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var written = 0
+            var exponentDigits = 0
+            while index < count, bytes[index] &- 0x30 < 10 {
+                if written < 100_000 { written = written * 10 + Int(bytes[index] &- 0x30) }
+                exponentDigits += 1
+                index += 1
+            }
+            guard exponentDigits > 0 else { return nil }
+            exponent += exponentNegative ? -written : written
+        }
+        guard index == count else { return nil }
+        if isInteger && significant <= 18 && exponent == 0 {
+            let magnitude = Int64(mantissa)
+            return .integer(negative ? -magnitude : magnitude)
+        }
+        if isInteger, significant <= 19, exponent == 0 {
+            if negative && mantissa <= UInt64(Int64.max) + 1 {
+                return .integer(mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(mantissa))
+            }
+            if !negative && mantissa <= UInt64(Int64.max) { return .integer(Int64(mantissa)) }
+        }
+        if significant <= 15 && mantissa <= 1 << 53 && (-22...22).contains(exponent) {
+            var value = Double(mantissa)
+            value = exponent < 0 ? value / powerOfTen(-exponent) : value * powerOfTen(exponent)
+            return .double(negative ? -value : value)
+        }
+        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
+            for offset in 0..<count { text[offset] = CChar(bitPattern: bytes[offset]) }
+            text[count] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+        return value.isFinite ? .double(value) : nil
+    }
+
+    /// 10^exponent for 0...22, which doubles hold exactly.
+    @inline(__always)
+    static func powerOfTen(_ exponent: Int) -> Double {
+        var value = 1.0
+        var remaining = exponent
+        var base = 10.0
+        while remaining > 0 {
+            if remaining & 1 == 1 { value *= base }
+            base *= base
+            remaining >>= 1
+        }
+        return value
+    }
+}

@@ -60,7 +60,7 @@ struct HelpFormatter {
     private func optionHelp(_ option: OptionSpec) -> String {
         var text = catalog.message(option.helpKey)
         if let allowed = option.allowed {
-            text += " " + catalog.message("help.values", [.string(allowed.joined(separator: ", "))])
+            text += " " + catalog.message("help.values", [.string(allowed.joined(separator: " "))])
         }
         return text
     }

@@ -107,7 +107,7 @@ enum EmbeddedCatalogs {
             "csv.fieldsChanged": "the record has a field '%1$@' that the CSV header, taken from the first record, lacks",
             "csv.nonFiniteNumber": "%1$@ cannot be written as a number",
             "csv.renamedHeader": "the header repeats '%1$@'; this column is called '%2$@'",
-            "csv.raggedRowsFixed": "%1$@ rows had more or fewer fields than the header (--ragged %2$@)",
+            "csv.raggedRowsFixed": "rows with more or fewer fields than the header, fixed by --ragged %2$@: %1$@",
             "limit.fieldTooLarge": "a field is larger than the limit of %1$@ bytes (see --max-field-bytes)",
             "encoding.invalidUTF16": "invalid UTF-16 at byte %1$@: half of a surrogate pair, or an odd number of bytes",
             "type.null": "null",

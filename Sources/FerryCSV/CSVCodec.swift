@@ -44,6 +44,14 @@ public struct CSVCodec: Codec {
         CSVWriter(output, dialect: try CSVDialect(delimiter: delimiter, options: context.options))
     }
 
+    /// Checks the structure only (quotes, ragged rows, encoding): cells are
+    /// read as text, whatever kind the header suggests.
+    public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
+        context.kind = .generic
+        let reader = try makeReader(input, context: context)
+        while try reader.next() != nil {}
+    }
+
     /// `input` as UTF-8: transcoded when an encoding is asked for, or when it
     /// starts with a UTF-16 byte order mark.
     static func decoded(_ input: any ByteInput, encoding: TextEncoding) throws(FerryError) -> any ByteInput {

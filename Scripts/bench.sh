@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark Ferry against Miller and jq on the generated products dataset.
+# Benchmark Ferry against Miller, jq and Python on the generated products dataset.
 #
 #   Scripts/bench.sh                         # builds ferry (release), 1M products, 3 runs each
 #   COUNT=20000 RUNS=1 Scripts/bench.sh      # quick smoke run
@@ -13,7 +13,12 @@
 # Tools are compared within one run only: timings on these machines drift by
 # about ±30% from day to day (see ../shared/ANCHORS.md).
 #
-# To add an operation (CSV etc.): make its input with `dataset <format>`, then
+# Operations: JSON -> JSONL and JSONL -> JSON (ferry, mlr, jq); CSV -> JSON,
+# JSON -> CSV and CSV -> JSONL (ferry, mlr, and Python's csv + json through
+# Scripts/bench-python.py). Every ferry row gets a ratio line against each
+# other tool of its operation.
+#
+# To add an operation: make its input with `dataset <format>`, then
 # add one bench_case line per tool in the OPERATIONS section at the bottom.
 set -euo pipefail
 export LC_NUMERIC=C  # decimal points in printf/awk, whatever the user's locale
@@ -24,6 +29,7 @@ RUNS=${RUNS:-3}
 WORK=${WORK:-${TMPDIR:-/tmp}/ferry-bench}
 OUT="$WORK/out"
 GEN="$ROOT/Scripts/gen-products.py"
+PYBENCH="$ROOT/Scripts/bench-python.py"
 TARGET_RATIO=20   # ferry must be at least this many times faster than mlr
 TARGET_RSS_MB=64  # and stay under this peak RSS
 
@@ -35,11 +41,12 @@ die() { printf 'bench.sh: error: %s\n' "$*" >&2; exit 1; }
 
 # MARK: - Tools
 
-# Install mlr, jq and GNU time with apt, only if one of them is missing.
+# Install mlr, jq, python3 and GNU time with apt, only if one of them is missing.
 ensure_tools() {
     local missing=()
     command -v mlr >/dev/null || missing+=(miller)
     command -v jq >/dev/null || missing+=(jq)
+    command -v python3 >/dev/null || missing+=(python3)
     [[ -x /usr/bin/time ]] || missing+=(time)
     ((${#missing[@]} == 0)) && return
     say "installing ${missing[*]} with apt"
@@ -172,10 +179,11 @@ report() {
 ensure_tools
 ensure_ferry
 rm -rf "$OUT" && mkdir -p "$WORK" "$OUT"  # no stale outputs from an earlier run
-say "ferry: $FERRY; mlr: $(mlr --version); jq: $(jq --version); runs: $RUNS; work dir: $WORK"
+say "ferry: $FERRY; mlr: $(mlr --version); jq: $(jq --version); $(python3 --version); runs: $RUNS; work dir: $WORK"
 
 IN_JSON=$(dataset json)
 IN_JSONL=$(dataset jsonl)
+IN_CSV=$(dataset csv)
 
 op="JSON -> JSONL"
 bench_case "$op" ferry "$IN_JSON" -- "$FERRY" convert "$IN_JSON" "$OUT/ferry.jsonl" --force --quiet
@@ -186,5 +194,20 @@ op="JSONL -> JSON"
 bench_case "$op" ferry "$IN_JSONL" -- "$FERRY" convert "$IN_JSONL" "$OUT/ferry.json" --force --quiet
 bench_case "$op" mlr "$IN_JSONL" -o "$OUT/mlr.json" -- mlr --ijsonl --ojson cat "$IN_JSONL"
 bench_case "$op" jq "$IN_JSONL" -o "$OUT/jq.json" -- jq -s '.' "$IN_JSONL"
+
+op="CSV -> JSON"
+bench_case "$op" ferry "$IN_CSV" -- "$FERRY" convert "$IN_CSV" "$OUT/ferry-csv.json" --force --quiet
+bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.json" -- mlr --icsv --ojson cat "$IN_CSV"
+bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2json "$IN_CSV" "$OUT/python-csv.json"
+
+op="JSON -> CSV"
+bench_case "$op" ferry "$IN_JSON" -- "$FERRY" convert "$IN_JSON" "$OUT/ferry.csv" --force --quiet
+bench_case "$op" mlr "$IN_JSON" -o "$OUT/mlr.csv" -- mlr --ijson --ocsv cat "$IN_JSON"
+bench_case "$op" python "$IN_JSON" -- python3 "$PYBENCH" json2csv "$IN_JSON" "$OUT/python.csv"
+
+op="CSV -> JSONL"
+bench_case "$op" ferry "$IN_CSV" -- "$FERRY" convert "$IN_CSV" "$OUT/ferry-csv.jsonl" --force --quiet
+bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.jsonl" -- mlr --icsv --ojsonl cat "$IN_CSV"
+bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2jsonl "$IN_CSV" "$OUT/python-csv.jsonl"
 
 report

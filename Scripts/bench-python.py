@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Python baselines for Scripts/bench.sh: the standard library's csv and json.
+
+    python3 Scripts/bench-python.py csv2json  IN.csv  OUT.json
+    python3 Scripts/bench-python.py json2csv  IN.json OUT.csv
+    python3 Scripts/bench-python.py csv2jsonl IN.csv  OUT.jsonl
+
+Each does what `ferry convert` does for the benchmark's products, the way a
+Python user would write it:
+
+- csv2json and csv2jsonl stream csv.DictReader rows out one at a time (the
+  JSON array is written element by element, not built in memory). As Ferry
+  does for products, `price` becomes a number (an int when it is one) and an
+  empty `price` or `photo` cell becomes null; other cells stay strings.
+- json2csv reads the whole array with json.load (the json module cannot
+  stream) and writes it with csv.DictWriter: header from the first record,
+  None as an empty cell, LF line endings, minimal quoting.
+
+UTF-8 throughout, non-ASCII text kept as it is (ensure_ascii=False).
+"""
+
+import csv
+import json
+import sys
+
+BUFFER = 1 << 20
+NULL_WHEN_EMPTY = ("price", "photo")
+
+
+def typed(row):
+    """The product's cells as Ferry types them: price a number, empty optional cells null."""
+    for name in NULL_WHEN_EMPTY:
+        if row.get(name) == "":
+            row[name] = None
+    price = row.get("price")
+    if price is not None:
+        try:
+            row["price"] = int(price)
+        except ValueError:
+            row["price"] = float(price)
+    return row
+
+
+def csv_rows(path):
+    source = open(path, encoding="utf-8", newline="", buffering=BUFFER)
+    return source, csv.DictReader(source)
+
+
+def csv2json(source_path, target_path):
+    source, rows = csv_rows(source_path)
+    encode = json.JSONEncoder(ensure_ascii=False, indent=2).encode
+    with source, open(target_path, "w", encoding="utf-8", buffering=BUFFER) as target:
+        target.write("[")
+        separator = "\n"
+        for row in rows:
+            target.write(separator)
+            target.write(encode(typed(row)))
+            separator = ",\n"
+        target.write("\n]\n")
+
+
+def csv2jsonl(source_path, target_path):
+    source, rows = csv_rows(source_path)
+    encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    with source, open(target_path, "w", encoding="utf-8", buffering=BUFFER) as target:
+        for row in rows:
+            target.write(encode(typed(row)))
+            target.write("\n")
+
+
+def json2csv(source_path, target_path):
+    with open(source_path, encoding="utf-8", buffering=BUFFER) as source:
+        records = json.load(source)
+    with open(target_path, "w", encoding="utf-8", newline="", buffering=BUFFER) as target:
+        if not records:
+            return
+        writer = csv.DictWriter(target, fieldnames=list(records[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records)
+
+
+COMMANDS = {"csv2json": csv2json, "json2csv": json2csv, "csv2jsonl": csv2jsonl}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4 or sys.argv[1] not in COMMANDS:
+        sys.exit(f"usage: {sys.argv[0]} {{{'|'.join(COMMANDS)}}} INPUT OUTPUT")
+    COMMANDS[sys.argv[1]](sys.argv[2], sys.argv[3])

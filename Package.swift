@@ -17,7 +17,10 @@ let package = Package(
         .target(name: "FerryCore"),
         .target(name: "FerryJSON", dependencies: ["FerryCore"]),
         .target(name: "FerryCSV", dependencies: ["FerryCore"]),
-        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV"]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "FerryGzip", dependencies: ["FerryCore", "CZlib"]),
+        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV", "FerryGzip"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore"]),

@@ -15,6 +15,11 @@ struct ConvertCommand {
             OptionSpec(name: "force", helpKey: "convert.option.force"),
             OptionSpec(name: "max-depth", valueName: "n", helpKey: "convert.option.maxDepth"),
             OptionSpec(name: "max-record-bytes", valueName: "n", helpKey: "convert.option.maxRecordBytes"),
+            OptionSpec(name: "max-expanded-bytes", valueName: "n", helpKey: "option.maxExpandedBytes"),
+            OptionSpec(name: "max-ratio", valueName: "n", helpKey: "option.maxRatio"),
+            OptionSpec(name: "gzip", short: "z", helpKey: "convert.option.gzip"),
+            OptionSpec(
+                name: "level", valueName: "n", helpKey: "convert.option.level", allowed: (1...9).map(String.init)),
             .quiet,
         ]
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)))
@@ -37,6 +42,8 @@ struct ConvertCommand {
         options.embedPhotos = arguments.flag("embed-photos")
         options.overwrite = arguments.flag("force")
         options.limits = try CodecOptions.limits(arguments)
+        options.compressOutput = arguments.flag("gzip")
+        if let level = arguments["level"].flatMap(Int.init) { options.compressionLevel = level }
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
 
         let input = arguments.positionals[0]
@@ -89,6 +96,8 @@ enum CodecOptions {
         var limits = ReadLimits()
         if let depth = try positive(arguments, "max-depth") { limits.maxDepth = depth }
         if let bytes = try positive(arguments, "max-record-bytes") { limits.maxRecordBytes = bytes }
+        if let bytes = try positive(arguments, "max-expanded-bytes") { limits.maxExpandedBytes = bytes }
+        if let ratio = try positive(arguments, "max-ratio") { limits.maxExpansionRatio = ratio }
         return limits
     }
 

@@ -15,6 +15,12 @@ public struct ReadLimits: Sendable, Hashable {
     public var maxDepth = 512
     /// The most bytes one record may take in its source (`limit.recordTooLarge`).
     public var maxRecordBytes = 64 << 20
+    /// The most bytes a compressed input may expand to (`limit.expandedTooLarge`).
+    public var maxExpandedBytes = 64 << 30
+    /// The largest ratio of expanded to compressed bytes, checked once 64 MiB
+    /// have come out (`limit.ratioTooHigh`). Text data seldom passes 50:1;
+    /// a gigabyte of one repeated byte is about 1,000:1.
+    public var maxExpansionRatio = 250
 
     public init() {}
 }

@@ -260,12 +260,38 @@ public final class JSONReader: RecordReader {
 
     // MARK: - Scanning with refills
 
+    /// Moves past whitespace, dropping it from the window as it goes, so that
+    /// a long run of blanks between values costs no memory. Every place a
+    /// scan starts allows whitespace.
+    private func skipWhitespace() throws(FerryError) {
+        while true {
+            let stopped = window.bytes.withUnsafeBufferPointer { buffer -> Bool in
+                var index = position
+                let end = window.count
+                while index < end {
+                    switch buffer[index] {
+                    case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                    default:
+                        position = index
+                        return true
+                    }
+                }
+                position = index
+                return false
+            }
+            if stopped || window.isAtEnd { return }
+            guard let dropped = try window.refill(keepingFrom: position) else { return }
+            position -= dropped
+        }
+    }
+
     /// Runs `body` on a scanner over the window from the current position.
     /// When the scanner runs out of bytes, refills the window and runs `body`
     /// again from the same place; on success, moves the position on.
     private func scan<Result>(
         inRecord: Bool = true, _ body: (inout JSONScanner) throws(JSONScanError) -> Result
     ) throws(FerryError) -> Result {
+        try skipWhitespace()
         while true {
             let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Result, JSONScanError> in
                 var scanner = JSONScanner(

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What a conversion should do, as the `convert` command's options say it.
 public struct ConversionOptions: Sendable {
     /// The input format; nil to sniff it.
@@ -12,6 +18,10 @@ public struct ConversionOptions: Sendable {
     public var embedPhotos = false
     /// Replace an existing output.
     public var overwrite = false
+    /// Compress the output with gzip (also chosen by a `.gz` output suffix).
+    public var compressOutput = false
+    /// The gzip level, 1 (fastest) to 9 (smallest).
+    public var compressionLevel = 6
     /// Options of the codecs (`compact`, …).
     public var codecOptions = OptionValues()
     public var limits = ReadLimits()
@@ -45,16 +55,26 @@ public struct Converter {
     public func convert(
         _ inputPath: String, to outputPath: String?, options: ConversionOptions
     ) throws(FerryError) -> ConversionSummary {
-        let counting = CountingInput(try FileInput(path: inputPath))
-        let input = PeekableInput(counting)
+        let opened = try OpenedInput(path: inputPath, limits: options.limits)
+        let counting = opened.counting
+        let input = opened.input
         let resolver = FormatResolver(registry: registry)
-        let inputCodec = try resolver.inputCodec(
-            path: inputPath, prefix: try input.peek(FormatResolver.sniffLength), from: options.from)
-        let outputCodec = try resolver.outputCodec(path: outputPath, to: options.to, inputCodec: inputCodec)
+        let inputCodec = try resolver.inputCodec(path: opened.formatPath, prefix: opened.prefix, from: options.from)
+        let compress = options.compressOutput || (outputPath?.lowercased().hasSuffix(".gz") ?? false)
+        let outputFormatPath = outputPath.map { compress && $0.lowercased().hasSuffix(".gz") ? String($0.dropLast(3)) : $0 }
+        let outputCodec = try resolver.outputCodec(path: outputFormatPath, to: options.to, inputCodec: inputCodec)
 
         let toFile = outputPath.map { $0 != "-" } ?? false
         let file = toFile ? try OutputFile(path: outputPath ?? "-", overwrite: options.overwrite) : nil
-        let output: any ByteOutput = file?.output ?? FileOutput.standardOutput()
+        let destination: any ByteOutput = file?.output ?? FileOutput.standardOutput()
+        let gzip =
+            compress
+            ? try GzipOutput(
+                destination, level: options.compressionLevel,
+                fileName: outputFormatPath.flatMap { $0 == "-" ? nil : $0.split(separator: "/").last.map(String.init) },
+                modified: UInt32(clamping: time(nil)))
+            : nil
+        let output: any ByteOutput = gzip ?? destination
         let photos = PhotoStore(
             inputDirectory: inputPath == "-" ? "." : OutputFile.directory(of: inputPath),
             outputDirectory: toFile ? OutputFile.directory(of: outputPath ?? ".") : ".",
@@ -101,6 +121,7 @@ public struct Converter {
             }
             if writer == nil { writer = try makeWriter(kind ?? .generic) }
             try writer?.finish()
+            try gzip?.finish()
             try file?.commit()
             return ConversionSummary(
                 inputFormat: inputCodec.id, outputFormat: outputCodec.id, kind: kind ?? .generic, records: count,

@@ -30,6 +30,9 @@ public struct DiagnosticFormatter: Sendable {
         }
         text += "\(severity): " + catalog.message(code.rawValue, arguments)
         var context: [String] = []
+        if location.line == nil, let offset = location.byteOffset {
+            context.append(catalog.message("diagnostic.byte", [.integer(offset)]))
+        }
         if let record = location.record { context.append(catalog.message("diagnostic.record", [.integer(record + 1)])) }
         if let field = location.field { context.append(catalog.message("diagnostic.field", [.string(field)])) }
         if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }

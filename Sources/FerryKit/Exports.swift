@@ -1,3 +1,4 @@
 @_exported import FerryCore
 @_exported import FerryJSON
 @_exported import FerryCSV
+@_exported import FerryGzip

@@ -9,10 +9,10 @@ public struct Linter {
     /// - Throws: the first problem, located.
     public func lint(_ path: String, from: String?, limits: ReadLimits = ReadLimits()) throws(FerryError) -> String {
         do throws(FerryError) {
-            let input = PeekableInput(try FileInput(path: path))
+            let opened = try OpenedInput(path: path, limits: limits)
             let codec = try FormatResolver(registry: registry).inputCodec(
-                path: path, prefix: try input.peek(FormatResolver.sniffLength), from: from)
-            try codec.lint(input, context: ReadContext(limits: limits))
+                path: opened.formatPath, prefix: opened.prefix, from: from)
+            try codec.lint(opened.input, context: ReadContext(limits: limits))
             return codec.id
         } catch {
             throw error.located(SourceLocation(file: path))

@@ -1,0 +1,74 @@
+import CZlib
+import FerryCore
+
+/// A raw-deflate decompressor owning one `z_stream`.
+///
+/// The stream is allocated once, so its address never moves (zlib keeps
+/// pointers into it). `next_in`/`next_out` are set only inside the
+/// `withUnsafe…` closures that own the memory, and cleared before they return.
+final class Inflater {
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var ended = false
+
+    /// - Throws: `gzip.zlibFailed` when zlib cannot start (out of memory).
+    init() throws(FerryError) {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = ferry_inflateInit2(stream, -15)  // raw deflate: Ferry reads the gzip framing itself
+        guard status == Z_OK else {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            throw FerryError(.zlibFailed, [.integer(Int(status))])
+        }
+    }
+
+    deinit {
+        end()
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+    }
+
+    /// Frees zlib's state; ending twice is harmless.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        inflateEnd(stream)
+    }
+
+    /// Starts a new deflate stream (the next gzip member).
+    func reset() { inflateReset(stream) }
+
+    /// The outcome of one `inflate` call.
+    struct Step {
+        var consumed: Int
+        var produced: Int
+        var finished: Bool
+    }
+
+    /// Inflates from `input` into `output`.
+    /// - Returns: how much was consumed and produced, and whether the deflate stream ended.
+    /// - Throws: `gzip.corrupt` with zlib's reason.
+    func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(FerryError) -> Step {
+        let inCount = UInt32(clamping: input.count)
+        let outCount = UInt32(clamping: output.count)
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = inCount
+        stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_out = outCount
+        defer {
+            stream.pointee.next_in = nil
+            stream.pointee.next_out = nil
+        }
+        let status = CZlib.inflate(stream, Z_NO_FLUSH)
+        let step = Step(
+            consumed: Int(inCount - stream.pointee.avail_in), produced: Int(outCount - stream.pointee.avail_out),
+            finished: status == Z_STREAM_END)
+        switch status {
+        case Z_OK, Z_STREAM_END, Z_BUF_ERROR:
+            return step
+        default:
+            let reason = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+            throw FerryError(.gzipCorrupt, [.string(reason)])
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// An input opened for a conversion or a lint: the file or standard input,
+/// inflated when it is gzip, with its first bytes ready for sniffing.
+struct OpenedInput {
+    /// Counts the bytes read from the file itself, for progress.
+    let counting: CountingInput
+    /// The bytes a codec reads: the file's, or their inflated form.
+    let input: PeekableInput
+    /// The first bytes of `input`, for sniffing.
+    let prefix: [UInt8]
+    /// The path whose extension names the format: without `.gz` for gzip.
+    let formatPath: String
+    let isCompressed: Bool
+
+    /// Opens `path` (`-` for standard input). Gzip is recognized by its magic
+    /// number or a `.gz` suffix, and inflated as it is read.
+    /// - Throws: `io.*`, and `gzip.*` for a damaged gzip header.
+    init(path: String, limits: ReadLimits) throws(FerryError) {
+        counting = CountingInput(try FileInput(path: path))
+        let raw = PeekableInput(counting)
+        let rawPrefix = try raw.peek(FormatResolver.sniffLength)
+        let gzipSuffix = path.lowercased().hasSuffix(".gz")
+        if GzipInput.isGzip(rawPrefix) || gzipSuffix {
+            input = PeekableInput(try GzipInput(raw, limits: limits))
+            prefix = try input.peek(FormatResolver.sniffLength)
+            formatPath = gzipSuffix ? String(path.dropLast(3)) : path
+            isCompressed = true
+        } else {
+            input = raw
+            prefix = rawPrefix
+            formatPath = path
+            isCompressed = false
+        }
+    }
+}

@@ -27,6 +27,7 @@ let package = Package(
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryKit"]),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit"]),
         .testTarget(name: "FerryCSVTests", dependencies: ["FerryCSV", "FerryKit"]),
+        .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
     ],
     swiftLanguageModes: [.v6]

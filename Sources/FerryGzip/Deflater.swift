@@ -13,8 +13,8 @@ final class Deflater {
         stream.initialize(to: z_stream())
         let status = ferry_deflateInit2(stream, Int32(level), -15, 8, Z_DEFAULT_STRATEGY)
         guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
+            // zlib holds nothing to free; deinit still runs and releases the stream.
+            ended = true
             throw FerryError(.zlibFailed, [.integer(Int(status))])
         }
     }

@@ -16,8 +16,8 @@ final class Inflater {
         stream.initialize(to: z_stream())
         let status = ferry_inflateInit2(stream, -15)  // raw deflate: Ferry reads the gzip framing itself
         guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
+            // zlib holds nothing to free; deinit still runs and releases the stream.
+            ended = true
             throw FerryError(.zlibFailed, [.integer(Int(status))])
         }
     }

@@ -20,6 +20,7 @@ struct ConvertCommand {
             OptionSpec(name: "gzip", short: "z", helpKey: "convert.option.gzip"),
             OptionSpec(
                 name: "level", valueName: "n", helpKey: "convert.option.level", allowed: (1...9).map(String.init)),
+            OptionSpec(name: "jobs", short: "j", valueName: "n", helpKey: "convert.option.jobs"),
             .quiet,
         ]
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)))
@@ -44,6 +45,7 @@ struct ConvertCommand {
         options.limits = try CodecOptions.limits(arguments)
         options.compressOutput = arguments.flag("gzip")
         if let level = arguments["level"].flatMap(Int.init) { options.compressionLevel = level }
+        if let jobs = try CodecOptions.positive(arguments, "jobs") { options.compressionJobs = jobs }
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
 
         let input = arguments.positionals[0]
@@ -101,7 +103,7 @@ enum CodecOptions {
         return limits
     }
 
-    private static func positive(_ arguments: ParsedArguments, _ name: String) throws(FerryError) -> Int? {
+    static func positive(_ arguments: ParsedArguments, _ name: String) throws(FerryError) -> Int? {
         guard let text = arguments[name] else { return nil }
         guard let value = Int(text), value > 0 else {
             throw FerryError(.usageInvalidValue, [.string("--" + name), .string(text), .string("1, 2, 3, …")])

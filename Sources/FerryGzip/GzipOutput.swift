@@ -12,13 +12,18 @@ public final class GzipOutput: ByteOutput {
     private var pending = WriteBuffer(capacity: 1 << 17)
     private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 16)
     private var finished = false
+    private var parallel: ParallelDeflate?
 
     /// - Parameters:
     ///   - base: where the compressed bytes go.
     ///   - level: 1 to 9.
+    ///   - jobs: how many threads compress; with more than one, blocks are
+    ///     compressed in parallel, as pigz does.
     ///   - fileName: the name stored in the header (the output's name without `.gz`), if any.
     ///   - modified: the modification time stored in the header, in seconds since 1970; 0 for none.
-    public init(_ base: any ByteOutput, level: Int, fileName: String? = nil, modified: UInt32 = 0) throws(FerryError) {
+    public init(
+        _ base: any ByteOutput, level: Int, jobs: Int = 1, fileName: String? = nil, modified: UInt32 = 0
+    ) throws(FerryError) {
         self.base = base
         deflater = try Deflater(level: level)
         crc = crc32(0, nil, 0)
@@ -32,6 +37,12 @@ public final class GzipOutput: ByteOutput {
             header.append(0)
         }
         pending.append(header)
+        if jobs > 1 {
+            parallel = try ParallelDeflate(level: level, jobs: jobs) { [unowned self] (block) throws(FerryError) in
+                pending.append(block)
+                if pending.count >= 1 << 17 { try pending.drain(to: self.base) }
+            }
+        }
     }
 
     deinit {
@@ -45,6 +56,7 @@ public final class GzipOutput: ByteOutput {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
         crc = crc32(crc, start.assumingMemoryBound(to: Bytef.self), UInt32(bytes.count))
         size &+= UInt64(bytes.count)
+        if let parallel { return try parallel.write(bytes) }
         try compress(bytes, finish: false)
     }
 
@@ -52,7 +64,11 @@ public final class GzipOutput: ByteOutput {
     public func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
-        try compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true)
+        if let parallel {
+            try parallel.finish()
+        } else {
+            try compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true)
+        }
         pending.append(withUnsafeBytes(of: UInt32(truncatingIfNeeded: crc).littleEndian, Array.init))
         pending.append(withUnsafeBytes(of: UInt32(truncatingIfNeeded: size).littleEndian, Array.init))
         try pending.drain(to: base)

@@ -22,6 +22,9 @@ public struct ConversionOptions: Sendable {
     public var compressOutput = false
     /// The gzip level, 1 (fastest) to 9 (smallest).
     public var compressionLevel = 6
+    /// Threads that compress gzip output; more than one compresses blocks in
+    /// parallel, as pigz does. The default is the number of cores.
+    public var compressionJobs = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Options of the codecs (`compact`, …).
     public var codecOptions = OptionValues()
     public var limits = ReadLimits()
@@ -70,7 +73,7 @@ public struct Converter {
         let gzip =
             compress
             ? try GzipOutput(
-                destination, level: options.compressionLevel,
+                destination, level: options.compressionLevel, jobs: options.compressionJobs,
                 fileName: outputFormatPath.flatMap { $0 == "-" ? nil : $0.split(separator: "/").last.map(String.init) },
                 modified: UInt32(clamping: time(nil)))
             : nil

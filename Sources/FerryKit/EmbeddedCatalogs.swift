@@ -34,6 +34,7 @@ enum EmbeddedCatalogs {
             "convert.option.maxRecordBytes": "The most bytes one record may take in the input (default 67108864).",
             "convert.option.gzip": "Compress the output with gzip; an output name ending in .gz does too.",
             "convert.option.level": "The gzip level: 1 is fastest, 9 smallest (default 6).",
+            "convert.option.jobs": "Threads that compress gzip output; more than one compresses blocks in parallel, as pigz does (default: the number of cores).",
             "option.maxExpandedBytes": "The most bytes a gzip input may expand to (default 68719476736).",
             "option.maxRatio": "The largest ratio of expanded to compressed bytes for a gzip input, checked once 64 MiB have come out (default 250).",
             "convert.done": "%1$@ records written to %2$@ (%3$@).",

@@ -18,9 +18,9 @@ func corpusFile(_ name: String) throws -> String {
 }
 
 /// Compresses `bytes` with Ferry's gzip writer.
-func gzip(_ bytes: [UInt8], level: Int = 6, chunk: Int = 1000) throws -> [UInt8] {
+func gzip(_ bytes: [UInt8], level: Int = 6, jobs: Int = 1, chunk: Int = 1000) throws -> [UInt8] {
     let output = MemoryOutput()
-    let gzip = try GzipOutput(output, level: level, fileName: "data.json", modified: 1_507_379_400)
+    let gzip = try GzipOutput(output, level: level, jobs: jobs, fileName: "data.json", modified: 1_507_379_400)
     var index = 0
     while index < bytes.count {
         let end = min(index + chunk, bytes.count)
@@ -72,6 +72,23 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
         #expect(compressed.count < Self.text.count / 3)
         #expect(try gunzip(compressed) == Self.text)
         #expect(try gunzip(compressed, step: 7) == Self.text)
+    }
+
+    @Test(arguments: [2, 3, 8])
+    func parallelBlocksJoinIntoOneStream(jobs: Int) throws {
+        let large = Array(Self.text.prefix(700_000)) + Array(Self.text.prefix(300_001))
+        let compressed = try gzip(large, level: 6, jobs: jobs, chunk: 50_000)
+        #expect(try gunzip(compressed) == large)
+        let folder = NSTemporaryDirectory() + "ferry-pgzip-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/data.gz"
+        try Data(compressed).write(to: URL(fileURLWithPath: path))
+        #expect(try run(["gzip", "-t", path]).status == 0)
+        #expect(Array(try run(["gzip", "-dc", path]).output) == large)
+        // Priming each block with the one before keeps the ratio close to one stream's.
+        let single = try gzip(large, level: 6)
+        #expect(Double(compressed.count) < Double(single.count) * 1.05)
+        #expect(try gunzip(try gzip([], jobs: jobs)) == [])
     }
 
     @Test func gzipAndPythonReadFerrysOutput() throws {

@@ -47,6 +47,8 @@ ensure_tools() {
     command -v mlr >/dev/null || missing+=(miller)
     command -v jq >/dev/null || missing+=(jq)
     command -v python3 >/dev/null || missing+=(python3)
+    command -v pigz >/dev/null || missing+=(pigz)
+    command -v gzip >/dev/null || missing+=(gzip)
     [[ -x /usr/bin/time ]] || missing+=(time)
     ((${#missing[@]} == 0)) && return
     say "installing ${missing[*]} with apt"
@@ -185,29 +187,49 @@ IN_JSON=$(dataset json)
 IN_JSONL=$(dataset jsonl)
 IN_CSV=$(dataset csv)
 
+# ONLY=regex runs the operations whose name matches (ONLY='gzip' for the gzip cases).
+want() { [[ -z ${ONLY:-} || $1 =~ $ONLY ]]; }
+
 op="JSON -> JSONL"
-bench_case "$op" ferry "$IN_JSON" -- "$FERRY" convert "$IN_JSON" "$OUT/ferry.jsonl" --force --quiet
-bench_case "$op" mlr "$IN_JSON" -o "$OUT/mlr.jsonl" -- mlr --ijson --ojsonl cat "$IN_JSON"
-bench_case "$op" jq "$IN_JSON" -o "$OUT/jq.jsonl" -- jq -c '.[]' "$IN_JSON"
+want "$op" && bench_case "$op" ferry "$IN_JSON" -- "$FERRY" convert "$IN_JSON" "$OUT/ferry.jsonl" --force --quiet
+want "$op" && bench_case "$op" mlr "$IN_JSON" -o "$OUT/mlr.jsonl" -- mlr --ijson --ojsonl cat "$IN_JSON"
+want "$op" && bench_case "$op" jq "$IN_JSON" -o "$OUT/jq.jsonl" -- jq -c '.[]' "$IN_JSON"
 
 op="JSONL -> JSON"
-bench_case "$op" ferry "$IN_JSONL" -- "$FERRY" convert "$IN_JSONL" "$OUT/ferry.json" --force --quiet
-bench_case "$op" mlr "$IN_JSONL" -o "$OUT/mlr.json" -- mlr --ijsonl --ojson cat "$IN_JSONL"
-bench_case "$op" jq "$IN_JSONL" -o "$OUT/jq.json" -- jq -s '.' "$IN_JSONL"
+want "$op" && bench_case "$op" ferry "$IN_JSONL" -- "$FERRY" convert "$IN_JSONL" "$OUT/ferry.json" --force --quiet
+want "$op" && bench_case "$op" mlr "$IN_JSONL" -o "$OUT/mlr.json" -- mlr --ijsonl --ojson cat "$IN_JSONL"
+want "$op" && bench_case "$op" jq "$IN_JSONL" -o "$OUT/jq.json" -- jq -s '.' "$IN_JSONL"
 
 op="CSV -> JSON"
-bench_case "$op" ferry "$IN_CSV" -- "$FERRY" convert "$IN_CSV" "$OUT/ferry-csv.json" --force --quiet
-bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.json" -- mlr --icsv --ojson cat "$IN_CSV"
-bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2json "$IN_CSV" "$OUT/python-csv.json"
+want "$op" && bench_case "$op" ferry "$IN_CSV" -- "$FERRY" convert "$IN_CSV" "$OUT/ferry-csv.json" --force --quiet
+want "$op" && bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.json" -- mlr --icsv --ojson cat "$IN_CSV"
+want "$op" && bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2json "$IN_CSV" "$OUT/python-csv.json"
 
 op="JSON -> CSV"
-bench_case "$op" ferry "$IN_JSON" -- "$FERRY" convert "$IN_JSON" "$OUT/ferry.csv" --force --quiet
-bench_case "$op" mlr "$IN_JSON" -o "$OUT/mlr.csv" -- mlr --ijson --ocsv cat "$IN_JSON"
-bench_case "$op" python "$IN_JSON" -- python3 "$PYBENCH" json2csv "$IN_JSON" "$OUT/python.csv"
+want "$op" && bench_case "$op" ferry "$IN_JSON" -- "$FERRY" convert "$IN_JSON" "$OUT/ferry.csv" --force --quiet
+want "$op" && bench_case "$op" mlr "$IN_JSON" -o "$OUT/mlr.csv" -- mlr --ijson --ocsv cat "$IN_JSON"
+want "$op" && bench_case "$op" python "$IN_JSON" -- python3 "$PYBENCH" json2csv "$IN_JSON" "$OUT/python.csv"
 
 op="CSV -> JSONL"
-bench_case "$op" ferry "$IN_CSV" -- "$FERRY" convert "$IN_CSV" "$OUT/ferry-csv.jsonl" --force --quiet
-bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.jsonl" -- mlr --icsv --ojsonl cat "$IN_CSV"
-bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2jsonl "$IN_CSV" "$OUT/python-csv.jsonl"
+want "$op" && bench_case "$op" ferry "$IN_CSV" -- "$FERRY" convert "$IN_CSV" "$OUT/ferry-csv.jsonl" --force --quiet
+want "$op" && bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.jsonl" -- mlr --icsv --ojsonl cat "$IN_CSV"
+want "$op" && bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2jsonl "$IN_CSV" "$OUT/python-csv.jsonl"
+
+# gzip: Ferry converts and compresses (or inflates and converts) in one pass;
+# gzip and pigz only compress. Ferry's --jobs defaults to the number of cores.
+IN_JSONL_GZ="$WORK/products-$COUNT.jsonl.gz"
+if want "gzip" && [[ ! -s $IN_JSONL_GZ || $IN_JSONL -nt $IN_JSONL_GZ ]]; then
+    gzip -6 -c "$IN_JSONL" > "$IN_JSONL_GZ"
+fi
+
+op="gzip -6 (JSONL -> JSONL.gz)"
+want "gzip" && bench_case "$op" ferry "$IN_JSONL" -- "$FERRY" convert "$IN_JSONL" "$OUT/ferry.jsonl.gz" --force --quiet --level 6
+want "gzip" && bench_case "$op" gzip "$IN_JSONL" -o "$OUT/gzip.jsonl.gz" -- gzip -6 -c "$IN_JSONL"
+want "gzip" && bench_case "$op" pigz "$IN_JSONL" -o "$OUT/pigz.jsonl.gz" -- pigz -6 -p2 -c "$IN_JSONL"
+
+op="gunzip (JSONL.gz -> JSONL)"
+want "gzip" && bench_case "$op" ferry "$IN_JSONL_GZ" -- "$FERRY" convert "$IN_JSONL_GZ" "$OUT/ferry-gunzip.jsonl" --force --quiet
+want "gzip" && bench_case "$op" gzip "$IN_JSONL_GZ" -o "$OUT/gzip.jsonl" -- gzip -dc "$IN_JSONL_GZ"
+want "gzip" && bench_case "$op" pigz "$IN_JSONL_GZ" -o "$OUT/pigz.jsonl" -- pigz -dc "$IN_JSONL_GZ"
 
 report

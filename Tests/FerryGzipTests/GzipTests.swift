@@ -231,3 +231,26 @@ private func zlibCRC(_ bytes: UnsafeRawBufferPointer) -> UInt {
     }
     return UInt(crc ^ 0xFFFF_FFFF)
 }
+
+/// gzip'd CSV from Miller's and csvkit's repositories reads as CSV.
+@Suite struct GzipCorpusTests {
+    @Test(arguments: [
+        "miller-gz/gz-example.csv.gz", "miller-gz/purple.csv.gz", "miller-gz/red.csv.gz", "miller-gz/yellow.csv.gz",
+        "csvkit-examples/dummy.csv.gz",
+    ])
+    func gzippedCSVReads(_ name: String) throws {
+        let path = packageRoot.appendingPathComponent("../shared/corpora/\(name)").standardized.path
+        #expect(FileManager.default.fileExists(atPath: path), "the shared corpus file \(path) is missing")
+        #expect(try Linter().lint(path, from: nil) == "csv")
+        let folder = NSTemporaryDirectory() + "ferry-gzcorpus-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let summary = try Converter().convert(path, to: folder + "/out.jsonl", options: ConversionOptions())
+        #expect(summary.inputFormat == "csv")
+        #expect(summary.records > 0)
+    }
+
+    @Test func bzip2IsNotTakenForSomethingElse() throws {
+        let path = packageRoot.appendingPathComponent("../shared/corpora/csvkit-examples/dummy.csv.bz2").standardized.path
+        #expect(throws: FerryError.formatUndetected(path)) { _ = try Linter().lint(path, from: nil) }
+    }
+}

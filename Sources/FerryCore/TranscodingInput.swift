@@ -125,21 +125,6 @@ public final class TranscodingInput: ByteInput {
     }
 
     private func appendScalar(_ scalar: UInt32) {
-        switch scalar {
-        case 0..<0x80:
-            pending.append(UInt8(scalar))
-        case 0x80..<0x800:
-            pending.append(UInt8(0xC0 | scalar >> 6))
-            pending.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            pending.append(UInt8(0xE0 | scalar >> 12))
-            pending.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            pending.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            pending.append(UInt8(0xF0 | scalar >> 18))
-            pending.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            pending.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            pending.append(UInt8(0x80 | scalar & 0x3F))
-        }
+        UTF8Validation.append(scalar: scalar, to: &pending)
     }
 }

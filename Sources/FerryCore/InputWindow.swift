@@ -44,7 +44,9 @@ public final class InputWindow {
     ///   - limit: the most bytes one record may take.
     public init(_ input: any ByteInput, chunk: Int = 1 << 20, limit: Int = 64 << 20) {
         self.input = input
-        self.chunk = max(chunk, 16)
+        // A small input of known size needs no full chunk.
+        let wanted = input.sizeHint.map { min(chunk, $0 + 64) } ?? chunk
+        self.chunk = max(wanted, 16)
         self.limit = max(limit, 1)
         bytes = [UInt8](repeating: 0, count: self.chunk)
     }

@@ -49,7 +49,7 @@ public final class GzipInput: ByteInput {
         self.base = base
         self.limits = limits
         inflater = try Inflater()
-        compressed = [UInt8](repeating: 0, count: 1 << 18)
+        compressed = [UInt8](repeating: 0, count: base.sizeHint.map { min(1 << 18, max($0, 64)) } ?? 1 << 18)
     }
 
     public var name: String { base.name }

@@ -1,0 +1,17 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// libFuzzer targets, one per decoder. Build and run them with Scripts/fuzz.sh;
+// they only work when built with -sanitize=fuzzer (see that script).
+let package = Package(
+    name: "FerryFuzz",
+    dependencies: [.package(name: "Ferry", path: "..")],
+    targets: [
+        .target(name: "FuzzSupport"),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "FuzzJSONL", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "FuzzGzip", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

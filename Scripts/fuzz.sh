@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ with AddressSanitizer and runs each.
+#
+#   Scripts/fuzz.sh            # 60 seconds a target
+#   Scripts/fuzz.sh 25         # the CI smoke: 25 seconds a target
+#   TARGETS="JSON CSV" Scripts/fuzz.sh 600
+#
+# Each target starts from a corpus folder in $WORK (default /tmp/ferry-fuzz)
+# seeded from ../shared/corpora, Examples/ and Fuzz/Regressions/<target>/,
+# the committed inputs that once crashed or hung. A crash leaves its input in
+# $WORK/crashes; add it to Fuzz/Regressions/<target>/ and a test that asserts
+# its coded error. Every run first replays the regression inputs.
+#
+# SwiftPM links its own main, which hides libFuzzer's, so the targets are
+# built with coverage instrumentation and libFuzzer's no-main runtime, and
+# each target's main.swift calls LLVMFuzzerRunDriver itself.
+set -euo pipefail
+
+SECONDS_PER_TARGET=${1:-60}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${WORK:-${TMPDIR:-/tmp}/ferry-fuzz}
+BUILD=${BUILD:-$WORK/build}
+TARGETS=${TARGETS:-"JSON JSONL CSV Gzip"}
+CORPORA="$ROOT/../shared/corpora"
+
+die() { printf 'fuzz.sh: error: %s\n' "$*" >&2; exit 1; }
+[[ $SECONDS_PER_TARGET =~ ^[0-9]+$ ]] || die "seconds must be a whole number"
+[[ -d $CORPORA ]] || die "the shared corpora are missing at $CORPORA"
+
+runtime=$(find "$(dirname "$(command -v swiftc)")/../lib/clang" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -n 1)
+[[ -n $runtime ]] || die "libclang_rt.fuzzer_no_main-x86_64.a not found in the Swift toolchain"
+
+echo "==> building the fuzz targets (release, AddressSanitizer)"
+(cd "$ROOT/Fuzz" && swift build -c release --build-path "$BUILD" \
+    -Xswiftc -sanitize=address \
+    -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
+    -Xlinker "$runtime" -Xlinker -lstdc++ 2>&1 | grep -v 'ld.gold: warning' | grep -E 'error|Compiling|Build' || true)
+
+export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+mkdir -p "$WORK/crashes"
+status=0
+for target in $TARGETS; do
+    binary="$BUILD/release/Fuzz$target"
+    [[ -x $binary ]] || die "the build made no $binary"
+    corpus="$WORK/corpus/$target"
+    regressions="$ROOT/Fuzz/Regressions/$target"
+    mkdir -p "$corpus" "$regressions"
+    case $target in
+        JSON) cp -n "$CORPORA"/JSONTestSuite/test_parsing/*.json "$ROOT"/Examples/*.json "$corpus"/ ;;
+        JSONL) cp -n "$ROOT"/Examples/*.jsonl "$corpus"/ ;;
+        CSV) cp -n "$CORPORA"/csv-spectrum/csvs/*.csv "$CORPORA"/csvkit-examples/*.csv "$ROOT"/Examples/*.csv "$corpus"/ ;;
+        Gzip) cp -n "$CORPORA"/flate2-gzip/*.gz "$CORPORA"/miller-gz/*.gz "$corpus"/ ;;
+    esac
+    dictionary="$ROOT/Fuzz/Dictionaries/$(echo "$target" | tr '[:upper:]' '[:lower:]').dict"
+    dict_args=()
+    [[ -f $dictionary ]] && dict_args=(-dict="$dictionary")
+
+    if compgen -G "$regressions/*" >/dev/null; then
+        echo "==> $target: replaying $(ls "$regressions" | wc -l) regression inputs"
+        "$binary" -runs=0 "$regressions"/* >"$WORK/$target-replay.log" 2>&1 ||
+            { status=1; echo "    FAILED: see $WORK/$target-replay.log"; }
+    fi
+    echo "==> $target: fuzzing for ${SECONDS_PER_TARGET}s"
+    if "$binary" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=10 -print_final_stats=1 \
+        -artifact_prefix="$WORK/crashes/$target-" "${dict_args[@]}" "$corpus" >"$WORK/$target.log" 2>&1; then
+        runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$WORK/$target.log" | grep -o '[0-9]*$')
+        echo "    ok: $runs executions"
+    else
+        status=1
+        echo "    CRASH or hang: see $WORK/$target.log and $WORK/crashes/"
+        tail -n 30 "$WORK/$target.log"
+    fi
+done
+exit $status

@@ -20,10 +20,15 @@ public enum TemporaryFiles {
     nonisolated(unsafe) private static var installed = false
 
     /// Installs the handlers; once is enough. The CLI calls it at start.
+    ///
+    /// SIGXFSZ (a write past `ulimit -f`) is ignored, so that the write fails
+    /// with EFBIG and Ferry reports `io.writeFailed` and removes the temporary
+    /// file, instead of dying with half a file.
     public static func removeOnSignals() {
         guard !installed else { return }
         installed = true
         _ = table
+        signal(SIGXFSZ, SIG_IGN)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber) { received in
                 for slot in 0..<TemporaryFiles.capacity {

@@ -81,6 +81,7 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
         #expect(try gunzip(compressed) == large)
         let folder = NSTemporaryDirectory() + "ferry-pgzip-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/data.gz"
         try Data(compressed).write(to: URL(fileURLWithPath: path))
         #expect(try run(["gzip", "-t", path]).status == 0)
@@ -95,6 +96,7 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
         let compressed = try gzip(Self.text)
         let folder = NSTemporaryDirectory() + "ferry-gzip-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/data.json.gz"
         try Data(compressed).write(to: URL(fileURLWithPath: path))
         #expect(try run(["gzip", "-t", path]).status == 0)
@@ -195,6 +197,7 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
     @Test func convertReadsAndWritesGzipByNameAndMagic() throws {
         let folder = NSTemporaryDirectory() + "ferry-gz-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let products = packageRoot.appendingPathComponent("Examples/products.json").path
         var options = ConversionOptions()
         _ = try Converter().convert(products, to: folder + "/p.csv.gz", options: options)
@@ -214,6 +217,7 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
     @Test func aDamagedGzipLeavesNoOutput() throws {
         let folder = NSTemporaryDirectory() + "ferry-gz-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let good = try gzip(GzipRoundTripTests.text)
         try Data(good.prefix(good.count / 2)).write(to: URL(fileURLWithPath: folder + "/cut.jsonl.gz"))
         #expect(throws: FerryError.self) {
@@ -244,6 +248,7 @@ private func zlibCRC(_ bytes: UnsafeRawBufferPointer) -> UInt {
         #expect(try Linter().lint(path, from: nil) == "csv")
         let folder = NSTemporaryDirectory() + "ferry-gzcorpus-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let summary = try Converter().convert(path, to: folder + "/out.jsonl", options: ConversionOptions())
         #expect(summary.inputFormat == "csv")
         #expect(summary.records > 0)

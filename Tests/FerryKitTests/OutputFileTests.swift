@@ -16,6 +16,7 @@ import Testing
 
     @Test func commitRenamesAndLeavesNothingElse() throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = try OutputFile(path: folder + "/out.json", overwrite: false)
         try file.output.write(Array("[]".utf8))
         #expect(try entries(folder).count == 1)  // only the temporary file so far
@@ -26,6 +27,7 @@ import Testing
 
     @Test func discardKeepsTheExistingFile() throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try "old".write(toFile: folder + "/out.json", atomically: false, encoding: .utf8)
         let file = try OutputFile(path: folder + "/out.json", overwrite: true)
         try file.output.write(Array("partial".utf8))
@@ -37,6 +39,7 @@ import Testing
 
     @Test func existingOutputNeedsOverwrite() throws {
         let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try "old".write(toFile: folder + "/out.json", atomically: false, encoding: .utf8)
         #expect(throws: FerryError.ioOutputExists(folder + "/out.json")) {
             _ = try OutputFile(path: folder + "/out.json", overwrite: false)

@@ -32,5 +32,7 @@ struct FormatsCommand {
             while line.hasSuffix(" ") { line.removeLast() }
             console.print(line)
         }
+        console.print("")
+        console.print(catalog.message("formats.gzip"))
     }
 }

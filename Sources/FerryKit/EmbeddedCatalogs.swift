@@ -59,6 +59,7 @@ enum EmbeddedCatalogs {
             "formats.column.options": "OPTIONS",
             "formats.yes": "yes",
             "formats.no": "no",
+            "formats.gzip": "Any of these may be gzip-compressed: a .gz suffix or the gzip magic number on input, a .gz suffix or --gzip on output.",
             "diagnostic.record": "record %1$@",
             "diagnostic.field": "field '%1$@'",
             "diagnostic.byte": "byte %1$@",

@@ -41,7 +41,7 @@ public struct CSVDialect: Sendable, Hashable {
                 "tab": 0x09, "\\t": 0x09, "\t": 0x09,
             ]
             guard let byte = named[text] else {
-                throw .usageInvalidValue(option: "delimiter", value: text, expected: ", ; tab |")
+                throw .usageInvalidValue(option: "delimiter", value: text, expected: .string(", ; tab |"))
             }
             self.delimiter = byte
         }
@@ -49,7 +49,7 @@ public struct CSVDialect: Sendable, Hashable {
             guard text.utf8.count == 1, let byte = text.utf8.first, byte >= 0x21, byte < 0x7F,
                 byte != self.delimiter
             else {
-                throw .usageInvalidValue(option: "quote", value: text, expected: "one printable ASCII character")
+                throw .usageInvalidValue(option: "quote", value: text, expected: .message("expected.printableCharacter"))
             }
             quote = byte
         }
@@ -57,33 +57,33 @@ public struct CSVDialect: Sendable, Hashable {
             switch text {
             case "lf": lineEnding = [0x0A]
             case "crlf": lineEnding = [0x0D, 0x0A]
-            default: throw .usageInvalidValue(option: "line-ending", value: text, expected: "lf, crlf")
+            default: throw .usageInvalidValue(option: "line-ending", value: text, expected: .string("lf, crlf"))
             }
         }
         if let text = options["quoting"] {
             switch text {
             case "minimal": quoteAll = false
             case "all": quoteAll = true
-            default: throw .usageInvalidValue(option: "quoting", value: text, expected: "minimal, all")
+            default: throw .usageInvalidValue(option: "quoting", value: text, expected: .string("minimal, all"))
             }
         }
         hasHeader = !options.flag("no-header")
         if let text = options["ragged"] {
             guard let policy = RaggedRows(rawValue: text) else {
-                throw .usageInvalidValue(option: "ragged", value: text, expected: "error, pad, truncate")
+                throw .usageInvalidValue(option: "ragged", value: text, expected: .string("error, pad, truncate"))
             }
             ragged = policy
         }
         if let text = options["encoding"] {
             guard let chosen = TextEncoding(rawValue: text) else {
                 throw .usageInvalidValue(
-                    option: "encoding", value: text, expected: TextEncoding.allCases.map(\.rawValue).joined(separator: ", "))
+                    option: "encoding", value: text, expected: .string(TextEncoding.allCases.map(\.rawValue).joined(separator: ", ")))
             }
             encoding = chosen
         }
         if let text = options["max-field-bytes"] {
             guard let limit = Int(text), limit > 0 else {
-                throw .usageInvalidValue(option: "max-field-bytes", value: text, expected: "1, 2, 3, …")
+                throw .usageInvalidValue(option: "max-field-bytes", value: text, expected: .message("expected.positiveNumber"))
             }
             maxFieldBytes = limit
         }

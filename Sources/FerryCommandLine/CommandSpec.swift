@@ -104,8 +104,7 @@ extension CommandSpec {
                 index += 1
             }
             if let allowed = option.allowed, !allowed.contains(value) {
-                throw FerryError(
-                    .usageInvalidValue, [.string("--" + option.name), .string(value), .string(allowed.joined(separator: ", "))])
+                throw .usageInvalidValue(option: option.name, value: value, expected: .string(allowed.joined(separator: ", ")))
             }
             parsed.values[option.name] = value
         }

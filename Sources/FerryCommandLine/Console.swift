@@ -78,7 +78,7 @@ final class ProgressBar {
             line += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled) + "] "
             line += "\(Int(fraction * 100))% "
         }
-        line += "\(Int(megabytes)) MB"
+        line += console.catalog.message("progress.megabytes", [.integer(Int(megabytes))])
         console.writeError(line + "\u{1B}[K")
     }
 

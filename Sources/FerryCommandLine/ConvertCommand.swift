@@ -106,7 +106,7 @@ enum CodecOptions {
     static func positive(_ arguments: ParsedArguments, _ name: String) throws(FerryError) -> Int? {
         guard let text = arguments[name] else { return nil }
         guard let value = Int(text), value > 0 else {
-            throw FerryError(.usageInvalidValue, [.string("--" + name), .string(text), .string("1, 2, 3, …")])
+            throw .usageInvalidValue(option: name, value: text, expected: .message("expected.positiveNumber"))
         }
         return value
     }

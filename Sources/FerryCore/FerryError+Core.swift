@@ -106,9 +106,10 @@ extension FerryError {
         FerryError(.nestingTooDeep, [.integer(limit)], at: location)
     }
 
-    /// `value` is not one of the values option `name` takes (`expected` lists or describes them).
-    public static func usageInvalidValue(option name: String, value: String, expected: String) -> FerryError {
-        FerryError(.usageInvalidValue, [.string("--" + name), .string(value), .string(expected)])
+    /// `value` is not one of the values option `name` takes. `expected` lists
+    /// them (`.string("lf, crlf")`) or names a catalog entry that describes them.
+    public static func usageInvalidValue(option name: String, value: String, expected: MessageArgument) -> FerryError {
+        FerryError(.usageInvalidValue, [.string("--" + name), .string(value), expected])
     }
 
     public static func formatUnknown(_ id: String) -> FerryError {

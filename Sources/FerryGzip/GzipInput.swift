@@ -91,7 +91,7 @@ public final class GzipInput: ByteInput {
                 if step.finished { state = .trailer }
                 if step.produced > 0 { return step.produced }
                 if step.consumed == 0 && !step.finished && start < end {
-                    throw error(.gzipCorrupt, [.string("no progress")])
+                    throw error(.gzipCorrupt, [.message("gzip.noProgress")])
                 }
             }
         }

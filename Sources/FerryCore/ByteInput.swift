@@ -78,22 +78,28 @@ public final class FileInput: ByteInput {
 /// Bytes already in memory, as an input; for tests and library callers.
 public final class MemoryInput: ByteInput {
     public let name: String
+    public let sizeHint: Int?
     private let bytes: [UInt8]
     private var position = 0
+    private let readSizes: (() -> Int)?
 
-    public init(_ bytes: [UInt8], name: String = "-") {
+    /// - Parameter readSizes: when given, each read returns at most as many
+    ///   bytes as it says, and the size is not announced, as with a pipe; tests
+    ///   and fuzzers use it to cut the input at every place.
+    public init(_ bytes: [UInt8], name: String = "-", readSizes: (() -> Int)? = nil) {
         self.bytes = bytes
         self.name = name
+        self.readSizes = readSizes
+        sizeHint = readSizes == nil ? bytes.count : nil
     }
 
-    public convenience init(_ text: String, name: String = "-") {
-        self.init(Array(text.utf8), name: name)
+    public convenience init(_ text: String, name: String = "-", readSizes: (() -> Int)? = nil) {
+        self.init(Array(text.utf8), name: name, readSizes: readSizes)
     }
-
-    public var sizeHint: Int? { bytes.count }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
-        let count = min(buffer.count, bytes.count - position)
+        let wanted = readSizes.map { max($0(), 1) } ?? buffer.count
+        let count = min(buffer.count, wanted, bytes.count - position)
         guard count > 0 else { return 0 }
         bytes.withUnsafeBytes { source in
             buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<position + count]))

@@ -22,34 +22,13 @@ struct CorpusMissing: Error, CustomStringConvertible {
     var description: String { "the shared corpus folder \(path) is missing (../shared/corpora beside the repository)" }
 }
 
-/// An input that hands out `step` bytes per read, to force refills anywhere.
-final class TrickleInput: ByteInput {
-    let name = "trickle.csv"
-    let sizeHint: Int? = nil
-    private let bytes: [UInt8]
-    private var position = 0
-    private let step: Int
-
-    init(_ bytes: [UInt8], step: Int) {
-        self.bytes = bytes
-        self.step = step
-    }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
-        let count = min(step, buffer.count, bytes.count - position)
-        for offset in 0..<count { buffer[offset] = bytes[position + offset] }
-        position += count
-        return count
-    }
-}
-
 /// Reads all records of CSV `text`, or the error that stopped it.
 func readCSV(
     _ text: String, kind: RecordKind? = .generic, options: [String: String] = [:], codec: CSVCodec = .csv,
     step: Int? = nil
 ) -> (records: [Record], error: FerryError?, warnings: [FerryWarning]) {
     let bytes = Array(text.utf8)
-    let input: any ByteInput = step.map { TrickleInput(bytes, step: $0) } ?? MemoryInput(bytes, name: "test.csv")
+    let input = MemoryInput(bytes, name: "test.csv", readSizes: step.map { size in { size } })
     let context = ReadContext(kind: kind, options: OptionValues(options))
     var records: [Record] = []
     do {

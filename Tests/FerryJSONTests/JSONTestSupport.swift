@@ -4,30 +4,13 @@ import Testing
 
 // MARK: - Inputs
 
-/// An input that hands out 1 to 7 bytes per read, in a pattern set by `seed`,
-/// so that refills land inside every kind of token.
-final class TrickleInput: ByteInput {
-    let name: String
-    private let bytes: [UInt8]
-    private var position = 0
-    private var state: UInt64
-
-    init(_ bytes: [UInt8], seed: UInt64, name: String = "-") {
-        self.bytes = bytes
-        self.name = name
-        state = seed | 1
-    }
-
-    var sizeHint: Int? { nil }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+/// An input that hands out 1 to 7 bytes per read, chosen by a seeded
+/// generator, so refills land anywhere inside tokens.
+func trickleInput(_ bytes: [UInt8], seed: UInt64, name: String = "-") -> MemoryInput {
+    var state = seed | 1
+    return MemoryInput(bytes, name: name) {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        let step = Int(state >> 61) % 7 + 1
-        let count = min(step, buffer.count, bytes.count - position)
-        guard count > 0 else { return 0 }
-        for offset in 0..<count { buffer[offset] = bytes[position + offset] }
-        position += count
-        return count
+        return Int(state >> 61) % 7 + 1
     }
 }
 
@@ -59,7 +42,7 @@ enum JSONTest {
         _ bytes: [UInt8], layout: JSONReader.Layout = .document, limits: ReadLimits = ReadLimits(),
         chunkSeed: UInt64? = nil
     ) -> FerryError? {
-        let input: any ByteInput = chunkSeed.map { TrickleInput(bytes, seed: $0) } ?? MemoryInput(bytes)
+        let input: any ByteInput = chunkSeed.map { trickleInput(bytes, seed: $0) } ?? MemoryInput(bytes)
         do throws(FerryError) {
             _ = try records(input, layout: layout, limits: limits)
             return nil

@@ -44,7 +44,7 @@ import Testing
         let records = try JSONTest.records(text)
         #expect(records.map(\.fields.names) == [["a\"b", "c"], ["a\"b", "c"], ["a\\b", "c"]])
         for seed: UInt64 in [1, 2, 3] {
-            #expect(try JSONTest.records(TrickleInput(Array(text.utf8), seed: seed), layout: .document) == records)
+            #expect(try JSONTest.records(trickleInput(Array(text.utf8), seed: seed), layout: .document) == records)
         }
     }
 }

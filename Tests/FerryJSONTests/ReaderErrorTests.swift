@@ -74,7 +74,7 @@ import Testing
 
     @Test func stickyAfterChunkedFailure() throws {
         let bytes = Array("{\"a\":1}\n{\"a\":2} {\"a\":3}\n{\"a\":4}\n".utf8)
-        let reader = JSONReader(TrickleInput(bytes, seed: 5), layout: .lines)
+        let reader = JSONReader(trickleInput(bytes, seed: 5), layout: .lines)
         #expect(try reader.next()?["a"] == .integer(1))
         let first = try #require(throws: FerryError.self) {
             while try reader.next() != nil {}

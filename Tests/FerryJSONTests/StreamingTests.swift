@@ -30,7 +30,7 @@ import Testing
         let bytes = Array(Self.document.utf8)
         let whole = try JSONTest.records(MemoryInput(bytes), layout: .document)
         #expect(whole.count == 60)
-        let chunked = try JSONTest.records(TrickleInput(bytes, seed: seed), layout: .document)
+        let chunked = try JSONTest.records(trickleInput(bytes, seed: seed), layout: .document)
         #expect(chunked == whole)
         #expect(chunked.map(\.origin) == whole.map(\.origin))
     }
@@ -41,7 +41,7 @@ import Testing
         let bytes = Array(text.utf8)
         let whole = try JSONTest.records(MemoryInput(bytes), layout: .lines)
         #expect(whole.count == 60)
-        #expect(try JSONTest.records(TrickleInput(bytes, seed: seed), layout: .lines) == whole)
+        #expect(try JSONTest.records(trickleInput(bytes, seed: seed), layout: .lines) == whole)
     }
 
     /// Broken inputs whose errors come after many refills and line ends
@@ -83,7 +83,7 @@ import Testing
         let text = Self.document.replacingOccurrences(of: "\r\n", with: "\r")
         let whole = try JSONTest.records(text)
         #expect(whole.count == 60)
-        #expect(try JSONTest.records(TrickleInput(Array(text.utf8), seed: 9), layout: .document) == whole)
+        #expect(try JSONTest.records(trickleInput(Array(text.utf8), seed: 9), layout: .document) == whole)
     }
 
     @Test func loneCarriageReturnsEndLines() throws {

@@ -3,34 +3,18 @@ import FerryCore
 
 /// A raw-deflate compressor owning one `z_stream`, at a fixed address.
 final class Deflater {
-    private let stream: UnsafeMutablePointer<z_stream>
-    private var ended = false
+    private let zstream: ZStream
+    private var stream: UnsafeMutablePointer<z_stream> { zstream.pointer }
 
     /// - Parameter level: 1 (fastest) to 9 (smallest).
     /// - Throws: `gzip.zlibFailed` when zlib cannot start.
     init(level: Int) throws(FerryError) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = ferry_deflateInit2(stream, Int32(level), -15, 8, Z_DEFAULT_STRATEGY)
-        guard status == Z_OK else {
-            // zlib holds nothing to free; deinit still runs and releases the stream.
-            ended = true
-            throw FerryError(.zlibFailed, [.integer(Int(status))])
-        }
-    }
-
-    deinit {
-        end()
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        zstream = try ZStream(
+            start: { ferry_deflateInit2($0, Int32(level), -15, 8, Z_DEFAULT_STRATEGY) }, end: deflateEnd)
     }
 
     /// Frees zlib's state; ending twice is harmless.
-    func end() {
-        guard !ended else { return }
-        ended = true
-        deflateEnd(stream)
-    }
+    func end() { zstream.end() }
 
     /// Starts a new deflate stream with the same settings.
     func reset() { deflateReset(stream) }

@@ -7,33 +7,17 @@ import FerryCore
 /// pointers into it). `next_in`/`next_out` are set only inside the
 /// `withUnsafe…` closures that own the memory, and cleared before they return.
 final class Inflater {
-    private let stream: UnsafeMutablePointer<z_stream>
-    private var ended = false
+    private let zstream: ZStream
+    private var stream: UnsafeMutablePointer<z_stream> { zstream.pointer }
 
     /// - Throws: `gzip.zlibFailed` when zlib cannot start (out of memory).
     init() throws(FerryError) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = ferry_inflateInit2(stream, -15)  // raw deflate: Ferry reads the gzip framing itself
-        guard status == Z_OK else {
-            // zlib holds nothing to free; deinit still runs and releases the stream.
-            ended = true
-            throw FerryError(.zlibFailed, [.integer(Int(status))])
-        }
-    }
-
-    deinit {
-        end()
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        // Raw deflate (-15): Ferry reads the gzip framing itself.
+        zstream = try ZStream(start: { ferry_inflateInit2($0, -15) }, end: inflateEnd)
     }
 
     /// Frees zlib's state; ending twice is harmless.
-    func end() {
-        guard !ended else { return }
-        ended = true
-        inflateEnd(stream)
-    }
+    func end() { zstream.end() }
 
     /// Starts a new deflate stream (the next gzip member).
     func reset() { inflateReset(stream) }

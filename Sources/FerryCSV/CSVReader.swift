@@ -38,9 +38,6 @@ public final class CSVReader: RecordReader {
         self.context = context
     }
 
-    /// The field names, once the header has been read.
-    public var fieldList: FieldList? { header }
-
     public func next() throws(FerryError) -> Record? {
         if let failure { throw failure }
         do throws(FerryError) {

@@ -42,23 +42,10 @@ extension Value {
         }
     }
 
-    public var isNull: Bool {
-        if case .null = self { return true }
-        return false
-    }
-
+    /// The text, when the value is a string.
     public var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
-    }
-
-    /// The value as a double when it is a number of either kind.
-    public var numberValue: Double? {
-        switch self {
-        case .integer(let number): Double(number)
-        case .double(let number): number
-        default: nil
-        }
     }
 }
 

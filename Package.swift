@@ -20,7 +20,8 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "FerryGzip", dependencies: ["FerryCore", "CZlib"]),
-        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV", "FerryGzip"]),
+        .target(name: "FerryPlist", dependencies: ["FerryCore"]),
+        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV", "FerryGzip", "FerryPlist"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore"]),
@@ -28,6 +29,7 @@ let package = Package(
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit"]),
         .testTarget(name: "FerryCSVTests", dependencies: ["FerryCSV", "FerryKit"]),
         .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit"]),
+        .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,84 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+import FerryCore
+
+/// One property-list object, as binary and XML property lists hold it.
+///
+/// Both scanners produce it and both writers take it; the keyed-archive
+/// decoder reads `uid` references through it. It is wider than `Value`:
+/// plists have UIDs and unsigned 64-bit integers, which `Value` lacks.
+public enum PlistValue: Sendable, Hashable {
+    case bool(Bool)
+    /// A signed integer; binary plists store 1, 2, 4 and 8 byte integers.
+    case integer(Int64)
+    /// An integer above `Int64.max`, which binary plists store in 16 bytes.
+    case unsignedInteger(UInt64)
+    case real(Double)
+    /// A date, as seconds since 2001-01-01T00:00:00Z in the file.
+    case date(Date)
+    case data([UInt8])
+    case string(String)
+    /// An object reference inside a keyed archive (`CF$UID` in XML).
+    case uid(UInt64)
+    case array([PlistValue])
+    /// A dictionary; keys keep the order of the file.
+    case dictionary(PlistDictionary)
+    /// The binary `null` object (marker 0x00), which few writers emit.
+    case null
+}
+
+/// A property-list dictionary whose keys keep their order.
+public struct PlistDictionary: Sendable, Hashable {
+    public private(set) var keys: [String]
+    public private(set) var values: [PlistValue]
+
+    public init() {
+        keys = []
+        values = []
+    }
+
+    public init(_ pairs: [(String, PlistValue)]) {
+        keys = pairs.map(\.0)
+        values = pairs.map(\.1)
+    }
+
+    public var count: Int { keys.count }
+
+    /// The value of `key`, or nil. Keys are compared byte-wise.
+    /// - Complexity: O(n).
+    public subscript(key: String) -> PlistValue? {
+        let wanted = key.utf8
+        guard let index = keys.firstIndex(where: { $0.utf8.elementsEqual(wanted) }) else { return nil }
+        return values[index]
+    }
+
+    public mutating func append(key: String, value: PlistValue) {
+        keys.append(key)
+        values.append(value)
+    }
+}
+
+extension PlistValue {
+    /// The plist name of the type, as messages show it (`dict`, `string`, …).
+    public var typeName: String {
+        switch self {
+        case .bool: "bool"
+        case .integer, .unsignedInteger: "integer"
+        case .real: "real"
+        case .date: "date"
+        case .data: "data"
+        case .string: "string"
+        case .uid: "uid"
+        case .array: "array"
+        case .dictionary: "dict"
+        case .null: "null"
+        }
+    }
+
+    /// The seconds between 1970-01-01 and 2001-01-01, the plist epoch.
+    public static let epochOffset: Double = 978_307_200
+}

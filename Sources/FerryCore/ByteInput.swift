@@ -152,3 +152,29 @@ public final class PeekableInput: ByteInput {
         return try base.read(into: buffer)
     }
 }
+
+// MARK: - Whole inputs
+
+extension ByteInput {
+    /// Every remaining byte, for formats that must see the whole file (a
+    /// binary plist's offset table is at its end).
+    /// - Parameter limit: the most bytes to accept.
+    /// - Throws: `limit.inputTooLarge` as soon as the input passes `limit`;
+    ///   `io.readFailed`.
+    public func readAll(limit: Int) throws(FerryError) -> [UInt8] {
+        if let size = sizeHint, size > limit { throw .inputTooLarge(limit: limit, at: SourceLocation(file: name)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(sizeHint.map { $0 + 1 } ?? (1 << 16), limit + 1))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(FerryError) in try read(into: buffer) }
+            }.get()
+            if count == 0 { return bytes }
+            guard bytes.count + count <= limit else {
+                throw .inputTooLarge(limit: limit, at: SourceLocation(file: name))
+            }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+}

@@ -21,6 +21,11 @@ public struct ReadLimits: Sendable, Hashable {
     /// have come out (`limit.ratioTooHigh`). Text data seldom passes 50:1;
     /// a gigabyte of one repeated byte is about 1,000:1.
     public var maxExpansionRatio = 250
+    /// The largest input a whole-file format (binary plist, keyed archive)
+    /// reads into memory (`limit.inputTooLarge`).
+    public var maxInputBytes = 1 << 30
+    /// The most objects a binary plist or keyed archive may hold (`limit.tooManyObjects`).
+    public var maxObjects = 1 << 26
 
     public init() {}
 }

@@ -21,6 +21,8 @@ extension FerryError.Code {
     public static let recordNegative = Self("record.negative", .data)
     public static let recordTooLarge = Self("limit.recordTooLarge", .data)
     public static let nestingTooDeep = Self("limit.nestingTooDeep", .data)
+    public static let inputTooLarge = Self("limit.inputTooLarge", .data)
+    public static let tooManyObjects = Self("limit.tooManyObjects", .data)
 
     // Photos
     public static let photoOutsideFolder = Self("photo.outsideFolder", .data)
@@ -100,6 +102,14 @@ extension FerryError {
 
     public static func recordTooLarge(limit: Int, at location: SourceLocation) -> FerryError {
         FerryError(.recordTooLarge, [.integer(limit)], at: location)
+    }
+
+    public static func inputTooLarge(limit: Int, at location: SourceLocation = .unknown) -> FerryError {
+        FerryError(.inputTooLarge, [.integer(limit)], at: location)
+    }
+
+    public static func tooManyObjects(limit: Int, at location: SourceLocation = .unknown) -> FerryError {
+        FerryError(.tooManyObjects, [.integer(limit)], at: location)
     }
 
     public static func nestingTooDeep(limit: Int, at location: SourceLocation) -> FerryError {

@@ -21,7 +21,8 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "FerryGzip", dependencies: ["FerryCore", "CZlib"]),
         .target(name: "FerryPlist", dependencies: ["FerryCore"]),
-        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV", "FerryGzip", "FerryPlist"]),
+        .target(name: "FerryBundle", dependencies: ["FerryCore", "FerryGzip", "CZlib"]),
+        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV", "FerryGzip", "FerryPlist", "FerryBundle"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore"]),
@@ -30,6 +31,7 @@ let package = Package(
         .testTarget(name: "FerryCSVTests", dependencies: ["FerryCSV", "FerryKit"]),
         .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit"]),
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit"]),
+        .testTarget(name: "FerryBundleTests", dependencies: ["FerryBundle", "FerryKit"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,8 @@ struct ConvertCommand {
             OptionSpec(name: "max-record-bytes", valueName: "n", helpKey: "convert.option.maxRecordBytes"),
             OptionSpec(name: "max-expanded-bytes", valueName: "n", helpKey: "option.maxExpandedBytes"),
             OptionSpec(name: "max-ratio", valueName: "n", helpKey: "option.maxRatio"),
+            OptionSpec(name: "max-entries", valueName: "n", helpKey: "option.maxEntries"),
+            OptionSpec(name: "max-entry-bytes", valueName: "n", helpKey: "option.maxEntryBytes"),
             OptionSpec(name: "gzip", short: "z", helpKey: "convert.option.gzip"),
             OptionSpec(
                 name: "level", valueName: "n", helpKey: "convert.option.level", allowed: (1...9).map(String.init)),
@@ -100,6 +102,8 @@ enum CodecOptions {
         if let bytes = try positive(arguments, "max-record-bytes") { limits.maxRecordBytes = bytes }
         if let bytes = try positive(arguments, "max-expanded-bytes") { limits.maxExpandedBytes = bytes }
         if let ratio = try positive(arguments, "max-ratio") { limits.maxExpansionRatio = ratio }
+        if let entries = try positive(arguments, "max-entries") { limits.maxEntries = entries }
+        if let bytes = try positive(arguments, "max-entry-bytes") { limits.maxEntryBytes = bytes }
         return limits
     }
 

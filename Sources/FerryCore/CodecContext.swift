@@ -26,6 +26,10 @@ public struct ReadLimits: Sendable, Hashable {
     public var maxInputBytes = 1 << 30
     /// The most objects a binary plist or keyed archive may hold (`limit.tooManyObjects`).
     public var maxObjects = 1 << 26
+    /// The most entries a bundle (a tar archive) may hold (`limit.tooManyEntries`).
+    public var maxEntries = 1 << 20
+    /// The most bytes one entry of a bundle may hold (`limit.entryTooLarge`).
+    public var maxEntryBytes = 1 << 32
 
     public init() {}
 }

@@ -26,6 +26,24 @@ public enum Photo {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// A file name stem from a record's name: lowercase ASCII letters and
+    /// digits joined by dashes, at most 64 characters; `photo` when nothing is left.
+    public static func fileStem(_ name: String) -> String {
+        var stem = ""
+        var pendingDash = false
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.isASCII && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)) {
+                if pendingDash && !stem.isEmpty { stem += "-" }
+                stem.unicodeScalars.append(scalar)
+                pendingDash = false
+            } else {
+                pendingDash = true
+            }
+            if stem.count >= 64 { break }
+        }
+        return stem.isEmpty ? "photo" : stem
+    }
+
     /// Whether `text` is a `data:` URI rather than a reference.
     public static func isDataURI(_ text: String) -> Bool {
         text.utf8.starts(with: "data:".utf8)

@@ -109,23 +109,8 @@ public final class PhotoStore {
 
     // MARK: - Paths
 
-    /// A file name stem from a record's name: lowercase ASCII letters and
-    /// digits joined by dashes; `photo` when nothing is left.
-    public static func slug(_ name: String) -> String {
-        var stem = ""
-        var pendingDash = false
-        for scalar in name.lowercased().unicodeScalars {
-            if scalar.isASCII && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)) {
-                if pendingDash && !stem.isEmpty { stem += "-" }
-                stem.unicodeScalars.append(scalar)
-                pendingDash = false
-            } else {
-                pendingDash = true
-            }
-            if stem.count >= 64 { break }
-        }
-        return stem.isEmpty ? "photo" : stem
-    }
+    /// A file name stem from a record's name (`Photo.fileStem`).
+    public static func slug(_ name: String) -> String { Photo.fileStem(name) }
 
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }

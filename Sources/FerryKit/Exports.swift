@@ -2,3 +2,4 @@
 @_exported import FerryJSON
 @_exported import FerryCSV
 @_exported import FerryGzip
+@_exported import FerryPlist

@@ -5,5 +5,6 @@ extension CodecRegistry {
         JSONLinesCodec(),
         CSVCodec.csv,
         CSVCodec.tsv,
+        PlistCodec(),
     ])
 }

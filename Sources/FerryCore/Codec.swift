@@ -119,12 +119,18 @@ public protocol RecordReader: AnyObject {
     /// The location of a byte offset the reader has reached, with line and
     /// column when the reader can still work them out.
     func location(ofByteOffset offset: Int) -> SourceLocation
+    /// The kind the format itself gives the records, as a keyed archive's
+    /// class names do, once the first record has been read; nil when the
+    /// format says nothing and the kind is inferred from the fields.
+    var declaredKind: RecordKind? { get }
 }
 
 extension RecordReader {
     public func location(ofByteOffset offset: Int) -> SourceLocation {
         SourceLocation(byteOffset: offset)
     }
+
+    public var declaredKind: RecordKind? { nil }
 }
 
 /// Streams records into an output. `finish()` must be called once, after the

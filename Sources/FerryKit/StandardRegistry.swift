@@ -6,5 +6,6 @@ extension CodecRegistry {
         CSVCodec.csv,
         CSVCodec.tsv,
         PlistCodec(),
+        ArchiveCodec(),
     ])
 }

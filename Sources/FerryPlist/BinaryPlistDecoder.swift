@@ -24,6 +24,8 @@ public struct BinaryPlistDecoder {
     /// Values that may still be decoded.
     private var budget: Int
     private let initialBudget: Int
+    /// Key strings by object; writers share keys, so few are ever decoded.
+    private var keys: [Int: String] = [:]
 
     public init(_ scanner: BinaryPlistScanner, limits: ReadLimits, fileSize: Int) {
         self.scanner = scanner
@@ -65,7 +67,14 @@ public struct BinaryPlistDecoder {
             defer { onPath[index] = false }
             var dictionary = PlistDictionary()
             for position in 0..<count {
-                let key = try keyString(try scanner.reference(list, position), of: index)
+                let keyObject = try scanner.reference(list, position)
+                let key: String
+                if let known = keys[keyObject] {
+                    key = known
+                } else {
+                    key = try keyString(keyObject, of: index)
+                    if keys.count < 4096 { keys[keyObject] = key }
+                }
                 let element = try value(try scanner.reference(list, count + position), depth: depth + 1)
                 dictionary.append(key: key, value: element)
             }

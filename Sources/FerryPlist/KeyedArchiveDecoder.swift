@@ -285,12 +285,17 @@ public struct KeyedArchiveDecoder {
         if Array(relative.utf8).firstRange(of: separator) != nil || base.isEmpty {
             return relative
         }
-        if relative.hasPrefix("/") {
-            guard let scheme = baseBytes.firstRange(of: separator) else { return relative }
-            let hostEnd = baseBytes[scheme.upperBound...].firstIndex(of: UInt8(ascii: "/")) ?? baseBytes.count
-            return String(decoding: baseBytes[..<hostEnd], as: UTF8.self) + relative
+        // The path starts after `scheme://host`, or at the start without one.
+        let pathStart: Int
+        if let scheme = baseBytes.firstRange(of: separator) {
+            pathStart = baseBytes[scheme.upperBound...].firstIndex(of: UInt8(ascii: "/")) ?? baseBytes.count
+        } else {
+            pathStart = 0
         }
-        guard let slash = baseBytes.lastIndex(of: UInt8(ascii: "/")) else { return base + "/" + relative }
+        if relative.hasPrefix("/") { return String(decoding: baseBytes[..<pathStart], as: UTF8.self) + relative }
+        guard let slash = baseBytes[pathStart...].lastIndex(of: UInt8(ascii: "/")) else {
+            return String(decoding: baseBytes[..<pathStart], as: UTF8.self) + "/" + relative
+        }
         return String(decoding: baseBytes[...slash], as: UTF8.self) + relative
     }
 }

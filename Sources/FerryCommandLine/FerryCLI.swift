@@ -26,7 +26,8 @@ public enum FerryCLI {
         let console = Console(catalog: Messages.catalog(language: language, registry: registry))
         let help = HelpFormatter(catalog: console.catalog, program: "ferry")
         let commands = [
-            ConvertCommand.spec(registry: registry), LintCommand.spec(registry: registry), FormatsCommand.spec,
+            ConvertCommand.spec(registry: registry), LintCommand.spec(registry: registry),
+            InspectCommand.spec(registry: registry), FormatsCommand.spec,
         ]
         guard let first = arguments.first else {
             console.printError(help.overview(commands: commands))
@@ -67,6 +68,8 @@ public enum FerryCLI {
                 return ExitStatus.success
             case "lint":
                 return try LintCommand.run(parsed, registry: registry, console: console)
+            case "inspect":
+                return try InspectCommand.run(parsed, registry: registry, console: console)
             default:
                 FormatsCommand.run(registry: registry, console: console)
                 return ExitStatus.success

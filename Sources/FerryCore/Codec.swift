@@ -139,3 +139,38 @@ public protocol RecordWriter: AnyObject {
     func write(_ record: Record) throws(FerryError)
     func finish() throws(FerryError)
 }
+
+// MARK: - Structure
+
+/// What a reader can tell about a file beyond its records, for `ferry inspect`:
+/// a keyed archive's objects and classes, say.
+public struct InputStructure: Sendable, Hashable {
+    /// The objects the file holds, for formats made of objects.
+    public var objectCount: Int?
+    /// Class names with how many objects of each the file holds, most first.
+    public var classes: [(name: String, count: Int)]
+
+    public init(objectCount: Int? = nil, classes: [(name: String, count: Int)] = []) {
+        self.objectCount = objectCount
+        self.classes = classes
+    }
+
+    public static func == (lhs: InputStructure, rhs: InputStructure) -> Bool {
+        lhs.objectCount == rhs.objectCount && lhs.classes.elementsEqual(rhs.classes) { $0 == $1 }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(objectCount)
+        for (name, count) in classes {
+            hasher.combine(name)
+            hasher.combine(count)
+        }
+    }
+}
+
+/// A reader that can describe its file's structure.
+public protocol StructureReporting: RecordReader {
+    /// The structure of the whole file; may read it all.
+    /// - Throws: the format's errors.
+    func structure() throws(FerryError) -> InputStructure
+}

@@ -121,3 +121,33 @@ public struct ClassMap: Sendable, Hashable {
         }
     }
 }
+
+extension KeyedArchiveReader: StructureReporting {
+    /// The archive's object count and the classes of all its instances.
+    public func structure() throws(FerryError) -> InputStructure {
+        var objects = decoder.objects
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        var names: [Int: String] = [:]
+        for index in 0..<objects.count {
+            guard case .dictionary(let dictionary) = try objects.object(index), case .uid(let uid)? = dictionary["$class"]
+            else { continue }
+            let classIndex = Int(clamping: uid)
+            let name: String
+            if let known = names[classIndex] {
+                name = known
+            } else {
+                guard classIndex < objects.count, case .dictionary(let description) = try objects.object(classIndex),
+                    case .string(let className)? = description["$classname"]
+                else { throw .archiveInvalidClass(index, at: decoder.location(index)) }
+                name = className
+                names[classIndex] = name
+            }
+            if counts[name] == nil { order.append(name) }
+            counts[name, default: 0] += 1
+        }
+        let classes = order.map { (name: $0, count: counts[$0] ?? 0) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
+        return InputStructure(objectCount: objects.count, classes: classes)
+    }
+}

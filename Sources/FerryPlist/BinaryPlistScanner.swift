@@ -105,7 +105,8 @@ public final class BinaryPlistScanner {
             throw .bplistInvalidTrailer("offsetTable", at: trailerHere)
         }
         let (tableBytes, overflow) = objectCount.multipliedReportingOverflow(by: UInt64(offsetSize))
-        guard !overflow, offsetTable + tableBytes <= UInt64(contents.count) else {
+        let (tableEnd, endOverflow) = offsetTable.addingReportingOverflow(tableBytes)
+        guard !overflow, !endOverflow, tableEnd <= UInt64(contents.count) else {
             throw .bplistInvalidTrailer("offsetTable", at: trailerHere)
         }
         guard objectCount <= UInt64(limits.maxObjects) else {

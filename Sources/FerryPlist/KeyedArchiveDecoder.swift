@@ -78,13 +78,25 @@ public struct KeyedArchiveDecoder {
             guard let classValue = dictionary["$class"] else { throw .archiveMissingClass(uid, at: location(uid)) }
             guard case .uid(let classUID) = classValue else { throw .archiveInvalidClass(uid, at: location(uid)) }
             let archiveClass = try archiveClass(try checked(classUID, from: uid), of: uid)
-            guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: location(uid)) }
-            guard onPath.insert(uid).inserted else { throw .archiveCycle(uid, at: location(uid)) }
+            try enter(uid, depth: depth)
             defer { onPath.remove(uid) }
             return try instance(uid, of: archiveClass, fields: dictionary, depth: depth)
+        case .array:
+            // Not what NSKeyedArchiver writes, but its UIDs are followed too,
+            // so it is on the path like an instance.
+            try enter(uid, depth: depth)
+            defer { onPath.remove(uid) }
+            return try inline(object, in: uid, key: nil, depth: depth)
         default:
             return try inline(object, in: uid, key: nil, depth: depth)
         }
+    }
+
+    /// Puts object `uid` on the path being decoded.
+    /// - Throws: `limit.nestingTooDeep`; `archive.cycle` when it already is.
+    private mutating func enter(_ uid: Int, depth: Int) throws(FerryError) {
+        guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: location(uid)) }
+        guard onPath.insert(uid).inserted else { throw .archiveCycle(uid, at: location(uid)) }
     }
 
     /// A value stored in an instance's dictionary: a UID to follow, or a

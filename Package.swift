@@ -31,6 +31,7 @@ let package = Package(
         .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit"]),
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
+        .testTarget(name: "FerryInteropTests", dependencies: ["ferry", "FerryKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -48,7 +48,13 @@ public struct KeyedArchiveDecoder {
         if case .array(let names)? = dictionary["$classes"] {
             for case .string(let superclass) in names { chain.append(superclass) }
         }
-        let made = ArchiveClass(name: name, chain: chain.isEmpty ? [name] : chain)
+        if chain.isEmpty { chain = [name] }
+        // Classes a reader may use instead, when it lacks this one
+        // (`classFallbacksForKeyedArchiver`), come after the superclasses.
+        if case .array(let hints)? = dictionary["$classhints"] {
+            for case .string(let hint) in hints { chain.append(hint) }
+        }
+        let made = ArchiveClass(name: name, chain: chain)
         classes[uid] = made
         return made
     }

@@ -33,6 +33,12 @@ public final class KeyedArchiveWriter: RecordWriter {
         self.output = output
         self.kind = kind
         self.className = className
+        // The header's strings go first, so that `$archiver` is near the
+        // start of the file, where sniffing looks for it.
+        for header in ["$version", "$archiver", "$top", "$objects", "NSKeyedArchiver", "root"] {
+            _ = builder.addString(header)
+        }
+        _ = builder.addInteger(100_000)
         keyClass = builder.addString("$class")
         objects.append(builder.addString("$null"))
         objects.append(0)  // the root, built by finish()

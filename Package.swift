@@ -33,6 +33,7 @@ let package = Package(
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit"]),
         .testTarget(name: "FerryBundleTests", dependencies: ["FerryBundle", "FerryKit"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
+        .testTarget(name: "FerryInteropTests", dependencies: ["ferry", "FerryKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

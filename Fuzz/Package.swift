@@ -12,6 +12,14 @@ let package = Package(
         .executableTarget(name: "FuzzJSONL", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzGzip", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "FuzzArchive", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(
+            name: "FuzzCLI",
+            dependencies: [
+                "FuzzSupport", .product(name: "FerryKit", package: "Ferry"),
+                .product(name: "FerryCommandLine", package: "Ferry"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

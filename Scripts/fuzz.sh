@@ -20,7 +20,7 @@ SECONDS_PER_TARGET=${1:-60}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${WORK:-${TMPDIR:-/tmp}/ferry-fuzz}
 BUILD=${BUILD:-$WORK/build}
-TARGETS=${TARGETS:-"JSON JSONL CSV Gzip"}
+TARGETS=${TARGETS:-"JSON JSONL CSV Gzip Plist Archive CLI"}
 CORPORA="$ROOT/../shared/corpora"
 
 die() { printf 'fuzz.sh: error: %s\n' "$*" >&2; exit 1; }
@@ -50,6 +50,13 @@ for target in $TARGETS; do
         JSONL) cp -n "$ROOT"/Examples/*.jsonl "$corpus"/ ;;
         CSV) cp -n "$CORPORA"/csv-spectrum/csvs/*.csv "$CORPORA"/csvkit-examples/*.csv "$ROOT"/Examples/*.csv "$corpus"/ ;;
         Gzip) cp -n "$CORPORA"/flate2-gzip/*.gz "$CORPORA"/miller-gz/*.gz "$corpus"/ ;;
+        Plist) cp -n "$CORPORA"/keyed-archives/libplist/*.bplist "$CORPORA"/keyed-archives/rust-plist/*.plist \
+            "$CORPORA"/libplist-fuzz/fuzz/bplist-crashes/* "$CORPORA"/libplist-fuzz/fuzz/bplist-leaks/* "$corpus"/ ;;
+        Archive) cp -n "$CORPORA"/keyed-archives/bpylist2/* "$CORPORA"/keyed-archives/swift-corelibs-foundation/* \
+            "$ROOT"/Examples/Products "$corpus"/ ;;
+        CLI) printf 'convert\0in.json\0out.csv\0--kind\0product' >"$corpus/convert"
+            printf 'inspect\0--report\0json\0--max-objects\0100\0Products' >"$corpus/inspect"
+            printf 'lint\0--from\0plist\0--\0-x' >"$corpus/lint" ;;
     esac
     dictionary="$ROOT/Fuzz/Dictionaries/$(echo "$target" | tr '[:upper:]' '[:lower:]').dict"
     dict_args=()

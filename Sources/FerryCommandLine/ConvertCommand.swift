@@ -13,12 +13,7 @@ struct ConvertCommand {
             OptionSpec(name: "photos-dir", valueName: "dir", helpKey: "convert.option.photosDir"),
             OptionSpec(name: "embed-photos", helpKey: "convert.option.embedPhotos"),
             OptionSpec(name: "force", helpKey: "convert.option.force"),
-            OptionSpec(name: "max-depth", valueName: "n", helpKey: "convert.option.maxDepth"),
-            OptionSpec(name: "max-record-bytes", valueName: "n", helpKey: "convert.option.maxRecordBytes"),
-            OptionSpec(name: "max-expanded-bytes", valueName: "n", helpKey: "option.maxExpandedBytes"),
-            OptionSpec(name: "max-ratio", valueName: "n", helpKey: "option.maxRatio"),
-            OptionSpec(name: "max-entries", valueName: "n", helpKey: "option.maxEntries"),
-            OptionSpec(name: "max-entry-bytes", valueName: "n", helpKey: "option.maxEntryBytes"),
+        ] + CodecOptions.limitSpecs + [
             OptionSpec(name: "gzip", short: "z", helpKey: "convert.option.gzip"),
             OptionSpec(
                 name: "level", valueName: "n", helpKey: "convert.option.level", allowed: (1...9).map(String.init)),
@@ -69,11 +64,25 @@ struct ConvertCommand {
 
 /// The options codecs declare, offered on the command line.
 enum CodecOptions {
-    static func specs(registry: CodecRegistry, taken: Set<String>) -> [OptionSpec] {
+    /// The options that set limits, shared by every command that reads.
+    static let limitSpecs = [
+        OptionSpec(name: "max-depth", valueName: "n", helpKey: "convert.option.maxDepth"),
+        OptionSpec(name: "max-record-bytes", valueName: "n", helpKey: "convert.option.maxRecordBytes"),
+        OptionSpec(name: "max-expanded-bytes", valueName: "n", helpKey: "option.maxExpandedBytes"),
+        OptionSpec(name: "max-ratio", valueName: "n", helpKey: "option.maxRatio"),
+        OptionSpec(name: "max-input-bytes", valueName: "n", helpKey: "option.maxInputBytes"),
+        OptionSpec(name: "max-objects", valueName: "n", helpKey: "option.maxObjects"),
+        OptionSpec(name: "max-entries", valueName: "n", helpKey: "option.maxEntries"),
+        OptionSpec(name: "max-entry-bytes", valueName: "n", helpKey: "option.maxEntryBytes"),
+    ]
+
+    static func specs(
+        registry: CodecRegistry, taken: Set<String>, applying: CodecCapabilities = .readWrite
+    ) -> [OptionSpec] {
         var seen = taken
         var specs: [OptionSpec] = []
         for codec in registry.codecs {
-            for option in codec.options where !seen.contains(option.name) {
+            for option in codec.options where !seen.contains(option.name) && !option.applies.isDisjoint(with: applying) {
                 seen.insert(option.name)
                 specs.append(
                     OptionSpec(
@@ -102,6 +111,8 @@ enum CodecOptions {
         if let bytes = try positive(arguments, "max-record-bytes") { limits.maxRecordBytes = bytes }
         if let bytes = try positive(arguments, "max-expanded-bytes") { limits.maxExpandedBytes = bytes }
         if let ratio = try positive(arguments, "max-ratio") { limits.maxExpansionRatio = ratio }
+        if let bytes = try positive(arguments, "max-input-bytes") { limits.maxInputBytes = bytes }
+        if let objects = try positive(arguments, "max-objects") { limits.maxObjects = objects }
         if let entries = try positive(arguments, "max-entries") { limits.maxEntries = entries }
         if let bytes = try positive(arguments, "max-entry-bytes") { limits.maxEntryBytes = bytes }
         return limits

@@ -25,9 +25,7 @@ public enum FerryCLI {
         let language = Messages.preferredLanguage(environment: environment)
         let console = Console(catalog: Messages.catalog(language: language, registry: registry))
         let help = HelpFormatter(catalog: console.catalog, program: "ferry")
-        let commands = [
-            ConvertCommand.spec(registry: registry), LintCommand.spec(registry: registry), FormatsCommand.spec,
-        ]
+        let commands = commands(registry: registry)
         guard let first = arguments.first else {
             console.printError(help.overview(commands: commands))
             return ExitStatus.usage
@@ -67,6 +65,8 @@ public enum FerryCLI {
                 return ExitStatus.success
             case "lint":
                 return try LintCommand.run(parsed, registry: registry, console: console)
+            case "inspect":
+                return try InspectCommand.run(parsed, registry: registry, console: console)
             default:
                 FormatsCommand.run(registry: registry, console: console)
                 return ExitStatus.success
@@ -79,6 +79,29 @@ public enum FerryCLI {
             }
             return fail(error, console: console)
         }
+    }
+
+    /// The subcommands, in the order help lists them.
+    static func commands(registry: CodecRegistry) -> [CommandSpec] {
+        [
+            ConvertCommand.spec(registry: registry), LintCommand.spec(registry: registry),
+            InspectCommand.spec(registry: registry), FormatsCommand.spec,
+        ]
+    }
+
+    /// Parses a command line as `run` does, option values included, without
+    /// running anything; the fuzzer drives the parser through it.
+    /// - Returns: the subcommand's name.
+    /// - Throws: the `usage.*` errors `run` would report.
+    public static func parse(_ arguments: [String], registry: CodecRegistry = .standard) throws(FerryError) -> String {
+        let name = arguments.first ?? ""
+        guard let command = commands(registry: registry).first(where: { $0.name == name }) else {
+            throw FerryError(.usageUnknownCommand, [.string(name)])
+        }
+        let parsed = try command.parse(Array(arguments.dropFirst()))
+        if command.options.contains(where: { $0.name == "max-depth" }) { _ = try CodecOptions.limits(parsed) }
+        if command.name == "convert" { _ = try CodecOptions.positive(parsed, "jobs") }
+        return command.name
     }
 
     private static func fail(_ error: FerryError, console: Console) -> Int32 {

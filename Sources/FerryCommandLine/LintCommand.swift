@@ -10,12 +10,7 @@ struct LintCommand {
                 OptionSpec(
                     name: "from", short: "f", valueName: "format", helpKey: "lint.option.from",
                     allowed: registry.codecs.map(\.id)),
-                OptionSpec(name: "max-depth", valueName: "n", helpKey: "convert.option.maxDepth"),
-                OptionSpec(name: "max-record-bytes", valueName: "n", helpKey: "convert.option.maxRecordBytes"),
-                OptionSpec(name: "max-expanded-bytes", valueName: "n", helpKey: "option.maxExpandedBytes"),
-                OptionSpec(name: "max-ratio", valueName: "n", helpKey: "option.maxRatio"),
-                .quiet, .help,
-            ])
+            ] + CodecOptions.limitSpecs + [.quiet, .help])
     }
 
     /// Checks every file, reporting each problem.

@@ -119,12 +119,18 @@ public protocol RecordReader: AnyObject {
     /// The location of a byte offset the reader has reached, with line and
     /// column when the reader can still work them out.
     func location(ofByteOffset offset: Int) -> SourceLocation
+    /// The kind the format itself gives the records, as a keyed archive's
+    /// class names do, once the first record has been read; nil when the
+    /// format says nothing and the kind is inferred from the fields.
+    var declaredKind: RecordKind? { get }
 }
 
 extension RecordReader {
     public func location(ofByteOffset offset: Int) -> SourceLocation {
         SourceLocation(byteOffset: offset)
     }
+
+    public var declaredKind: RecordKind? { nil }
 }
 
 /// Streams records into an output. `finish()` must be called once, after the
@@ -132,4 +138,39 @@ extension RecordReader {
 public protocol RecordWriter: AnyObject {
     func write(_ record: Record) throws(FerryError)
     func finish() throws(FerryError)
+}
+
+// MARK: - Structure
+
+/// What a reader can tell about a file beyond its records, for `ferry inspect`:
+/// a keyed archive's objects and classes, say.
+public struct InputStructure: Sendable, Hashable {
+    /// The objects the file holds, for formats made of objects.
+    public var objectCount: Int?
+    /// Class names with how many objects of each the file holds, most first.
+    public var classes: [(name: String, count: Int)]
+
+    public init(objectCount: Int? = nil, classes: [(name: String, count: Int)] = []) {
+        self.objectCount = objectCount
+        self.classes = classes
+    }
+
+    public static func == (lhs: InputStructure, rhs: InputStructure) -> Bool {
+        lhs.objectCount == rhs.objectCount && lhs.classes.elementsEqual(rhs.classes) { $0 == $1 }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(objectCount)
+        for (name, count) in classes {
+            hasher.combine(name)
+            hasher.combine(count)
+        }
+    }
+}
+
+/// A reader that can describe its file's structure.
+public protocol StructureReporting: RecordReader {
+    /// The structure of the whole file; may read it all.
+    /// - Throws: the format's errors.
+    func structure() throws(FerryError) -> InputStructure
 }

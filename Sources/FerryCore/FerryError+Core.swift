@@ -23,6 +23,7 @@ extension FerryError.Code {
     public static let nestingTooDeep = Self("limit.nestingTooDeep", .data)
     public static let inputTooLarge = Self("limit.inputTooLarge", .data)
     public static let tooManyObjects = Self("limit.tooManyObjects", .data)
+    public static let expansionTooLarge = Self("limit.expansionTooLarge", .data)
 
     // Photos
     public static let photoOutsideFolder = Self("photo.outsideFolder", .data)
@@ -110,6 +111,11 @@ extension FerryError {
 
     public static func tooManyObjects(limit: Int, at location: SourceLocation = .unknown) -> FerryError {
         FerryError(.tooManyObjects, [.integer(limit)], at: location)
+    }
+
+    /// Shared references in an object graph expand past `limit` values.
+    public static func expansionTooLarge(limit: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.expansionTooLarge, [.integer(limit)], at: location)
     }
 
     public static func nestingTooDeep(limit: Int, at location: SourceLocation) -> FerryError {

@@ -3,3 +3,4 @@
 @_exported import FerryCSV
 @_exported import FerryGzip
 @_exported import FerryBundle
+@_exported import FerryPlist

@@ -24,7 +24,7 @@ final class RecordSource {
     /// - Throws: reader errors, `record.*` and `photo.*` errors, located.
     func next() throws(FerryError) -> Record? {
         guard var record = try reader.next() else { return nil }
-        let kind = self.kind ?? RecordKind.infer(from: record.fields)
+        let kind = self.kind ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
         self.kind = kind
         if validator == nil { validator = RecordValidator(kind: kind) }
         let location = SourceLocation(file: inputPath, record: record.origin.index)

@@ -5,6 +5,9 @@ extension CodecRegistry {
         JSONLinesCodec(),
         CSVCodec.csv,
         CSVCodec.tsv,
+        PlistCodec(),
+        ArchiveCodec(),
+        PlistXMLCodec(),
         BundleCodec(records: JSONLinesCodec()),
     ])
 }

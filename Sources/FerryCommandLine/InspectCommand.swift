@@ -1,0 +1,81 @@
+import FerryKit
+
+/// `ferry inspect <input>...`: what a file holds — format, kind, records,
+/// fields, photos, and for a keyed archive its objects and classes.
+struct InspectCommand {
+    static func spec(registry: CodecRegistry) -> CommandSpec {
+        var options = [
+            OptionSpec(
+                name: "from", short: "f", valueName: "format", helpKey: "lint.option.from",
+                allowed: registry.codecs.map(\.id)),
+            OptionSpec(name: "report", valueName: "format", helpKey: "inspect.option.report", allowed: ["text", "json"]),
+        ]
+        options += CodecOptions.limitSpecs
+        options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)), applying: .read)
+        options.append(.help)
+        return CommandSpec(
+            name: "inspect", abstractKey: "inspect.abstract",
+            arguments: [ArgumentSpec(name: "input", helpKey: "inspect.argument.input", isRepeating: true)],
+            options: options)
+    }
+
+    /// Describes every file; a file that cannot be read is reported and the
+    /// others still are.
+    /// - Returns: the worst exit status of the files.
+    static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
+        let limits = try CodecOptions.limits(arguments)
+        let options = CodecOptions.values(arguments, registry: registry)
+        let inspector = Inspector(registry: registry)
+        var status = ExitStatus.success
+        for path in arguments.positionals {
+            do throws(FerryError) {
+                let inspection = try inspector.inspect(path, from: arguments["from"], options: options, limits: limits)
+                for warning in inspection.warnings { console.report(warning) }
+                if arguments["report"] == "json" {
+                    console.print(json(inspection))
+                } else {
+                    console.print(text(inspection, catalog: console.catalog))
+                }
+            } catch {
+                console.report(error)
+                status = max(status, ExitStatus.of(error))
+            }
+        }
+        return status
+    }
+
+    /// The report for people, one fact a line, labels from the catalog.
+    static func text(_ inspection: Inspection, catalog: MessageCatalog) -> String {
+        var lines = [inspection.file]
+        func line(_ key: String, _ value: String) {
+            lines.append("  " + catalog.message("inspect.\(key)", [.string(value)]))
+        }
+        line("format", inspection.compressed ? inspection.format + " (gzip)" : inspection.format)
+        line("kind", inspection.kind.rawValue)
+        line("records", String(inspection.records))
+        line("fields", inspection.fields.joined(separator: ", "))
+        line("photos", String(inspection.photos))
+        if let objects = inspection.structure.objectCount { line("objects", String(objects)) }
+        if !inspection.structure.classes.isEmpty {
+            line("classes", inspection.structure.classes.map { "\($0.name) (\($0.count))" }.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report for programs: one JSON object a file, on one line.
+    static func json(_ inspection: Inspection) -> String {
+        func quoted(_ text: String) -> String { String(decoding: JSONText.quoted(text), as: UTF8.self) }
+        var members = [
+            "\"file\":\(quoted(inspection.file))", "\"format\":\(quoted(inspection.format))",
+            "\"compressed\":\(inspection.compressed)", "\"kind\":\(quoted(inspection.kind.rawValue))",
+            "\"records\":\(inspection.records)",
+            "\"fields\":[\(inspection.fields.map(quoted).joined(separator: ","))]", "\"photos\":\(inspection.photos)",
+        ]
+        if let objects = inspection.structure.objectCount { members.append("\"objects\":\(objects)") }
+        if !inspection.structure.classes.isEmpty {
+            let classes = inspection.structure.classes.map { "{\"name\":\(quoted($0.name)),\"count\":\($0.count)}" }
+            members.append("\"classes\":[\(classes.joined(separator: ","))]")
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+}

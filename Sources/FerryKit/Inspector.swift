@@ -1,0 +1,56 @@
+/// What `ferry inspect` reports about a file.
+public struct Inspection: Sendable {
+    public var file: String
+    public var format: String
+    public var compressed: Bool
+    public var kind: RecordKind
+    public var records: Int
+    /// Every field name, in the order first seen.
+    public var fields: [String]
+    /// Records whose photo is set (bytes or a reference).
+    public var photos: Int
+    public var structure: InputStructure
+    public var warnings: [FerryWarning]
+}
+
+/// Reads a file through and describes it: format, kind, records, fields,
+/// photos, and what the format adds (a keyed archive's objects and classes).
+public struct Inspector {
+    public let registry: CodecRegistry
+
+    public init(registry: CodecRegistry = .standard) { self.registry = registry }
+
+    /// - Throws: the first problem, located.
+    public func inspect(
+        _ path: String, from: String?, options: OptionValues = OptionValues(), limits: ReadLimits = ReadLimits()
+    ) throws(FerryError) -> Inspection {
+        do throws(FerryError) {
+            let opened = try OpenedInput(path: path, limits: limits)
+            let codec = try FormatResolver(registry: registry).inputCodec(
+                path: opened.formatPath, prefix: opened.prefix, from: from)
+            let context = ReadContext(options: options, limits: limits)
+            let reader = try codec.makeReader(opened.input, context: context)
+            var records = 0
+            var photos = 0
+            var kind: RecordKind?
+            var fields: [String] = []
+            var known: Set<[UInt8]> = []
+            var lastFields: FieldList?
+            while let record = try reader.next() {
+                records += 1
+                if kind == nil { kind = reader.declaredKind ?? RecordKind.infer(from: record.fields) }
+                if record.fields !== lastFields {
+                    lastFields = record.fields
+                    for name in record.fields.names where known.insert(Array(name.utf8)).inserted { fields.append(name) }
+                }
+                if let photo = record["photo"], photo != .null { photos += 1 }
+            }
+            let structure = try (reader as? any StructureReporting)?.structure() ?? InputStructure()
+            return Inspection(
+                file: path, format: codec.id, compressed: opened.isCompressed, kind: kind ?? .generic, records: records,
+                fields: fields, photos: photos, structure: structure, warnings: context.takeWarnings())
+        } catch {
+            throw error.located(SourceLocation(file: path))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import FerryCore
+
+/// NSKeyedArchiver archives, binary or XML, such as the file the GameStore
+/// app saved with `archiveRootObject(products, toFile:)`.
+public struct ArchiveCodec: Codec {
+    public init() {}
+
+    public let id = "archive"
+    public let extensions = ["archive", "nskeyedarchive"]
+    public let capabilities = CodecCapabilities.readWrite
+    public let embedsMedia = true
+    public let options = [
+        CodecOption(name: "class-map", helpKey: "option.archive.classMap", valueName: "name=kind", applies: .read),
+        CodecOption(name: "class-name", helpKey: "option.archive.className", valueName: "name", applies: .write),
+    ]
+
+    /// A binary or XML plist that names `$archiver` near its start, as
+    /// NSKeyedArchiver and plistlib both write it.
+    public func sniff(_ prefix: [UInt8]) -> SniffResult {
+        guard prefix.starts(with: BinaryPlistScanner.magic) || Self.looksLikeXML(prefix) else { return .no }
+        return prefix.firstRange(of: Array("$archiver".utf8)) != nil ? .certain : .no
+    }
+
+    public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
+        let classMap = try context.options["class-map"].map { text throws(FerryError) in try ClassMap(parsing: text) }
+        return try KeyedArchiveReader(try Self.objects(input, limits: context.limits), context: context, classMap: classMap ?? ClassMap())
+    }
+
+    public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
+        KeyedArchiveWriter(output, kind: context.kind ?? .generic, className: context.options["class-name"])
+    }
+
+    /// Checks the header, then decodes every object the root reaches.
+    public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
+        let objects = try Self.objects(input, limits: context.limits)
+        var decoder = KeyedArchiveDecoder(objects, limits: context.limits)
+        _ = try decoder.value(uid: objects.root, depth: 1)
+    }
+
+    /// The objects of a binary or XML archive.
+    static func objects(_ input: any ByteInput, limits: ReadLimits) throws(FerryError) -> KeyedArchiveObjects {
+        let contents = try input.readAll(limit: limits.maxInputBytes)
+        if contents.starts(with: BinaryPlistScanner.magic) {
+            return try KeyedArchiveObjects(binary: contents, name: input.name, limits: limits)
+        }
+        let parsed = try XMLPlistParser.parse(MemoryInput(contents, name: input.name), limits: limits)
+        return try KeyedArchiveObjects(parsed: parsed, name: input.name)
+    }
+
+    static func looksLikeXML(_ prefix: [UInt8]) -> Bool {
+        var bytes = prefix[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let start = bytes.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return start.starts(with: Array("<?xml".utf8)) || start.starts(with: Array("<plist".utf8))
+            || start.starts(with: Array("<!DOCTYPE plist".utf8))
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+import FerryCore
+
+/// Turns the objects of a binary plist into values, following references.
+///
+/// References make a graph, not a tree. The decoder refuses three things a
+/// hostile file can do with that graph:
+/// - a cycle (an array that holds itself), found with a mark on every object
+///   on the current path: `bplist.cycle`;
+/// - nesting deeper than the limit: `limit.nestingTooDeep`;
+/// - sharing that multiplies (each level holding the one below twice, so 40
+///   objects expand to a trillion values): every decoded value is counted
+///   against a budget proportional to the file's size, `limit.expansionTooLarge`.
+public struct BinaryPlistDecoder {
+    public let scanner: BinaryPlistScanner
+    private let maxDepth: Int
+    /// Objects on the path being decoded.
+    private var onPath: [Bool]
+    /// Values that may still be decoded.
+    private var budget: Int
+    private let initialBudget: Int
+    /// Key strings by object; writers share keys, so few are ever decoded.
+    private var keys: [Int: String] = [:]
+
+    public init(_ scanner: BinaryPlistScanner, limits: ReadLimits, fileSize: Int) {
+        self.scanner = scanner
+        maxDepth = limits.maxDepth
+        onPath = [Bool](repeating: false, count: scanner.objectCount)
+        // A tree of N references decodes to at most N values; allow sharing of
+        // small parts (dates, class names) many times over, but no more.
+        initialBudget = max(fileSize, 1 << 16) * 8
+        budget = initialBudget
+    }
+
+    /// Object `index` and everything it refers to.
+    /// - Parameter depth: the nesting of the object (1 for the top object).
+    /// - Throws: `bplist.*` errors, `limit.nestingTooDeep`, `limit.expansionTooLarge`.
+    public mutating func value(_ index: Int, depth: Int = 1) throws(FerryError) -> PlistValue {
+        try spend(index)
+        switch try scanner.object(index) {
+        case .null, .fill: return .null
+        case .bool(let flag): return .bool(flag)
+        case .integer(let number): return .integer(number)
+        case .unsignedInteger(let number): return .unsignedInteger(number)
+        case .real(let number): return .real(number)
+        case .date(let seconds): return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .data(let range): return .data(Array(scanner.payload(range)))
+        case .asciiString(let range): return .string(try scanner.asciiString(range, index: index))
+        case .utf16String(let range): return .string(try scanner.utf16String(range, index: index))
+        case .uid(let number): return .uid(number)
+        case .array(let list, let count), .set(let list, let count):
+            try enter(index, depth: depth)
+            defer { onPath[index] = false }
+            var elements: [PlistValue] = []
+            elements.reserveCapacity(count)
+            for position in 0..<count {
+                elements.append(try value(try scanner.reference(list, position), depth: depth + 1))
+            }
+            return .array(elements)
+        case .dictionary(let list, let count):
+            try enter(index, depth: depth)
+            defer { onPath[index] = false }
+            var dictionary = PlistDictionary()
+            for position in 0..<count {
+                let keyObject = try scanner.reference(list, position)
+                let key: String
+                if let known = keys[keyObject] {
+                    key = known
+                } else {
+                    key = try keyString(keyObject, of: index)
+                    if keys.count < 4096 { keys[keyObject] = key }
+                }
+                let element = try value(try scanner.reference(list, count + position), depth: depth + 1)
+                dictionary.append(key: key, value: element)
+            }
+            return .dictionary(dictionary)
+        }
+    }
+
+    /// Object `index` as a record value, without the detour through
+    /// `PlistValue` for scalars.
+    public mutating func recordValue(_ index: Int, depth: Int) throws(FerryError) -> Value {
+        try spend(index)
+        switch try scanner.object(index) {
+        case .null, .fill: return .null
+        case .bool(let flag): return .bool(flag)
+        case .integer(let number): return .integer(number)
+        case .unsignedInteger(let number):
+            throw .plistIntegerOutOfRange(String(number), at: scanner.location(try scanner.offset(of: index)))
+        case .real(let number): return .double(number)
+        case .date(let seconds): return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .data(let range): return .bytes(Array(scanner.payload(range)))
+        case .asciiString(let range): return .string(try scanner.asciiString(range, index: index))
+        case .utf16String(let range): return .string(try scanner.utf16String(range, index: index))
+        case .uid, .array, .set, .dictionary:
+            budget += 1  // `value` counts this object again.
+            return try value(index, depth: depth).recordValue()
+        }
+    }
+
+    /// The text of a dictionary key.
+    /// - Throws: `bplist.keyNotString` when the key is no string.
+    public func keyString(_ index: Int, of dictionary: Int) throws(FerryError) -> String {
+        switch try scanner.object(index) {
+        case .asciiString(let range): return try scanner.asciiString(range, index: index)
+        case .utf16String(let range): return try scanner.utf16String(range, index: index)
+        default: throw .bplistKeyNotString(dictionary, at: scanner.location(try scanner.offset(of: index)))
+        }
+    }
+
+    /// Marks a container as on the path.
+    /// - Throws: `bplist.cycle` when it already is; `limit.nestingTooDeep`.
+    public mutating func enter(_ index: Int, depth: Int) throws(FerryError) {
+        let here = scanner.location(try scanner.offset(of: index))
+        guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: here) }
+        guard !onPath[index] else { throw .bplistCycle(index, at: here) }
+        onPath[index] = true
+    }
+
+    public mutating func leave(_ index: Int) { onPath[index] = false }
+
+    @inline(__always)
+    private mutating func spend(_ index: Int) throws(FerryError) {
+        budget -= 1
+        if budget < 0 {
+            throw .expansionTooLarge(limit: initialBudget, at: scanner.location(try scanner.offset(of: index)))
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import FerryCore
+
+/// Streams records out of a binary plist whose top object is an array of
+/// dictionaries (the shape plutil and plistlib write), or a dictionary, which
+/// is one record.
+///
+/// The file is read whole, as the format needs, but records are decoded one
+/// at a time. Keys are decoded once per key object: writers share key
+/// strings, so a million records with the same keys cost one set of names.
+public final class BinaryPlistReader: RecordReader {
+    private var decoder: BinaryPlistDecoder
+    private let elements: (list: Int, count: Int)?
+    private var position = 0
+    private var failure: FerryError?
+    private var keyNames: [Int: String] = [:]
+    private var lastKeys: [Int] = []
+    private var lastFields: FieldList?
+    private var lastSlots: [Int]?
+    private var fieldLists: [FieldList: FieldList] = [:]
+
+    /// - Throws: `limit.inputTooLarge`, the scanner's trailer errors and
+    ///   `format.notRecords` when the top object holds no records.
+    public init(_ input: any ByteInput, limits: ReadLimits) throws(FerryError) {
+        let contents = try input.readAll(limit: limits.maxInputBytes)
+        let scanner = try BinaryPlistScanner(contents, name: input.name, limits: limits)
+        decoder = BinaryPlistDecoder(scanner, limits: limits, fileSize: contents.count)
+        let top = scanner.topObject
+        switch try scanner.object(top) {
+        case .array(let list, let count):
+            try decoder.enter(top, depth: 1)
+            elements = (list, count)
+        case .dictionary:
+            elements = nil
+        default:
+            let type = try decoder.value(top).typeName
+            throw .formatNotRecords(found: type, at: scanner.location(try scanner.offset(of: top)))
+        }
+    }
+
+    public func next() throws(FerryError) -> Record? {
+        if let failure { throw failure }
+        do throws(FerryError) {
+            let index: Int
+            if let elements {
+                guard position < elements.count else { return nil }
+                index = try decoder.scanner.reference(elements.list, position)
+            } else {
+                guard position == 0 else { return nil }
+                index = decoder.scanner.topObject
+            }
+            let record = try record(index, depth: elements == nil ? 1 : 2)
+            position += 1
+            return record
+        } catch {
+            let located = error.located(SourceLocation(file: decoder.scanner.name, record: position))
+            failure = located
+            throw located
+        }
+    }
+
+    private func record(_ index: Int, depth: Int) throws(FerryError) -> Record {
+        let scanner = decoder.scanner
+        let offset = try scanner.offset(of: index)
+        guard case .dictionary(let list, let count) = try scanner.object(index) else {
+            let type = try decoder.value(index, depth: depth).typeName
+            throw .bplistRecordNotDictionary(index, type: type, at: scanner.location(offset))
+        }
+        try decoder.enter(index, depth: depth)
+        defer { decoder.leave(index) }
+        var keys: [Int] = []
+        keys.reserveCapacity(count)
+        for position in 0..<count { keys.append(try scanner.reference(list, position)) }
+        let (fields, slots) = try fieldList(keys, of: index)
+        var values = [Value](repeating: .null, count: fields.count)
+        for position in 0..<count {
+            let value = try decoder.recordValue(try scanner.reference(list, count + position), depth: depth + 1)
+            // A repeated key keeps its first place and its last value.
+            values[slots?[position] ?? position] = value
+        }
+        return Record(fields: fields, values: values, origin: RecordOrigin(index: position, byteOffset: offset))
+    }
+
+    /// The field list for a dictionary's key objects, shared with the last
+    /// record's when the keys are the same objects; with the slot of each key
+    /// when a key repeats.
+    private func fieldList(_ keys: [Int], of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {
+        if let lastFields, keys == lastKeys { return (lastFields, lastSlots) }
+        var names: [String] = []
+        names.reserveCapacity(keys.count)
+        var slots: [Int] = []
+        var firstSlot: [[UInt8]: Int] = [:]
+        var repeats = false
+        for key in keys {
+            let name: String
+            if let known = keyNames[key] {
+                name = known
+            } else {
+                name = try decoder.keyString(key, of: dictionary)
+                if keyNames.count < 4096 { keyNames[key] = name }
+            }
+            if let slot = firstSlot[Array(name.utf8)] {
+                repeats = true
+                slots.append(slot)
+            } else {
+                firstSlot[Array(name.utf8)] = names.count
+                slots.append(names.count)
+                names.append(name)
+            }
+        }
+        let made = FieldList(names)
+        let fields = fieldLists[made] ?? made
+        if fieldLists[made] == nil {
+            if fieldLists.count >= 256 { fieldLists.removeAll(keepingCapacity: true) }
+            fieldLists[made] = made
+        }
+        lastKeys = keys
+        lastFields = fields
+        lastSlots = repeats ? slots : nil
+        return (fields, lastSlots)
+    }
+}

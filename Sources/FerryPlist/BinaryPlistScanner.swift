@@ -1,0 +1,341 @@
+// MARK: - Design
+//
+// A binary property list (`bplist00`) is a flat table of objects that refer to
+// each other by number. The trailer, in the last 32 bytes, says where the
+// offset table starts and how wide offsets and references are; the offset
+// table gives each object's position.
+//
+//     0        8                                       table      end-32   end
+//     bplist00 │ objects …                             │ offsets │ trailer │
+//
+//     trailer: 6 unused, offset size, reference size, object count (8),
+//              top object (8), offset-table position (8), all big-endian
+//
+// Each object starts with a marker byte: the high nibble is the type, the low
+// nibble a size or a count (0xF: the count follows as an integer object).
+// A dictionary `{"name": "Wii", "price": 269.0}` written with 1-byte
+// references is:
+//
+//     D2 02 03 04 05        dict of 2: key refs 2, 3; value refs 4, 5
+//     54 6E 61 6D 65        object 2: ASCII string "name"
+//     55 70 72 69 63 65     object 3: ASCII string "price"
+//     53 57 69 69           object 4: ASCII string "Wii"
+//     23 40 70 D0 00 …      object 5: 8-byte real 269.0
+//
+// The scanner checks the trailer once, then decodes one object at a time on
+// demand: a reader of a million records never holds more than one record's
+// objects. Every offset, count and reference is bounds-checked with
+// overflow-safe arithmetic before it is used.
+
+import FerryCore
+
+/// One object of a binary plist, decoded only as far as its marker: the
+/// payload of strings and data and the references of containers stay in the
+/// file until asked for.
+public enum BinaryPlistObject: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case fill
+    case integer(Int64)
+    case unsignedInteger(UInt64)
+    case real(Double)
+    /// Seconds since 2001-01-01.
+    case date(Double)
+    /// The payload's byte range.
+    case data(Range<Int>)
+    case asciiString(Range<Int>)
+    /// The payload's byte range; two bytes a UTF-16BE code unit.
+    case utf16String(Range<Int>)
+    case uid(UInt64)
+    /// `count` references starting at byte `references`.
+    case array(references: Int, count: Int)
+    case set(references: Int, count: Int)
+    /// `count` key references at `references`, then `count` value references.
+    case dictionary(references: Int, count: Int)
+}
+
+/// Reads the objects of a binary property list held whole in memory.
+///
+/// - Complexity: opening checks the trailer in O(1); each object costs
+///   O(its own size).
+public final class BinaryPlistScanner {
+    /// The name of the input, for error locations.
+    public let name: String
+    public let objectCount: Int
+    public let topObject: Int
+    let referenceSize: Int
+    private let offsetSize: Int
+    private let offsetTable: Int
+    private let bytes: UnsafeMutableRawBufferPointer
+    /// Objects live in `8..<objectsEnd`.
+    private let objectsEnd: Int
+
+    /// The magic number every binary plist starts with.
+    public static let magic: [UInt8] = Array("bplist00".utf8)
+
+    /// Checks the header and trailer of `contents`.
+    /// - Throws: `bplist.notBinaryPlist`, `bplist.invalidTrailer`,
+    ///   `limit.tooManyObjects`.
+    public init(_ contents: [UInt8], name: String, limits: ReadLimits) throws(FerryError) {
+        let here = SourceLocation(file: name, byteOffset: 0)
+        guard contents.count >= 8, Array(contents[0..<6]) == Array(BinaryPlistScanner.magic[0..<6]) else {
+            throw .bplistNotBinaryPlist(at: here)
+        }
+        let trailerStart = contents.count - 32
+        guard trailerStart >= 9 else { throw .bplistInvalidTrailer("size", at: here) }
+        func number(_ at: Int, _ width: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for index in at..<at + width { value = value << 8 | UInt64(contents[index]) }
+            return value
+        }
+        let offsetSize = Int(contents[trailerStart + 6])
+        let referenceSize = Int(contents[trailerStart + 7])
+        let objectCount = number(trailerStart + 8, 8)
+        let topObject = number(trailerStart + 16, 8)
+        let offsetTable = number(trailerStart + 24, 8)
+        let trailerHere = SourceLocation(file: name, byteOffset: trailerStart)
+        guard (1...8).contains(offsetSize) else { throw .bplistInvalidTrailer("offsetSize", at: trailerHere) }
+        guard (1...8).contains(referenceSize) else { throw .bplistInvalidTrailer("referenceSize", at: trailerHere) }
+        guard objectCount >= 1 else { throw .bplistInvalidTrailer("objectCount", at: trailerHere) }
+        guard topObject < objectCount else { throw .bplistInvalidTrailer("topObject", at: trailerHere) }
+        // The offset table must follow the objects and end by the end of the
+        // file. Some files let it run into the trailer, which CF and plistlib
+        // accept, so that is allowed: each offset is checked when used.
+        guard offsetTable >= 9, offsetTable < UInt64(trailerStart) else {
+            throw .bplistInvalidTrailer("offsetTable", at: trailerHere)
+        }
+        let (tableBytes, overflow) = objectCount.multipliedReportingOverflow(by: UInt64(offsetSize))
+        let (tableEnd, endOverflow) = offsetTable.addingReportingOverflow(tableBytes)
+        guard !overflow, !endOverflow, tableEnd <= UInt64(contents.count) else {
+            throw .bplistInvalidTrailer("offsetTable", at: trailerHere)
+        }
+        guard objectCount <= UInt64(limits.maxObjects) else {
+            throw .tooManyObjects(limit: limits.maxObjects, at: trailerHere)
+        }
+        // A reference must be able to name every object.
+        if referenceSize < 8 && objectCount > UInt64(1) << UInt64(8 * referenceSize) {
+            throw .bplistInvalidTrailer("referenceSize", at: trailerHere)
+        }
+        self.name = name
+        self.offsetSize = offsetSize
+        self.referenceSize = referenceSize
+        self.objectCount = Int(objectCount)
+        self.topObject = Int(topObject)
+        self.offsetTable = Int(offsetTable)
+        objectsEnd = Int(offsetTable)
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: contents.count, alignment: 8)
+        contents.withUnsafeBytes { bytes.copyMemory(from: $0) }
+    }
+
+    deinit { bytes.deallocate() }
+
+    // MARK: - Objects
+
+    /// Where object `index` starts.
+    /// - Throws: `bplist.referenceOutOfRange`, `bplist.offsetOutOfRange`.
+    public func offset(of index: Int) throws(FerryError) -> Int {
+        guard index >= 0, index < objectCount else {
+            throw .bplistReferenceOutOfRange(index, count: objectCount, at: location(offsetTable))
+        }
+        let start = offsetTable + index * offsetSize
+        let offset = readNumber(at: start, width: offsetSize)
+        guard offset >= 8, offset < UInt64(objectsEnd) else {
+            throw .bplistOffsetOutOfRange(index, at: location(start))
+        }
+        return Int(offset)
+    }
+
+    /// Object `index`, decoded as far as its marker.
+    /// - Throws: `bplist.invalidObject`, `bplist.objectOutOfBounds` and the
+    ///   errors of `offset(of:)`.
+    public func object(_ index: Int) throws(FerryError) -> BinaryPlistObject {
+        let start = try offset(of: index)
+        let marker = bytes[start]
+        let info = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return .null
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            case 0x0F: return .fill
+            default: throw .bplistInvalidObject(index, marker: marker, at: location(start))
+            }
+        case 0x1:
+            guard info <= 4 else { throw .bplistInvalidObject(index, marker: marker, at: location(start)) }
+            let width = 1 << info
+            try need(start + 1, width, index)
+            return try integer(at: start + 1, width: width, index: index)
+        case 0x2:
+            guard info == 2 || info == 3 else { throw .bplistInvalidObject(index, marker: marker, at: location(start)) }
+            let width = 1 << info
+            try need(start + 1, width, index)
+            let raw = readNumber(at: start + 1, width: width)
+            return .real(width == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw))
+        case 0x3:
+            guard marker == 0x33 else { throw .bplistInvalidObject(index, marker: marker, at: location(start)) }
+            try need(start + 1, 8, index)
+            return .date(Double(bitPattern: readNumber(at: start + 1, width: 8)))
+        case 0x4:
+            let (payload, count) = try counted(start, info: info, index: index)
+            try need(payload, count, index)
+            return .data(payload..<payload + count)
+        case 0x5:
+            let (payload, count) = try counted(start, info: info, index: index)
+            try need(payload, count, index)
+            return .asciiString(payload..<payload + count)
+        case 0x6:
+            let (payload, count) = try counted(start, info: info, index: index)
+            let (byteCount, overflow) = count.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw .bplistObjectOutOfBounds(index, at: location(start)) }
+            try need(payload, byteCount, index)
+            return .utf16String(payload..<payload + byteCount)
+        case 0x8:
+            try need(start + 1, info + 1, index)
+            return .uid(readNumber(at: start + 1, width: info + 1))
+        case 0xA, 0xB, 0xC:
+            let (payload, count) = try counted(start, info: info, index: index)
+            try needReferences(payload, count, index)
+            return marker >> 4 == 0xA ? .array(references: payload, count: count) : .set(references: payload, count: count)
+        case 0xD:
+            let (payload, count) = try counted(start, info: info, index: index)
+            let (both, overflow) = count.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw .bplistObjectOutOfBounds(index, at: location(start)) }
+            try needReferences(payload, both, index)
+            return .dictionary(references: payload, count: count)
+        default:
+            throw .bplistInvalidObject(index, marker: marker, at: location(start))
+        }
+    }
+
+    /// Reference `position` of the list that starts at byte `list`; the list
+    /// was bounds-checked by `object(_:)`.
+    /// - Throws: `bplist.referenceOutOfRange` when it names no object.
+    @inline(__always)
+    public func reference(_ list: Int, _ position: Int) throws(FerryError) -> Int {
+        let at = list + position * referenceSize
+        let value = readNumber(at: at, width: referenceSize)
+        guard value < UInt64(objectCount) else {
+            throw .bplistReferenceOutOfRange(Int(clamping: value), count: objectCount, at: location(at))
+        }
+        return Int(value)
+    }
+
+    /// The bytes of a payload range that `object(_:)` returned.
+    public func payload(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[range])
+    }
+
+    /// The text of a string object.
+    /// - Throws: `bplist.invalidString` for non-ASCII bytes in an ASCII
+    ///   string or a broken surrogate pair; `bplist.expectedString` when the
+    ///   object is no string.
+    public func string(_ index: Int) throws(FerryError) -> String {
+        switch try object(index) {
+        case .asciiString(let range): return try asciiString(range, index: index)
+        case .utf16String(let range): return try utf16String(range, index: index)
+        default: throw .bplistExpectedString(index, at: location(try offset(of: index)))
+        }
+    }
+
+    func asciiString(_ range: Range<Int>, index: Int) throws(FerryError) -> String {
+        let raw = payload(range)
+        // Eight bytes at a time: any high bit means a byte outside ASCII.
+        var position = 0
+        while position + 8 <= raw.count {
+            if raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            position += 8
+        }
+        while position < raw.count {
+            guard raw[position] < 0x80 else { throw .bplistInvalidString(index, at: location(range.lowerBound + position)) }
+            position += 1
+        }
+        return String(decoding: raw, as: UTF8.self)
+    }
+
+    func utf16String(_ range: Range<Int>, index: Int) throws(FerryError) -> String {
+        let raw = payload(range)
+        var units: [UInt16] = []
+        units.reserveCapacity(raw.count / 2)
+        var position = 0
+        while position < raw.count {
+            units.append(UInt16(raw[position]) << 8 | UInt16(raw[position + 1]))
+            position += 2
+        }
+        var text = String()
+        text.reserveCapacity(units.count)
+        var decoder = UTF16()
+        var iterator = units.makeIterator()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
+            case .emptyInput: break loop
+            case .error: throw .bplistInvalidString(index, at: location(range.lowerBound))
+            }
+        }
+        return text
+    }
+
+    // MARK: - Bytes
+
+    /// A location at byte `offset` of the file.
+    public func location(_ offset: Int) -> SourceLocation {
+        SourceLocation(file: name, byteOffset: offset)
+    }
+
+    @inline(__always)
+    private func readNumber(at start: Int, width: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in start..<start + width { value = value << 8 | UInt64(bytes[index]) }
+        return value
+    }
+
+    /// Throws unless `count` bytes from `start` lie inside the object area.
+    @inline(__always)
+    private func need(_ start: Int, _ count: Int, _ index: Int) throws(FerryError) {
+        let (end, overflow) = start.addingReportingOverflow(count)
+        guard !overflow, count >= 0, end <= objectsEnd else {
+            throw .bplistObjectOutOfBounds(index, at: location(start - 1))
+        }
+    }
+
+    private func needReferences(_ start: Int, _ count: Int, _ index: Int) throws(FerryError) {
+        let (length, overflow) = count.multipliedReportingOverflow(by: referenceSize)
+        guard !overflow else { throw .bplistObjectOutOfBounds(index, at: location(start)) }
+        try need(start, length, index)
+    }
+
+    /// The payload start and count of a marker whose low nibble is a count,
+    /// or 0xF followed by an integer object holding it.
+    private func counted(_ start: Int, info: Int, index: Int) throws(FerryError) -> (Int, Int) {
+        if info != 0xF { return (start + 1, info) }
+        try need(start + 1, 1, index)
+        let marker = bytes[start + 1]
+        guard marker >> 4 == 0x1, marker & 0x0F <= 3 else {
+            throw .bplistInvalidObject(index, marker: marker, at: location(start + 1))
+        }
+        let width = 1 << Int(marker & 0x0F)
+        try need(start + 2, width, index)
+        let count = readNumber(at: start + 2, width: width)
+        // No count can exceed the bytes that hold the objects.
+        guard count <= UInt64(objectsEnd) else { throw .bplistObjectOutOfBounds(index, at: location(start)) }
+        return (start + 2 + width, Int(count))
+    }
+
+    /// Integers of 1, 2 and 4 bytes are unsigned, 8 bytes signed, and 16
+    /// bytes a signed 128-bit value, which holds only what 64 bits can here.
+    private func integer(at start: Int, width: Int, index: Int) throws(FerryError) -> BinaryPlistObject {
+        switch width {
+        case 1, 2, 4: return .integer(Int64(readNumber(at: start, width: width)))
+        case 8: return .integer(Int64(bitPattern: readNumber(at: start, width: 8)))
+        default:
+            let high = readNumber(at: start, width: 8)
+            let low = readNumber(at: start + 8, width: 8)
+            if high == 0 {
+                return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low)
+            }
+            if high == UInt64.max && low >= UInt64(1) << 63 { return .integer(Int64(bitPattern: low)) }
+            throw .bplistInvalidObject(index, marker: bytes[start - 1], at: location(start - 1))
+        }
+    }
+}

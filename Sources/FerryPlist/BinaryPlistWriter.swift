@@ -1,0 +1,51 @@
+import FerryCore
+
+/// Writes records as a binary plist: an array of dictionaries, the shape
+/// plistlib and plutil produce for a list of records.
+///
+/// The format puts its offset table at the end and sizes references by the
+/// final object count, so records are built up in a `BinaryPlistBuilder`
+/// and written out by `finish()`. A null field is left out of its
+/// dictionary, as plists have no null.
+public final class BinaryPlistWriter: RecordWriter {
+    private let output: any ByteOutput
+    private var builder = BinaryPlistBuilder()
+    private var records: [Int] = []
+    private var keyFields: FieldList?
+    private var keyObjects: [Int] = []
+    private var finished = false
+
+    public init(_ output: any ByteOutput) { self.output = output }
+
+    /// - Throws: `plist.nullInArray`, located at the record's field.
+    public func write(_ record: Record) throws(FerryError) {
+        if keyFields !== record.fields {
+            keyObjects = record.fields.names.map { builder.addString($0) }
+            keyFields = record.fields
+        }
+        var keys: [Int] = []
+        var values: [Int] = []
+        keys.reserveCapacity(record.values.count)
+        values.reserveCapacity(record.values.count)
+        for (position, value) in record.values.enumerated() {
+            let converted: PlistValue?
+            do throws(FerryError) {
+                converted = try value.plistValue()
+            } catch {
+                throw error.located(SourceLocation(record: record.origin.index, field: record.fields.names[position]))
+            }
+            guard let converted else { continue }
+            keys.append(keyObjects[position])
+            values.append(builder.add(converted))
+        }
+        records.append(builder.addDictionary(keys: keys, values: values))
+    }
+
+    public func finish() throws(FerryError) {
+        guard !finished else { return }
+        finished = true
+        let top = builder.addArray(records)
+        try builder.write(top: top, to: output)
+        try output.flush()
+    }
+}

@@ -1,0 +1,348 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+import FerryCore
+
+/// Follows the UIDs of a keyed archive and turns its objects into values.
+///
+/// Foundation's classes become the values they stand for: NSArray, NSSet and
+/// NSOrderedSet arrays, NSDictionary objects, NSString strings, NSData bytes,
+/// NSDate dates, NSNull null, NSUUID and NSURL strings. A UIImage becomes its
+/// image bytes. Any other class becomes an object of its fields by key, with
+/// its class name under `$class`.
+///
+/// Like the binary plist decoder it refuses cycles (`archive.cycle`), nesting
+/// past the limit and sharing that multiplies without end.
+public struct KeyedArchiveDecoder {
+    public private(set) var objects: KeyedArchiveObjects
+    private let maxDepth: Int
+    private var onPath: Set<Int> = []
+    private var classes: [Int: ArchiveClass] = [:]
+    private var budget: Int
+    private let initialBudget: Int
+    /// Names of images that a UIImage named without holding their bytes.
+    public private(set) var namedImages: [String] = []
+
+    public init(_ objects: KeyedArchiveObjects, limits: ReadLimits) {
+        self.objects = objects
+        maxDepth = limits.maxDepth
+        initialBudget = max(objects.count, 1 << 16) * 16
+        budget = initialBudget
+    }
+
+    // MARK: - Classes
+
+    /// The class of a `$class` reference, read once per class dictionary.
+    /// - Throws: `archive.invalidClass` when it is no class dictionary.
+    public mutating func archiveClass(_ uid: Int, of object: Int) throws(FerryError) -> ArchiveClass {
+        if let known = classes[uid] { return known }
+        guard case .dictionary(let dictionary) = try objects.object(uid),
+            case .string(let name)? = dictionary["$classname"]
+        else {
+            throw .archiveInvalidClass(object, at: location(object))
+        }
+        var chain: [String] = []
+        if case .array(let names)? = dictionary["$classes"] {
+            for case .string(let superclass) in names { chain.append(superclass) }
+        }
+        if chain.isEmpty { chain = [name] }
+        // Classes a reader may use instead, when it lacks this one
+        // (`classFallbacksForKeyedArchiver`), come after the superclasses.
+        if case .array(let hints)? = dictionary["$classhints"] {
+            for case .string(let hint) in hints { chain.append(hint) }
+        }
+        let made = ArchiveClass(name: name, chain: chain)
+        classes[uid] = made
+        return made
+    }
+
+    /// The class of object `index` when it is an instance dictionary.
+    public mutating func classOf(_ index: Int) throws(FerryError) -> (ArchiveClass, PlistDictionary)? {
+        guard case .dictionary(let dictionary) = try objects.object(index), let classValue = dictionary["$class"]
+        else { return nil }
+        guard case .uid(let uid) = classValue else { throw .archiveInvalidClass(index, at: location(index)) }
+        return (try archiveClass(try checked(uid, from: index), of: index), dictionary)
+    }
+
+    // MARK: - Values
+
+    /// The value a UID stands for.
+    /// - Parameter depth: the nesting of the value (1 for the root).
+    public mutating func value(uid: Int, depth: Int) throws(FerryError) -> Value {
+        budget -= 1
+        if budget < 0 { throw .expansionTooLarge(limit: initialBudget, at: location(uid)) }
+        let object = try objects.object(uid)
+        switch object {
+        case .string(let text):
+            // `$null` stands for nil wherever a UID points at it.
+            return text == "$null" ? .null : .string(text)
+        case .dictionary(let dictionary):
+            // Every dictionary NSKeyedArchiver puts in `$objects` is an instance.
+            guard let classValue = dictionary["$class"] else { throw .archiveMissingClass(uid, at: location(uid)) }
+            guard case .uid(let classUID) = classValue else { throw .archiveInvalidClass(uid, at: location(uid)) }
+            let archiveClass = try archiveClass(try checked(classUID, from: uid), of: uid)
+            try enter(uid, depth: depth)
+            defer { onPath.remove(uid) }
+            return try instance(uid, of: archiveClass, fields: dictionary, depth: depth)
+        case .array:
+            // Not what NSKeyedArchiver writes, but its UIDs are followed too,
+            // so it is on the path like an instance.
+            try enter(uid, depth: depth)
+            defer { onPath.remove(uid) }
+            return try inline(object, in: uid, key: nil, depth: depth)
+        default:
+            return try inline(object, in: uid, key: nil, depth: depth)
+        }
+    }
+
+    /// Puts object `uid` on the path being decoded.
+    /// - Throws: `limit.nestingTooDeep`; `archive.cycle` when it already is.
+    private mutating func enter(_ uid: Int, depth: Int) throws(FerryError) {
+        guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: location(uid)) }
+        guard onPath.insert(uid).inserted else { throw .archiveCycle(uid, at: location(uid)) }
+    }
+
+    /// A value stored in an instance's dictionary: a UID to follow, or a
+    /// number, string or data stored in place.
+    public mutating func field(_ value: PlistValue, in object: Int, key: String, depth: Int) throws(FerryError) -> Value {
+        if case .uid(let uid) = value { return try self.value(uid: try checked(uid, from: object), depth: depth) }
+        return try inline(value, in: object, key: key, depth: depth)
+    }
+
+    private mutating func inline(_ value: PlistValue, in object: Int, key: String?, depth: Int) throws(FerryError) -> Value {
+        switch value {
+        case .uid(let uid): return try self.value(uid: try checked(uid, from: object), depth: depth)
+        case .array(let elements):
+            var values: [Value] = []
+            values.reserveCapacity(elements.count)
+            for element in elements { values.append(try inline(element, in: object, key: key, depth: depth + 1)) }
+            return .array(values)
+        case .dictionary(let dictionary):
+            var fields = OrderedObject()
+            for (name, element) in zip(dictionary.keys, dictionary.values) {
+                fields.append(key: name, value: try inline(element, in: object, key: name, depth: depth + 1))
+            }
+            return .object(fields)
+        default:
+            do throws(FerryError) {
+                return try value.recordValue()
+            } catch {
+                throw error.located(location(object, field: key))
+            }
+        }
+    }
+
+    /// An instance of `archiveClass` with its fields.
+    private mutating func instance(
+        _ uid: Int, of archiveClass: ArchiveClass, fields: PlistDictionary, depth: Int
+    ) throws(FerryError) -> Value {
+        switch archiveClass.foundationKind {
+        case .array:
+            return .array(try references(fields, "NS.objects", in: uid, depth: depth))
+        case .dictionary:
+            let keys = try references(fields, "NS.keys", in: uid, depth: depth)
+            let values = try references(fields, "NS.objects", in: uid, depth: depth)
+            guard keys.count == values.count else {
+                throw .archiveWrongType(uid, key: "NS.keys", expected: "type.array", at: location(uid, field: "NS.keys"))
+            }
+            var object = OrderedObject()
+            for (key, value) in zip(keys, values) {
+                guard case .string(let name) = key else {
+                    throw .archiveWrongType(uid, key: "NS.keys", expected: "type.string", at: location(uid, field: "NS.keys"))
+                }
+                object[name] = value
+            }
+            return .object(object)
+        case .string:
+            guard let text = fields["NS.string"] ?? fields["NS.bytes"] else { return .string("") }
+            switch try field(text, in: uid, key: "NS.string", depth: depth + 1) {
+            case .string(let string): return .string(string)
+            case .bytes(let bytes): return .string(String(decoding: bytes, as: UTF8.self))
+            default:
+                throw .archiveWrongType(uid, key: "NS.string", expected: "type.string", at: location(uid, field: "NS.string"))
+            }
+        case .data:
+            guard let data = fields["NS.data"] else { return .bytes([]) }
+            let value = try field(data, in: uid, key: "NS.data", depth: depth + 1)
+            guard case .bytes = value else {
+                throw .archiveWrongType(uid, key: "NS.data", expected: "type.data", at: location(uid, field: "NS.data"))
+            }
+            return value
+        case .date:
+            guard case .real(let seconds)? = fields["NS.time"] else {
+                throw .archiveWrongType(uid, key: "NS.time", expected: "type.real", at: location(uid, field: "NS.time"))
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .null:
+            return .null
+        case .uuid:
+            guard case .data(let bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {
+                throw .archiveWrongType(uid, key: "NS.uuidbytes", expected: "type.data", at: location(uid, field: "NS.uuidbytes"))
+            }
+            return .string(Self.uuidText(bytes))
+        case .url:
+            let relative = try fields["NS.relative"].map { value throws(FerryError) in try field(value, in: uid, key: "NS.relative", depth: depth + 1) }
+            let base = try fields["NS.base"].map { value throws(FerryError) in try field(value, in: uid, key: "NS.base", depth: depth + 1) }
+            guard case .string(let path)? = relative else {
+                throw .archiveWrongType(uid, key: "NS.relative", expected: "type.string", at: location(uid, field: "NS.relative"))
+            }
+            if case .string(let baseText)? = base { return .string(Self.resolve(path, against: baseText)) }
+            return .string(path)
+        case .image:
+            return try image(uid, fields: fields, depth: depth)
+        case .number:
+            for key in ["NS.intval", "NS.dblval", "NS.boolval"] {
+                if let number = fields[key] { return try field(number, in: uid, key: key, depth: depth + 1) }
+            }
+            return .null
+        case nil:
+            var object = OrderedObject()
+            object.append(key: "$class", value: .string(archiveClass.name))
+            for (key, value) in zip(fields.keys, fields.values) where key != "$class" {
+                object.append(key: key, value: try field(value, in: uid, key: key, depth: depth + 1))
+            }
+            return .object(object)
+        }
+    }
+
+    /// The values of a UID array such as `NS.objects`.
+    private mutating func references(
+        _ fields: PlistDictionary, _ key: String, in uid: Int, depth: Int
+    ) throws(FerryError) -> [Value] {
+        guard let list = fields[key] ?? (key == "NS.objects" ? Self.numberedElements(fields) : nil) else { return [] }
+        guard case .array(let elements) = list else {
+            throw .archiveWrongType(uid, key: key, expected: "type.array", at: location(uid, field: key))
+        }
+        var values: [Value] = []
+        values.reserveCapacity(elements.count)
+        for element in elements { values.append(try field(element, in: uid, key: key, depth: depth + 1)) }
+        return values
+    }
+
+    /// The elements of a collection archived one key each, as NSOrderedSet
+    /// (`NS.object.0`, `NS.object.1`, …) and NSCountedSet (`NS.object0`, …) do.
+    public static func numberedElements(_ fields: PlistDictionary) -> PlistValue? {
+        for prefix in ["NS.object.", "NS.object"] {
+            var elements: [PlistValue] = []
+            while let element = fields[prefix + String(elements.count)] { elements.append(element) }
+            if !elements.isEmpty { return .array(elements) }
+        }
+        return nil
+    }
+
+    // MARK: - Images
+
+    /// A UIImage's bytes: `UIImageData`, or any data that starts like a PNG
+    /// or JPEG (older key sets). An image that only names a bundled image
+    /// (`UIImageName`) becomes null, and its name is kept for a warning.
+    private mutating func image(_ uid: Int, fields: PlistDictionary, depth: Int) throws(FerryError) -> Value {
+        if let data = fields["UIImageData"] {
+            let value = try field(data, in: uid, key: "UIImageData", depth: depth + 1)
+            if case .bytes = value { return value }
+            if value != .null {
+                throw .archiveWrongType(uid, key: "UIImageData", expected: "type.data", at: location(uid, field: "UIImageData"))
+            }
+        }
+        for (key, candidate) in zip(fields.keys, fields.values) where key != "$class" {
+            guard case .uid = candidate else {
+                if case .data(let bytes) = candidate, Self.looksLikeImage(bytes) { return .bytes(bytes) }
+                continue
+            }
+            if case .bytes(let bytes) = try field(candidate, in: uid, key: key, depth: depth + 1), Self.looksLikeImage(bytes) {
+                return .bytes(bytes)
+            }
+        }
+        if let name = fields["UIImageName"], case .string(let text) = try field(name, in: uid, key: "UIImageName", depth: depth + 1) {
+            namedImages.append(text)
+        }
+        return .null
+    }
+
+    /// Forgets the image names collected so far, once they are reported.
+    public mutating func clearNamedImages() { namedImages.removeAll() }
+
+    static func looksLikeImage(_ bytes: [UInt8]) -> Bool {
+        let type = Photo.imageType(of: bytes)
+        return type == .png || type == .jpeg
+    }
+
+    // MARK: - Helpers
+
+    /// `uid` as an index, when it names an object.
+    /// - Throws: `archive.uidOutOfRange`.
+    public func checked(_ uid: UInt64, from object: Int) throws(FerryError) -> Int {
+        guard uid < UInt64(objects.count) else {
+            throw .archiveUIDOutOfRange(Int(clamping: uid), count: objects.count, at: location(object))
+        }
+        return Int(uid)
+    }
+
+    /// Where object `index` is, as far as the format can say.
+    public func location(_ index: Int, field: String? = nil) -> SourceLocation {
+        SourceLocation(file: objects.name, byteOffset: objects.byteOffset(of: index), field: field)
+    }
+
+    static func uuidText(_ bytes: [UInt8]) -> String {
+        let hex = bytes.map { byte in
+            let digits = Array("0123456789ABCDEF".utf8)
+            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
+        }
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+    }
+
+    /// `relative` against `base`, as NSURL joins them for the usual cases:
+    /// a relative with a scheme stands alone, an absolute path keeps the
+    /// base's scheme and host, and any other path replaces the base's last
+    /// component.
+    static func resolve(_ relative: String, against base: String) -> String {
+        let baseBytes = Array(base.utf8)
+        let separator = Array("://".utf8)
+        if Array(relative.utf8).firstRange(of: separator) != nil || base.isEmpty {
+            return relative
+        }
+        // The path starts after `scheme://host`, or at the start without one.
+        let pathStart: Int
+        if let scheme = baseBytes.firstRange(of: separator) {
+            pathStart = baseBytes[scheme.upperBound...].firstIndex(of: UInt8(ascii: "/")) ?? baseBytes.count
+        } else {
+            pathStart = 0
+        }
+        if relative.hasPrefix("/") { return String(decoding: baseBytes[..<pathStart], as: UTF8.self) + relative }
+        guard let slash = baseBytes[pathStart...].lastIndex(of: UInt8(ascii: "/")) else {
+            return String(decoding: baseBytes[..<pathStart], as: UTF8.self) + "/" + relative
+        }
+        return String(decoding: baseBytes[...slash], as: UTF8.self) + relative
+    }
+}
+
+/// A class an archive names, with its superclasses.
+public struct ArchiveClass: Sendable, Hashable {
+    public let name: String
+    /// The class and its superclasses, most derived first.
+    public let chain: [String]
+
+    /// What Foundation class this stands for, looked up along the chain.
+    var foundationKind: FoundationKind? {
+        for name in chain {
+            if let kind = FoundationKind.byName[name] { return kind }
+        }
+        return nil
+    }
+
+    enum FoundationKind {
+        case array, dictionary, string, data, date, null, uuid, url, image, number
+
+        static let byName: [String: FoundationKind] = [
+            "NSArray": .array, "NSMutableArray": .array, "NSSet": .array, "NSMutableSet": .array,
+            "NSOrderedSet": .array, "NSMutableOrderedSet": .array, "NSCountedSet": .array,
+            "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary,
+            "NSString": .string, "NSMutableString": .string,
+            "NSData": .data, "NSMutableData": .data,
+            "NSDate": .date, "NSNull": .null, "NSUUID": .uuid, "NSURL": .url,
+            "UIImage": .image, "NSNumber": .number,
+        ]
+    }
+}

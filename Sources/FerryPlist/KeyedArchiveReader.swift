@@ -1,0 +1,153 @@
+import FerryCore
+
+/// Streams the records of a keyed archive: the objects of its root array
+/// (the shape `NSKeyedArchiver.archiveRootObject([Product], toFile:)` saves),
+/// or the root object itself when it is a single instance or dictionary.
+///
+/// Each instance becomes a record of its fields by key. Its class decides its
+/// kind: `Product` or `*.Product` is a product, `Book` or `*.Book` a book,
+/// and `--class-map NAME=kind` names others. Instances of other classes keep
+/// their class name in a `$class` field.
+public final class KeyedArchiveReader: RecordReader {
+    private var decoder: KeyedArchiveDecoder
+    private let classMap: ClassMap
+    private let context: ReadContext
+    private var elements: [PlistValue]
+    private var position = 0
+    private var failure: FerryError?
+    private var fieldLists: [FieldList: FieldList] = [:]
+    public private(set) var declaredKind: RecordKind?
+    private var kindDeclared = false
+
+    /// - Throws: `archive.*` header errors, `format.notRecords` when the root
+    ///   holds no records, and the plist's errors.
+    public init(_ objects: KeyedArchiveObjects, context: ReadContext, classMap: ClassMap) throws(FerryError) {
+        decoder = KeyedArchiveDecoder(objects, limits: context.limits)
+        self.classMap = classMap
+        self.context = context
+        let root = objects.root
+        if let (rootClass, fields) = try decoder.classOf(root),
+            rootClass.chain.contains(where: { ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"].contains($0) })
+        {
+            guard case .array(let list)? = fields["NS.objects"] ?? KeyedArchiveDecoder.numberedElements(fields) ?? .array([]) else {
+                throw .archiveWrongType(root, key: "NS.objects", expected: "type.array", at: decoder.location(root, field: "NS.objects"))
+            }
+            elements = list
+        } else if try decoder.classOf(root) != nil {
+            elements = [.uid(UInt64(root))]
+        } else {
+            let found = try decoder.value(uid: root, depth: 1)
+            throw .formatNotRecords(found: found.typeName, at: decoder.location(root))
+        }
+    }
+
+    public func next() throws(FerryError) -> Record? {
+        if let failure { throw failure }
+        guard position < elements.count else { return nil }
+        do throws(FerryError) {
+            let record = try record(elements[position])
+            position += 1
+            return record
+        } catch {
+            let located = error.located(SourceLocation(file: decoder.objects.name, record: position))
+            failure = located
+            throw located
+        }
+    }
+
+    private func record(_ element: PlistValue) throws(FerryError) -> Record {
+        guard case .uid(let reference) = element else {
+            throw .archiveWrongType(decoder.objects.root, key: "NS.objects", expected: "type.uid", at: decoder.location(decoder.objects.root))
+        }
+        let uid = try decoder.checked(reference, from: decoder.objects.root)
+        let origin = RecordOrigin(index: position, byteOffset: decoder.objects.byteOffset(of: uid) ?? 0)
+        let value = try decoder.value(uid: uid, depth: 2)
+        guard case .object(var object) = value else {
+            throw .archiveRecordNotObject(uid, found: value.typeName, at: decoder.location(uid))
+        }
+        var kind: RecordKind?
+        if case .string(let className)? = object["$class"], let mapped = classMap.kind(of: className) {
+            kind = mapped
+            object["$class"] = nil
+        }
+        if !kindDeclared {
+            kindDeclared = true
+            declaredKind = kind
+        }
+        for name in decoder.namedImages {
+            context.warn(FerryWarning(.archiveNamedImage, [.string(name)], at: SourceLocation(file: decoder.objects.name, record: position)))
+        }
+        decoder.clearNamedImages()
+        let made = FieldList(object.keys)
+        let fields = fieldLists[made] ?? made
+        if fieldLists[made] == nil {
+            if fieldLists.count >= 256 { fieldLists.removeAll(keepingCapacity: true) }
+            fieldLists[made] = made
+        }
+        return Record(fields: fields, values: object.values, origin: origin)
+    }
+}
+
+/// Which archived classes are which kinds of record.
+public struct ClassMap: Sendable, Hashable {
+    /// Names given with `--class-map`, before the built-in rules.
+    public var names: [String: RecordKind]
+
+    public init(_ names: [String: RecordKind] = [:]) { self.names = names }
+
+    /// Parses `NAME=kind[,NAME=kind…]`.
+    /// - Throws: `usage.invalidValue` for a pair without a known kind.
+    public init(parsing text: String) throws(FerryError) {
+        var names: [String: RecordKind] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty, let kind = RecordKind(rawValue: String(parts[1])), kind != .generic
+            else {
+                throw .usageInvalidValue(option: "class-map", value: text, expected: .message("expected.classMap"))
+            }
+            names[String(parts[0])] = kind
+        }
+        self.names = names
+    }
+
+    /// The kind of records of class `name`, or nil for a class of no kind.
+    public func kind(of name: String) -> RecordKind? {
+        if let given = names[name] { return given }
+        let base = name.split(separator: ".").last.map(String.init) ?? name
+        switch base {
+        case "Product": return .product
+        case "Book": return .book
+        default: return nil
+        }
+    }
+}
+
+extension KeyedArchiveReader: StructureReporting {
+    /// The archive's object count and the classes of all its instances.
+    public func structure() throws(FerryError) -> InputStructure {
+        var objects = decoder.objects
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        var names: [Int: String] = [:]
+        for index in 0..<objects.count {
+            guard case .dictionary(let dictionary) = try objects.object(index), case .uid(let uid)? = dictionary["$class"]
+            else { continue }
+            let classIndex = Int(clamping: uid)
+            let name: String
+            if let known = names[classIndex] {
+                name = known
+            } else {
+                guard classIndex < objects.count, case .dictionary(let description) = try objects.object(classIndex),
+                    case .string(let className)? = description["$classname"]
+                else { throw .archiveInvalidClass(index, at: decoder.location(index)) }
+                name = className
+                names[classIndex] = name
+            }
+            if counts[name] == nil { order.append(name) }
+            counts[name, default: 0] += 1
+        }
+        let classes = order.map { (name: $0, count: counts[$0] ?? 0) }
+            .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
+        return InputStructure(objectCount: objects.count, classes: classes)
+    }
+}

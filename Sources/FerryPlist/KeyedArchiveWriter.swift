@@ -1,0 +1,178 @@
+import FerryCore
+
+/// Writes records as an NSKeyedArchiver archive that Foundation's
+/// `NSKeyedUnarchiver` reads back: a binary plist whose root is an NSArray of
+/// instances, as `archiveRootObject([Product], toFile:)` saves it.
+///
+/// - Products are instances of `GameStoreiOS.Product` (the seed app's module)
+///   and books of `BookStore.Book`; `--class-name` names another class.
+///   Generic records become NSDictionary objects, unless a class is named.
+/// - Strings, data, dates, arrays and objects are archived objects the
+///   fields refer to by UID; numbers and booleans are stored in place, as
+///   `encode(_:forKey:)` stores them. A product's price is always a double,
+///   as the app's `decodeDouble(forKey:)` expects.
+/// - A product's photo is a UIImage whose `UIImageData` holds the bytes.
+/// - Null fields are left out, as nil properties are.
+public final class KeyedArchiveWriter: RecordWriter {
+    private let output: any ByteOutput
+    private let kind: RecordKind
+    private let className: String?
+    private var builder = BinaryPlistBuilder()
+    /// The plist object of each archive object; entry 1, the root, comes last.
+    private var objects: [Int] = []
+    private var rootElements: [Int] = []
+    private var classes: [String: Int] = [:]
+    private let keyClass: Int
+    private var finished = false
+
+    /// The class names records get by default.
+    public static let defaultProductClass = "GameStoreiOS.Product"
+    public static let defaultBookClass = "BookStore.Book"
+
+    public init(_ output: any ByteOutput, kind: RecordKind, className: String?) {
+        self.output = output
+        self.kind = kind
+        self.className = className
+        // The header's strings go first, so that `$archiver` is near the
+        // start of the file, where sniffing looks for it.
+        for header in ["$version", "$archiver", "$top", "$objects", "NSKeyedArchiver", "root"] {
+            _ = builder.addString(header)
+        }
+        _ = builder.addInteger(100_000)
+        keyClass = builder.addString("$class")
+        objects.append(builder.addString("$null"))
+        objects.append(0)  // the root, built by finish()
+    }
+
+    public func write(_ record: Record) throws(FerryError) {
+        let name: String? =
+            className ?? (kind == .product ? Self.defaultProductClass : kind == .book ? Self.defaultBookClass : nil)
+        guard let name else {
+            rootElements.append(try dictionaryObject(record.pairs, record: record))
+            return
+        }
+        var keys: [Int] = []
+        var values: [Int] = []
+        for (field, value) in zip(record.fields.names, record.values) {
+            do throws(FerryError) {
+                guard let encoded = try fieldValue(value, field: field) else { continue }
+                keys.append(builder.addString(field))
+                values.append(encoded)
+            } catch {
+                throw error.located(SourceLocation(record: record.origin.index, field: field))
+            }
+        }
+        keys.append(keyClass)
+        values.append(builder.addUID(UInt64(classObject(name, chain: [name, "NSObject"]))))
+        rootElements.append(append(builder.addDictionary(keys: keys, values: values)))
+    }
+
+    public func finish() throws(FerryError) {
+        guard !finished else { return }
+        finished = true
+        let elements = rootElements.map { builder.addUID(UInt64($0)) }
+        let arrayClass = builder.addUID(UInt64(classObject("NSArray", chain: ["NSArray", "NSObject"])))
+        objects[1] = builder.addDictionary(
+            keys: [builder.addString("NS.objects"), keyClass], values: [builder.addArray(elements), arrayClass])
+        let top = builder.addDictionary(keys: [builder.addString("root")], values: [builder.addUID(1)])
+        let header = builder.addDictionary(
+            keys: ["$version", "$archiver", "$top", "$objects"].map { builder.addString($0) },
+            values: [
+                builder.addInteger(100_000), builder.addString("NSKeyedArchiver"), top, builder.addArray(objects),
+            ])
+        try builder.write(top: header, to: output)
+        try output.flush()
+    }
+
+    // MARK: - Fields
+
+    /// How a field is stored in its instance: a number or boolean in place,
+    /// anything else as a UID; nil leaves a null field out.
+    private func fieldValue(_ value: Value, field: String) throws(FerryError) -> Int? {
+        switch value {
+        case .null: return nil
+        case .bool(let flag): return builder.addBool(flag)
+        case .integer(let number):
+            if kind == .product && field == "price" || kind == .book && field == "price" {
+                return builder.addReal(Double(number))
+            }
+            return builder.addInteger(number)
+        case .double(let number): return builder.addReal(number)
+        case .bytes(let bytes) where kind == .product && field == "photo":
+            let data = append(builder.addData(bytes))
+            let image = builder.addDictionary(
+                keys: [builder.addString("UIImageData"), keyClass],
+                values: [builder.addUID(UInt64(data)), builder.addUID(UInt64(classObject("UIImage", chain: ["UIImage", "NSObject"])))])
+            return builder.addUID(UInt64(append(image)))
+        default:
+            return builder.addUID(UInt64(try object(value)))
+        }
+    }
+
+    /// Archives `value` as an object of its own and returns its UID.
+    private func object(_ value: Value) throws(FerryError) -> Int {
+        switch value {
+        case .null: return 0
+        case .bool(let flag): return append(builder.addBool(flag))
+        case .integer(let number): return append(builder.addInteger(number))
+        case .double(let number): return append(builder.addReal(number))
+        case .string(let text): return append(builder.addString(text))
+        case .bytes(let bytes): return append(builder.addData(bytes))
+        case .date(let date):
+            let dateClass = classObject("NSDate", chain: ["NSDate", "NSObject"])
+            let seconds = builder.addReal(date.timeIntervalSinceReferenceDate)
+            return append(
+                builder.addDictionary(
+                    keys: [builder.addString("NS.time"), keyClass], values: [seconds, builder.addUID(UInt64(dateClass))]))
+        case .array(let elements):
+            var references: [Int] = []
+            for element in elements { references.append(builder.addUID(UInt64(try object(element)))) }
+            let arrayClass = classObject("NSArray", chain: ["NSArray", "NSObject"])
+            return append(
+                builder.addDictionary(
+                    keys: [builder.addString("NS.objects"), keyClass],
+                    values: [builder.addArray(references), builder.addUID(UInt64(arrayClass))]))
+        case .object(let fields):
+            return try dictionaryObject(Array(zip(fields.keys, fields.values)), record: nil)
+        }
+    }
+
+    /// An NSDictionary of `pairs`; null values are left out.
+    private func dictionaryObject(_ pairs: [(String, Value)], record: Record?) throws(FerryError) -> Int {
+        var keys: [Int] = []
+        var values: [Int] = []
+        for (key, value) in pairs where value != .null {
+            do throws(FerryError) {
+                keys.append(builder.addUID(UInt64(append(builder.addString(key)))))
+                values.append(builder.addUID(UInt64(try object(value))))
+            } catch {
+                throw error.located(SourceLocation(record: record?.origin.index, field: key))
+            }
+        }
+        let dictionaryClass = classObject("NSDictionary", chain: ["NSDictionary", "NSObject"])
+        return append(
+            builder.addDictionary(
+                keys: [builder.addString("NS.keys"), builder.addString("NS.objects"), keyClass],
+                values: [builder.addArray(keys), builder.addArray(values), builder.addUID(UInt64(dictionaryClass))]))
+    }
+
+    // MARK: - Objects
+
+    /// Adds a plist object to `$objects`; returns its UID.
+    private func append(_ plistObject: Int) -> Int {
+        objects.append(plistObject)
+        return objects.count - 1
+    }
+
+    /// The UID of the class description `name`, written once.
+    private func classObject(_ name: String, chain: [String]) -> Int {
+        if let known = classes[name] { return known }
+        let names = builder.addArray(chain.map { builder.addString($0) })
+        let uid = append(
+            builder.addDictionary(
+                keys: [builder.addString("$classname"), builder.addString("$classes")],
+                values: [builder.addString(name), names]))
+        classes[name] = uid
+        return uid
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// The legacy GameStore archive through the command line: migration without
+/// `--from`, photos out to files, and `ferry inspect`.
+@Suite struct ArchiveCommandTests {
+    @Test func theLegacyArchiveMigratesWithoutAFormatOption() throws {
+        let folder = try ScratchFolder()
+        let result = try Ferry.run(["convert", TestPaths.example("Products"), folder.path("products.json")])
+        #expect(result.status == 0, "\(result.err)")
+        let records = try PhotoTests.records(try folder.read("products.json"))
+        #expect(records.map { $0["name"] as? String } == ["Xbox 360", "Wii", "Wireless Controller"])
+        #expect(records.map { $0["price"] as? Double } == [299, 269, 19.99])
+        for (record, name) in zip(records, PhotoTests.photos) {
+            let uri = try #require(record["photo"] as? String)
+            #expect(uri.hasPrefix("data:image/png;base64,"))
+            let bytes = [UInt8](try #require(Data(base64Encoded: String(uri.dropFirst("data:image/png;base64,".count)))))
+            #expect(bytes == (try PhotoTests.examplePhoto(name)))
+        }
+    }
+
+    @Test func theLegacyArchiveMigratesToCSVWithPhotoFiles() throws {
+        let folder = try ScratchFolder()
+        let result = try Ferry.run([
+            "convert", TestPaths.example("Products"), folder.path("products.csv"), "--photos-dir", folder.path("photos"),
+        ])
+        #expect(result.status == 0, "\(result.err)")
+        let csv = String(decoding: try folder.read("products.csv"), as: UTF8.self)
+        #expect(csv == """
+            name,photo,price
+            Xbox 360,photos/xbox-360.png,299.0
+            Wii,photos/wii.png,269.0
+            Wireless Controller,photos/wireless-controller.png,19.99
+
+            """)
+        for name in PhotoTests.photos { #expect(try folder.read("photos/\(name)") == (try PhotoTests.examplePhoto(name))) }
+    }
+
+    @Test func productsGoToAnArchiveAndBack() throws {
+        let folder = try ScratchFolder()
+        let out = try Ferry.run(["convert", TestPaths.example("products.json"), folder.path("Products.archive")])
+        #expect(out.status == 0, "\(out.err)")
+        let back = try Ferry.run(["convert", folder.path("Products.archive"), folder.path("back.json")])
+        #expect(back.status == 0, "\(back.err)")
+        let records = try PhotoTests.records(try folder.read("back.json"))
+        #expect(records.map { $0["name"] as? String } == ["Xbox 360", "Wii", "Wireless Controller"])
+        #expect(records.compactMap { $0["photo"] as? String }.allSatisfy { $0.hasPrefix("data:image/png;base64,") })
+    }
+
+    @Test func inspectDescribesAnArchive() throws {
+        let result = try Ferry.run(["inspect", TestPaths.example("Products")])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out == """
+            \(TestPaths.example("Products"))
+              format: archive
+              kind: product
+              records: 3
+              fields: name, photo, price
+              photos: 3
+              objects: 17
+              classes: GameStoreiOS.Product (3), UIImage (3), NSArray (1)
+
+            """)
+    }
+
+    @Test func inspectReportsJSON() throws {
+        let result = try Ferry.run(["inspect", "--report", "json", TestPaths.example("Products"), TestPaths.example("books.json")])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n")
+        #expect(lines.count == 2)
+        let archive = try #require(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(archive["format"] as? String == "archive")
+        #expect(archive["records"] as? Int == 3)
+        #expect(archive["objects"] as? Int == 17)
+        #expect((archive["classes"] as? [[String: Any]])?.first?["name"] as? String == "GameStoreiOS.Product")
+        let books = try #require(JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(books["kind"] as? String == "book")
+        #expect(books["objects"] == nil)
+    }
+
+    @Test func inspectReportsUnreadableFilesAndGoesOn() throws {
+        let folder = try ScratchFolder()
+        let broken = try folder.write("broken.plist", Array("bplist00".utf8) + [UInt8](repeating: 0, count: 40))
+        let result = try Ferry.run(["inspect", broken, TestPaths.example("books.json")])
+        #expect(result.status == 1)
+        #expect(result.err.contains("[bplist.invalidTrailer]"))
+        #expect(result.out.contains("kind: book"))
+    }
+}

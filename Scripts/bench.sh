@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# Benchmark Ferry against Miller, jq and Python on the generated products dataset.
+# Benchmark Ferry against Miller, jq, Python, plistutil and the Python
+# NSKeyedArchiver decoders on the generated products datasets.
 #
 #   Scripts/bench.sh                         # builds ferry (release), 1M products, 3 runs each
 #   COUNT=20000 RUNS=1 Scripts/bench.sh      # quick smoke run
 #   FERRY=/path/to/ferry Scripts/bench.sh    # use an existing binary, skip the build
+#   ONLY='plist|archive' Scripts/bench.sh    # only the operations whose name matches
 #
-# Environment: COUNT (default 1000000), RUNS (default 3), WORK (default
-# ${TMPDIR:-/tmp}/ferry-bench), FERRY (skip the build and use this binary).
+# Environment: COUNT (default 1000000), ARCHIVE_COUNT (products in the keyed
+# archive, default COUNT / 10), RUNS (default 3), WORK (default
+# ${TMPDIR:-/tmp}/ferry-bench), FERRY (skip the build and use this binary),
+# ONLY (a regex of operation names).
 #
 # Every case runs RUNS times under /usr/bin/time; the table shows the median
-# wall time, input MB/s at that median, and the highest peak RSS of the runs.
+# wall time, input MB/s at that median, the median CPU time (user + system)
+# and the highest peak RSS of the runs. CPU time is the steadier figure on a
+# busy machine: other jobs stretch wall time, much less CPU time.
 # Tools are compared within one run only: timings on these machines drift by
 # about ±30% from day to day (see ../shared/ANCHORS.md).
 #
 # Operations: JSON -> JSONL and JSONL -> JSON (ferry, mlr, jq); CSV -> JSON,
 # JSON -> CSV and CSV -> JSONL (ferry, mlr, and Python's csv + json through
-# Scripts/bench-python.py). Every ferry row gets a ratio line against each
-# other tool of its operation.
+# Scripts/bench-python.py); binary plist -> JSON (ferry, Python's plistlib +
+# json), binary plist -> XML plist (ferry --to plist-xml when this build has
+# it, plistutil), and NSKeyedArchiver archive -> JSON (ferry, bpylist2 and
+# NSKeyedUnArchiver through Scripts/bench-archive.py, in a venv under WORK
+# made with pip on first use). The plists come from Scripts/gen-plists.py.
+# Every ferry row gets a ratio line against each other tool of its operation,
+# and the outputs of the plist and archive conversions are compared by value
+# with Python's (Scripts/bench-python.py same).
 #
 # To add an operation: make its input with `dataset <format>`, then
 # add one bench_case line per tool in the OPERATIONS section at the bottom.
@@ -28,20 +40,34 @@ COUNT=${COUNT:-1000000}
 RUNS=${RUNS:-3}
 WORK=${WORK:-${TMPDIR:-/tmp}/ferry-bench}
 OUT="$WORK/out"
+ARCHIVE_COUNT=${ARCHIVE_COUNT:-$((COUNT >= 10 ? COUNT / 10 : 1))}
 GEN="$ROOT/Scripts/gen-products.py"
+GEN_PLISTS="$ROOT/Scripts/gen-plists.py"
 PYBENCH="$ROOT/Scripts/bench-python.py"
-TARGET_RATIO=20   # ferry must be at least this many times faster than mlr
-TARGET_RSS_MB=64  # and stay under this peak RSS
+ARCHIVE_BENCH="$ROOT/Scripts/bench-archive.py"
+VENV="$WORK/venv"
+TARGET_RSS_MB=64  # streaming conversions stay under this peak RSS
+
+# How many times faster than a peer ferry must be (../shared/ANCHORS.md); peers
+# not named here have no target.
+target_ratio() {
+    case $1 in
+        mlr | plistlib) echo 20 ;;
+        bpylist2) echo 30 ;;
+        *) echo 0 ;;
+    esac
+}
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'bench.sh: error: %s\n' "$*" >&2; exit 1; }
 
 [[ $COUNT =~ ^[0-9]+$ && $COUNT -gt 0 ]] || die "COUNT must be a positive integer (got '$COUNT')"
 [[ $RUNS =~ ^[0-9]+$ && $RUNS -gt 0 ]] || die "RUNS must be a positive integer (got '$RUNS')"
+[[ $ARCHIVE_COUNT =~ ^[0-9]+$ && $ARCHIVE_COUNT -gt 0 ]] || die "ARCHIVE_COUNT must be a positive integer (got '$ARCHIVE_COUNT')"
 
 # MARK: - Tools
 
-# Install mlr, jq, python3 and GNU time with apt, only if one of them is missing.
+# Install mlr, jq, python3, plistutil and GNU time with apt, only if one of them is missing.
 ensure_tools() {
     local missing=()
     command -v mlr >/dev/null || missing+=(miller)
@@ -49,6 +75,7 @@ ensure_tools() {
     command -v python3 >/dev/null || missing+=(python3)
     command -v pigz >/dev/null || missing+=(pigz)
     command -v gzip >/dev/null || missing+=(gzip)
+    command -v plistutil >/dev/null || missing+=(libplist-utils)
     [[ -x /usr/bin/time ]] || missing+=(time)
     ((${#missing[@]} == 0)) && return
     say "installing ${missing[*]} with apt"
@@ -74,6 +101,19 @@ ensure_ferry() {
     FERRY="$ROOT/.build/release/ferry"
 }
 
+# Make $VENV with the Python archive decoders (bpylist2, NSKeyedUnArchiver)
+# unless it has them. Prints nothing and fails if pip cannot install them;
+# their rows are then left out.
+ensure_venv() {
+    local python="$VENV/bin/python"
+    if [[ -x $python ]] && "$python" -c 'import bpylist2, NSKeyedUnArchiver' 2>/dev/null; then
+        return 0
+    fi
+    say "installing bpylist2 and NSKeyedUnArchiver with pip in $VENV"
+    { [[ -x $python ]] || python3 -m venv "$VENV"; } >&2 &&
+        "$python" -m pip install -q bpylist2 NSKeyedUnArchiver >&2
+}
+
 # MARK: - Data
 
 # Print the path of the COUNT-product dataset in FORMAT (json, jsonl, csv),
@@ -88,10 +128,24 @@ dataset() {
     printf '%s\n' "$file"
 }
 
+# Print the path of the binary plist of COUNT products (plist) or the keyed
+# archive of ARCHIVE_COUNT products (archive), made with Scripts/gen-plists.py.
+plist_dataset() {
+    local what=$1 count file
+    count=$([[ $what == plist ]] && echo "$COUNT" || echo "$ARCHIVE_COUNT")
+    file="$WORK/products-$count.$what"
+    if [[ ! -s $file || $GEN_PLISTS -nt $file || $GEN -nt $file ]]; then
+        say "generating $count products as a binary $what"
+        python3 "$GEN_PLISTS" "$what" --count "$count" --out "$file.tmp"
+        mv "$file.tmp" "$file"
+    fi
+    printf '%s\n' "$file"
+}
+
 # MARK: - Measuring
 
 # Results, one entry per case, in the order the cases ran.
-R_OP=() R_TOOL=() R_SECS=() R_MBS=() R_RSS=()
+R_OP=() R_TOOL=() R_SECS=() R_MBS=() R_RSS=() R_CPU=()
 
 # Median of the numbers given as arguments.
 median() {
@@ -112,21 +166,22 @@ bench_case() {
     shift
 
     local err="$OUT/$tool.err" timing="$OUT/$tool.time"
-    local secs=() rss=() run start end
+    local secs=() rss=() cpu=() run start end
     for ((run = 1; run <= RUNS; run++)); do
-        printf '    %-14s %-6s run %d/%d ... ' "$op" "$tool" "$run" "$RUNS" >&2
+        printf '    %-18s %-10s run %d/%d ... ' "$op" "$tool" "$run" "$RUNS" >&2
         start=$EPOCHREALTIME
-        if ! /usr/bin/time -f '%e %M' -o "$timing" "$@" >"$stdout" 2>"$err"; then
+        if ! /usr/bin/time -f '%e %M %U %S' -o "$timing" "$@" >"$stdout" 2>"$err"; then
             printf 'FAILED\n' >&2
             sed 's/^/      | /' "$err" | tail -n 5 >&2
-            R_OP+=("$op") R_TOOL+=("$tool") R_SECS+=(FAIL) R_MBS+=(-) R_RSS+=(-)
+            R_OP+=("$op") R_TOOL+=("$tool") R_SECS+=(FAIL) R_MBS+=(-) R_RSS+=(-) R_CPU+=(-)
             return 0
         fi
         end=$EPOCHREALTIME
         # Wall time from bash's microsecond clock (%e has only 10 ms resolution);
-        # peak RSS (%M, KiB) from GNU time's last line.
+        # peak RSS (%M, KiB) and CPU time (%U + %S) from GNU time's last line.
         secs+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
         rss+=("$(tail -n 1 "$timing" | awk '{ print $2 }')")
+        cpu+=("$(tail -n 1 "$timing" | awk '{ printf "%.2f", $3 + $4 }')")
         printf '%ss\n' "${secs[-1]}" >&2
     done
 
@@ -136,19 +191,21 @@ bench_case() {
     max_rss=$(printf '%s\n' "${rss[@]}" | sort -n | tail -n 1)
     R_OP+=("$op") R_TOOL+=("$tool") R_SECS+=("$s") R_MBS+=("$mb")
     R_RSS+=("$(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }')")
+    R_CPU+=("$(median "${cpu[@]}")")
 }
 
 # MARK: - Report
 
 report() {
     local i j line
-    printf '\n%-16s %-6s %9s %9s %12s\n' operation tool seconds "in MB/s" "peak RSS MB"
-    printf '%-16s %-6s %9s %9s %12s\n' ---------------- ------ --------- --------- ------------
+    local format='%-27s %-17s %9s %9s %9s %12s\n'
+    printf "\n$format" operation tool seconds "in MB/s" "cpu s" "peak RSS MB"
+    printf "$format" --------------------------- ----------------- --------- --------- --------- ------------
     for i in "${!R_OP[@]}"; do
-        printf '%-16s %-6s %9s %9s %12s\n' "${R_OP[i]}" "${R_TOOL[i]}" "${R_SECS[i]}" "${R_MBS[i]}" "${R_RSS[i]}"
+        printf "$format" "${R_OP[i]}" "${R_TOOL[i]}" "${R_SECS[i]}" "${R_MBS[i]}" "${R_CPU[i]}" "${R_RSS[i]}"
     done
 
-    printf '\nSpeed ratios (peer seconds / ferry seconds; same run):\n'
+    printf '\nSpeed ratios (peer seconds / ferry seconds, wall and CPU; same run):\n'
     for i in "${!R_OP[@]}"; do
         [[ ${R_TOOL[i]} == ferry ]] || continue
         line="  ${R_OP[i]}:"
@@ -157,23 +214,41 @@ report() {
             if [[ ${R_SECS[i]} == FAIL || ${R_SECS[j]} == FAIL ]]; then
                 line+="  ferry/${R_TOOL[j]} = n/a"
             else
-                line+=$(awk -v f="${R_SECS[i]}" -v p="${R_SECS[j]}" -v t="${R_TOOL[j]}" -v goal="$TARGET_RATIO" \
+                line+=$(awk -v f="${R_SECS[i]}" -v p="${R_SECS[j]}" -v fc="${R_CPU[i]}" -v pc="${R_CPU[j]}" \
+                    -v t="${R_TOOL[j]}" -v goal="$(target_ratio "${R_TOOL[j]}")" \
                     'BEGIN { r = p / (f > 0 ? f : 0.001)
                              printf "  ferry/%s = %.1fx", t, r
-                             if (t == "mlr") printf (r >= goal ? " (ok)" : " (below target)") }')
+                             # CPU times have 10 ms resolution: no ratio below that.
+                             if (fc >= 0.01) printf " (cpu %.1fx)", pc / fc; else printf " (cpu n/a)"
+                             if (goal > 0) printf (r >= goal ? " (ok, target %dx)" : " (below target %dx)"), goal }')
             fi
         done
+        # Whole-file formats (plists, archives) are read whole: no RSS target.
         if [[ ${R_RSS[i]} != - ]]; then
-            line+=$(awk -v m="${R_RSS[i]}" -v goal="$TARGET_RSS_MB" \
-                'BEGIN { printf "  ferry RSS %s MB%s", m, (m < goal ? " (ok)" : " (over target)") }')
+            line+=$(awk -v m="${R_RSS[i]}" -v goal="$TARGET_RSS_MB" -v whole="$([[ ${R_OP[i]} =~ plist|archive ]] && echo 1)" \
+                'BEGIN { printf "  ferry RSS %s MB%s", m, whole ? "" : (m < goal ? " (ok)" : " (over target)") }')
         fi
         printf '%s\n' "$line"
     done
-    printf '\nTargets (../shared/ANCHORS.md): ferry >= %dx mlr on every conversion, peak RSS < %d MB.\n' \
-        "$TARGET_RATIO" "$TARGET_RSS_MB"
+    printf '\nTargets (../shared/ANCHORS.md): ferry >= 20x mlr on every conversion and peak RSS < %d MB\n' "$TARGET_RSS_MB"
+    printf 'when streaming; >= 20x plistlib on binary plists; >= 30x bpylist2 on keyed archives.\n'
     if ((COUNT < 1000000)); then
-        printf 'Note: COUNT=%d; the targets are stated for 1,000,000 products.\n' "$COUNT"
+        printf 'Note: COUNT=%d; the targets are stated for 1,000,000 products (and a 100,000-product archive).\n' "$COUNT"
     fi
+    if ((${#CHECKS[@]})); then
+        printf '\nOutput checks (values compared with Python'"'"'s):\n'
+        printf '  %s\n' "${CHECKS[@]}"
+    fi
+}
+
+# Compares two outputs by value (JSON or plist, by extension) with
+# Scripts/bench-python.py, and records the verdict for the report.
+CHECKS=()
+check_same() {
+    local label=$1 a=$2 b=$3 verdict
+    [[ -s $a && -s $b ]] || { CHECKS+=("$label: skipped (an output is missing)"); return 0; }
+    verdict=$(python3 "$PYBENCH" same "$a" "$b" 2>&1) || true
+    CHECKS+=("$label: ${verdict//$'\n'/; }")
 }
 
 # MARK: - Operations
@@ -183,12 +258,15 @@ ensure_ferry
 rm -rf "$OUT" && mkdir -p "$WORK" "$OUT"  # no stale outputs from an earlier run
 say "ferry: $FERRY; mlr: $(mlr --version); jq: $(jq --version); $(python3 --version); runs: $RUNS; work dir: $WORK"
 
-IN_JSON=$(dataset json)
-IN_JSONL=$(dataset jsonl)
-IN_CSV=$(dataset csv)
-
 # ONLY=regex runs the operations whose name matches (ONLY='gzip' for the gzip cases).
 want() { [[ -z ${ONLY:-} || $1 =~ $ONLY ]]; }
+want_any() { local op; for op; do want "$op" && return 0; done; return 1; }
+
+# Inputs are made only for the operations that run.
+IN_JSON= IN_JSONL= IN_CSV=
+want_any "JSON -> JSONL" "JSON -> CSV" && IN_JSON=$(dataset json)
+want_any "JSONL -> JSON" "gzip" && IN_JSONL=$(dataset jsonl)
+want_any "CSV -> JSON" "CSV -> JSONL" && IN_CSV=$(dataset csv)
 
 op="JSON -> JSONL"
 want "$op" && bench_case "$op" ferry "$IN_JSON" -- "$FERRY" convert "$IN_JSON" "$OUT/ferry.jsonl" --force --quiet
@@ -231,5 +309,46 @@ op="gunzip (JSONL.gz -> JSONL)"
 want "gzip" && bench_case "$op" ferry "$IN_JSONL_GZ" -- "$FERRY" convert "$IN_JSONL_GZ" "$OUT/ferry-gunzip.jsonl" --force --quiet
 want "gzip" && bench_case "$op" gzip "$IN_JSONL_GZ" -o "$OUT/gzip.jsonl" -- gzip -dc "$IN_JSONL_GZ"
 want "gzip" && bench_case "$op" pigz "$IN_JSONL_GZ" -o "$OUT/pigz.jsonl" -- pigz -dc "$IN_JSONL_GZ"
+
+# Plists: binary plists of COUNT product dicts (no null: a missing photo is a
+# missing key), and an NSKeyedArchiver archive of ARCHIVE_COUNT products.
+IN_PLIST= IN_ARCHIVE=
+want_any "plist -> JSON" "plist -> XML plist" && IN_PLIST=$(plist_dataset plist)
+want "archive -> JSON" && IN_ARCHIVE=$(plist_dataset archive)
+
+op="plist -> JSON"
+want "$op" && bench_case "$op" ferry "$IN_PLIST" -- "$FERRY" convert "$IN_PLIST" "$OUT/ferry-plist.json" --force --quiet
+want "$op" && bench_case "$op" plistlib "$IN_PLIST" -- python3 "$PYBENCH" plist2json "$IN_PLIST" "$OUT/plistlib.json"
+want "$op" && check_same "$op, ferry vs plistlib" "$OUT/ferry-plist.json" "$OUT/plistlib.json"
+
+# plistutil only re-encodes; ferry --to plist-xml runs when this build has it.
+op="plist -> XML plist"
+if want "$op"; then
+    if "$FERRY" formats | awk '$1 == "plist-xml" { found = 1 } END { exit !found }'; then
+        bench_case "$op" ferry "$IN_PLIST" -- "$FERRY" convert "$IN_PLIST" "$OUT/ferry-plist.xml" --to plist-xml --force --quiet
+    else
+        say "this ferry has no plist-xml format: the XML plist operation times plistutil alone"
+    fi
+    bench_case "$op" plistutil "$IN_PLIST" -- plistutil -i "$IN_PLIST" -o "$OUT/plistutil.xml" -f xml
+    if [[ -s $OUT/ferry-plist.xml ]]; then
+        check_same "$op, ferry vs plistutil" "$OUT/ferry-plist.xml" "$OUT/plistutil.xml"
+    fi
+fi
+
+# Ferry decodes the archive's object graph into products and writes JSON with
+# photos as data: URIs; Scripts/bench-archive.py makes the same JSON with each
+# Python decoder.
+op="archive -> JSON"
+if want "$op"; then
+    bench_case "$op" ferry "$IN_ARCHIVE" -- "$FERRY" convert "$IN_ARCHIVE" "$OUT/ferry-archive.json" --force --quiet
+    if ensure_venv; then
+        bench_case "$op" bpylist2 "$IN_ARCHIVE" -- "$VENV/bin/python" "$ARCHIVE_BENCH" bpylist2 "$IN_ARCHIVE" "$OUT/bpylist2.json"
+        bench_case "$op" NSKeyedUnArchiver "$IN_ARCHIVE" -- \
+            "$VENV/bin/python" "$ARCHIVE_BENCH" nskeyedunarchiver "$IN_ARCHIVE" "$OUT/nskeyedunarchiver.json"
+        check_same "$op, ferry vs bpylist2" "$OUT/ferry-archive.json" "$OUT/bpylist2.json"
+    else
+        say "pip could not install bpylist2 and NSKeyedUnArchiver: the archive operation times ferry alone"
+    fi
+fi
 
 report

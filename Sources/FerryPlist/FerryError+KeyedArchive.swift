@@ -58,7 +58,7 @@ extension FerryError {
     }
 
     /// - Parameter expected: a catalog key such as `type.array`.
-    public static func archiveWrongType(_ object: Int, key: String, expected: String, at location: SourceLocation) -> FerryError {
+    public static func archiveWrongType(_ object: Int, field key: String, expected: String, at location: SourceLocation) -> FerryError {
         FerryError(.archiveWrongType, [.integer(object), .string(key), .message(expected)], at: location)
     }
 

@@ -107,7 +107,7 @@ public struct KeyedArchiveDecoder {
 
     /// A value stored in an instance's dictionary: a UID to follow, or a
     /// number, string or data stored in place.
-    public mutating func field(_ value: PlistValue, in object: Int, key: String, depth: Int) throws(FerryError) -> Value {
+    public mutating func field(_ value: PlistValue, in object: Int, field key: String, depth: Int) throws(FerryError) -> Value {
         if case .uid(let uid) = value { return try self.value(uid: try checked(uid, from: object), depth: depth) }
         return try inline(value, in: object, key: key, depth: depth)
     }
@@ -146,48 +146,48 @@ public struct KeyedArchiveDecoder {
             let keys = try references(fields, "NS.keys", in: uid, depth: depth)
             let values = try references(fields, "NS.objects", in: uid, depth: depth)
             guard keys.count == values.count else {
-                throw .archiveWrongType(uid, key: "NS.keys", expected: "type.array", at: location(uid, field: "NS.keys"))
+                throw .archiveWrongType(uid, field: "NS.keys", expected: "type.array", at: location(uid, field: "NS.keys"))
             }
             var object = OrderedObject()
             for (key, value) in zip(keys, values) {
                 guard case .string(let name) = key else {
-                    throw .archiveWrongType(uid, key: "NS.keys", expected: "type.string", at: location(uid, field: "NS.keys"))
+                    throw .archiveWrongType(uid, field: "NS.keys", expected: "type.string", at: location(uid, field: "NS.keys"))
                 }
                 object[name] = value
             }
             return .object(object)
         case .string:
             guard let text = fields["NS.string"] ?? fields["NS.bytes"] else { return .string("") }
-            switch try field(text, in: uid, key: "NS.string", depth: depth + 1) {
+            switch try field(text, in: uid, field: "NS.string", depth: depth + 1) {
             case .string(let string): return .string(string)
             case .bytes(let bytes): return .string(String(decoding: bytes, as: UTF8.self))
             default:
-                throw .archiveWrongType(uid, key: "NS.string", expected: "type.string", at: location(uid, field: "NS.string"))
+                throw .archiveWrongType(uid, field: "NS.string", expected: "type.string", at: location(uid, field: "NS.string"))
             }
         case .data:
             guard let data = fields["NS.data"] else { return .bytes([]) }
-            let value = try field(data, in: uid, key: "NS.data", depth: depth + 1)
+            let value = try field(data, in: uid, field: "NS.data", depth: depth + 1)
             guard case .bytes = value else {
-                throw .archiveWrongType(uid, key: "NS.data", expected: "type.data", at: location(uid, field: "NS.data"))
+                throw .archiveWrongType(uid, field: "NS.data", expected: "type.data", at: location(uid, field: "NS.data"))
             }
             return value
         case .date:
             guard case .real(let seconds)? = fields["NS.time"] else {
-                throw .archiveWrongType(uid, key: "NS.time", expected: "type.real", at: location(uid, field: "NS.time"))
+                throw .archiveWrongType(uid, field: "NS.time", expected: "type.real", at: location(uid, field: "NS.time"))
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .null:
             return .null
         case .uuid:
             guard case .data(let bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {
-                throw .archiveWrongType(uid, key: "NS.uuidbytes", expected: "type.data", at: location(uid, field: "NS.uuidbytes"))
+                throw .archiveWrongType(uid, field: "NS.uuidbytes", expected: "type.data", at: location(uid, field: "NS.uuidbytes"))
             }
             return .string(Self.uuidText(bytes))
         case .url:
-            let relative = try fields["NS.relative"].map { value throws(FerryError) in try field(value, in: uid, key: "NS.relative", depth: depth + 1) }
-            let base = try fields["NS.base"].map { value throws(FerryError) in try field(value, in: uid, key: "NS.base", depth: depth + 1) }
+            let relative = try fields["NS.relative"].map { value throws(FerryError) in try field(value, in: uid, field: "NS.relative", depth: depth + 1) }
+            let base = try fields["NS.base"].map { value throws(FerryError) in try field(value, in: uid, field: "NS.base", depth: depth + 1) }
             guard case .string(let path)? = relative else {
-                throw .archiveWrongType(uid, key: "NS.relative", expected: "type.string", at: location(uid, field: "NS.relative"))
+                throw .archiveWrongType(uid, field: "NS.relative", expected: "type.string", at: location(uid, field: "NS.relative"))
             }
             if case .string(let baseText)? = base { return .string(Self.resolve(path, against: baseText)) }
             return .string(path)
@@ -195,14 +195,14 @@ public struct KeyedArchiveDecoder {
             return try image(uid, fields: fields, depth: depth)
         case .number:
             for key in ["NS.intval", "NS.dblval", "NS.boolval"] {
-                if let number = fields[key] { return try field(number, in: uid, key: key, depth: depth + 1) }
+                if let number = fields[key] { return try field(number, in: uid, field: key, depth: depth + 1) }
             }
             return .null
         case nil:
             var object = OrderedObject()
             object.append(key: "$class", value: .string(archiveClass.name))
             for (key, value) in zip(fields.keys, fields.values) where key != "$class" {
-                object.append(key: key, value: try field(value, in: uid, key: key, depth: depth + 1))
+                object.append(key: key, value: try field(value, in: uid, field: key, depth: depth + 1))
             }
             return .object(object)
         }
@@ -214,11 +214,11 @@ public struct KeyedArchiveDecoder {
     ) throws(FerryError) -> [Value] {
         guard let list = fields[key] ?? (key == "NS.objects" ? Self.numberedElements(fields) : nil) else { return [] }
         guard case .array(let elements) = list else {
-            throw .archiveWrongType(uid, key: key, expected: "type.array", at: location(uid, field: key))
+            throw .archiveWrongType(uid, field: key, expected: "type.array", at: location(uid, field: key))
         }
         var values: [Value] = []
         values.reserveCapacity(elements.count)
-        for element in elements { values.append(try field(element, in: uid, key: key, depth: depth + 1)) }
+        for element in elements { values.append(try field(element, in: uid, field: key, depth: depth + 1)) }
         return values
     }
 
@@ -240,10 +240,10 @@ public struct KeyedArchiveDecoder {
     /// (`UIImageName`) becomes null, and its name is kept for a warning.
     private mutating func image(_ uid: Int, fields: PlistDictionary, depth: Int) throws(FerryError) -> Value {
         if let data = fields["UIImageData"] {
-            let value = try field(data, in: uid, key: "UIImageData", depth: depth + 1)
+            let value = try field(data, in: uid, field: "UIImageData", depth: depth + 1)
             if case .bytes = value { return value }
             if value != .null {
-                throw .archiveWrongType(uid, key: "UIImageData", expected: "type.data", at: location(uid, field: "UIImageData"))
+                throw .archiveWrongType(uid, field: "UIImageData", expected: "type.data", at: location(uid, field: "UIImageData"))
             }
         }
         for (key, candidate) in zip(fields.keys, fields.values) where key != "$class" {
@@ -251,11 +251,11 @@ public struct KeyedArchiveDecoder {
                 if case .data(let bytes) = candidate, Self.looksLikeImage(bytes) { return .bytes(bytes) }
                 continue
             }
-            if case .bytes(let bytes) = try field(candidate, in: uid, key: key, depth: depth + 1), Self.looksLikeImage(bytes) {
+            if case .bytes(let bytes) = try field(candidate, in: uid, field: key, depth: depth + 1), Self.looksLikeImage(bytes) {
                 return .bytes(bytes)
             }
         }
-        if let name = fields["UIImageName"], case .string(let text) = try field(name, in: uid, key: "UIImageName", depth: depth + 1) {
+        if let name = fields["UIImageName"], case .string(let text) = try field(name, in: uid, field: "UIImageName", depth: depth + 1) {
             namedImages.append(text)
         }
         return .null

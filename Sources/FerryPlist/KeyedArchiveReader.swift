@@ -30,7 +30,7 @@ public final class KeyedArchiveReader: RecordReader {
             rootClass.chain.contains(where: { ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"].contains($0) })
         {
             guard case .array(let list)? = fields["NS.objects"] ?? KeyedArchiveDecoder.numberedElements(fields) ?? .array([]) else {
-                throw .archiveWrongType(root, key: "NS.objects", expected: "type.array", at: decoder.location(root, field: "NS.objects"))
+                throw .archiveWrongType(root, field: "NS.objects", expected: "type.array", at: decoder.location(root, field: "NS.objects"))
             }
             elements = list
         } else if try decoder.classOf(root) != nil {
@@ -57,7 +57,7 @@ public final class KeyedArchiveReader: RecordReader {
 
     private func record(_ element: PlistValue) throws(FerryError) -> Record {
         guard case .uid(let reference) = element else {
-            throw .archiveWrongType(decoder.objects.root, key: "NS.objects", expected: "type.uid", at: decoder.location(decoder.objects.root))
+            throw .archiveWrongType(decoder.objects.root, field: "NS.objects", expected: "type.uid", at: decoder.location(decoder.objects.root))
         }
         let uid = try decoder.checked(reference, from: decoder.objects.root)
         let origin = RecordOrigin(index: position, byteOffset: decoder.objects.byteOffset(of: uid) ?? 0)

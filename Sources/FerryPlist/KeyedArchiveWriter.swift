@@ -12,7 +12,8 @@ import FerryCore
 ///   `encode(_:forKey:)` stores them. A product's price is always a double,
 ///   as the app's `decodeDouble(forKey:)` expects.
 /// - A product's photo is a UIImage whose `UIImageData` holds the bytes.
-/// - Null fields are left out, as nil properties are.
+/// - A null field is a `$null` reference, as a nil property is; in an
+///   NSDictionary or NSArray, which cannot hold nil, it is an NSNull.
 public final class KeyedArchiveWriter: RecordWriter {
     private let output: any ByteOutput
     private let kind: RecordKind
@@ -87,10 +88,10 @@ public final class KeyedArchiveWriter: RecordWriter {
     // MARK: - Fields
 
     /// How a field is stored in its instance: a number or boolean in place,
-    /// anything else as a UID; nil leaves a null field out.
+    /// anything else as a UID; null as the UID of `$null`.
     private func fieldValue(_ value: Value, field: String) throws(FerryError) -> Int? {
         switch value {
-        case .null: return nil
+        case .null: return builder.addUID(0)
         case .bool(let flag): return builder.addBool(flag)
         case .integer(let number):
             if kind == .product && field == "price" || kind == .book && field == "price" {
@@ -112,7 +113,9 @@ public final class KeyedArchiveWriter: RecordWriter {
     /// Archives `value` as an object of its own and returns its UID.
     private func object(_ value: Value) throws(FerryError) -> Int {
         switch value {
-        case .null: return 0
+        case .null:
+            let nullClass = classObject("NSNull", chain: ["NSNull", "NSObject"])
+            return append(builder.addDictionary(keys: [keyClass], values: [builder.addUID(UInt64(nullClass))]))
         case .bool(let flag): return append(builder.addBool(flag))
         case .integer(let number): return append(builder.addInteger(number))
         case .double(let number): return append(builder.addReal(number))
@@ -137,11 +140,11 @@ public final class KeyedArchiveWriter: RecordWriter {
         }
     }
 
-    /// An NSDictionary of `pairs`; null values are left out.
+    /// An NSDictionary of `pairs`; a null value is an NSNull.
     private func dictionaryObject(_ pairs: [(String, Value)], record: Record?) throws(FerryError) -> Int {
         var keys: [Int] = []
         var values: [Int] = []
-        for (key, value) in pairs where value != .null {
+        for (key, value) in pairs {
             do throws(FerryError) {
                 keys.append(builder.addUID(UInt64(append(builder.addString(key)))))
                 values.append(builder.addUID(UInt64(try object(value))))

@@ -197,10 +197,11 @@ import Testing
         let archive = try PlistFixtures.write(products, codec: ArchiveCodec(), kind: .product)
         let read = PlistFixtures.read(archive, codec: ArchiveCodec())
         #expect(read.error == nil)
-        #expect(read.records.map(\.pairs.count) == [3, 2])
+        // A null photo is a `$null` reference, read back as null.
+        #expect(read.records.map(\.pairs.count) == [3, 3])
         #expect(read.records.first?["price"] == .double(299))
         #expect(read.records.first?["photo"] == .bytes(png))
-        #expect(read.records.last?["photo"] == nil)
+        #expect(read.records.last?["photo"] == .null)
 
         let date = Date(timeIntervalSince1970: 1_500_000_000)
         let generic = [
@@ -212,7 +213,9 @@ import Testing
         let genericArchive = try PlistFixtures.write(generic, codec: ArchiveCodec(), kind: .generic)
         let genericRead = PlistFixtures.read(genericArchive, codec: ArchiveCodec())
         #expect(genericRead.error == nil)
-        #expect(genericRead.records.first?.pairs.map(\.0) == ["when", "tags", "nested", "blob"])
+        // In an NSDictionary, which cannot hold nil, null is an NSNull.
+        #expect(genericRead.records.first?.pairs.map(\.0) == ["when", "tags", "nested", "blob", "missing"])
+        #expect(genericRead.records.first?["missing"] == .null)
         #expect(genericRead.records.first?["when"] == .date(date))
         #expect(genericRead.records.first?["tags"] == .array([.string("a"), .integer(2)]))
         #expect(genericRead.records.first?["nested"] == Self.object([("deep", .bool(true))]))

@@ -14,6 +14,8 @@ let package = Package(
         .executableTarget(name: "FuzzGzip", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzPlist", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzArchive", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "FuzzXMLPlist", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "FuzzBundle", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(
             name: "FuzzCLI",
             dependencies: [

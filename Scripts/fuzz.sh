@@ -20,7 +20,7 @@ SECONDS_PER_TARGET=${1:-60}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${WORK:-${TMPDIR:-/tmp}/ferry-fuzz}
 BUILD=${BUILD:-$WORK/build}
-TARGETS=${TARGETS:-"JSON JSONL CSV Gzip Plist Archive CLI"}
+TARGETS=${TARGETS:-"JSON JSONL CSV Gzip Plist XMLPlist Archive Bundle CLI"}
 CORPORA="$ROOT/../shared/corpora"
 
 die() { printf 'fuzz.sh: error: %s\n' "$*" >&2; exit 1; }
@@ -54,6 +54,10 @@ for target in $TARGETS; do
             "$CORPORA"/libplist-fuzz/fuzz/bplist-crashes/* "$CORPORA"/libplist-fuzz/fuzz/bplist-leaks/* "$corpus"/ ;;
         Archive) cp -n "$CORPORA"/keyed-archives/bpylist2/* "$CORPORA"/keyed-archives/swift-corelibs-foundation/* \
             "$ROOT"/Examples/Products "$corpus"/ ;;
+        XMLPlist) for file in "$CORPORA"/keyed-archives/swift-corelibs-foundation/*.plist; do
+                head -c 5 "$file" | grep -q '<?xml' && cp -n "$file" "$corpus"/
+            done ;;
+        Bundle) python3 "$ROOT/Scripts/make-fuzz-bundles.py" "$corpus" ;;
         CLI) printf 'convert\0in.json\0out.csv\0--kind\0product' >"$corpus/convert"
             printf 'inspect\0--report\0json\0--max-objects\0100\0Products' >"$corpus/inspect"
             printf 'lint\0--from\0plist\0--\0-x' >"$corpus/lint" ;;

@@ -22,8 +22,9 @@ public final class JSONWriter: RecordWriter {
     private let style: Style
     private var written = 0
     private var finished = false
-    /// The encoded `"key": ` prefixes of the last field list seen.
-    private var keyCache: (fields: FieldList, keys: EncodedKeys)?
+    /// The encoded `"key": ` prefixes of the field lists seen lately: records
+    /// often alternate between a few (a product with and without a photo).
+    private var keyCache: [(fields: FieldList, keys: EncodedKeys)] = []
 
     /// Bytes are handed to the output once this many have gathered.
     private static let drainThreshold = 1 << 18
@@ -83,9 +84,10 @@ public final class JSONWriter: RecordWriter {
     // MARK: - Values
 
     private func encodedKeys(_ fields: FieldList) -> EncodedKeys {
-        if let keyCache, keyCache.fields === fields { return keyCache.keys }
+        for entry in keyCache where entry.fields === fields { return entry.keys }
         let keys = EncodedKeys(fields, separator: style == .pretty ? ": " : ":")
-        keyCache = (fields, keys)
+        if keyCache.count == 16 { keyCache.removeFirst() }
+        keyCache.append((fields, keys))
         return keys
     }
 

@@ -115,10 +115,12 @@ public struct BinaryPlistDecoder {
 
     /// Marks a container as on the path.
     /// - Throws: `bplist.cycle` when it already is; `limit.nestingTooDeep`.
+    @inline(__always)
     public mutating func enter(_ index: Int, depth: Int) throws(FerryError) {
-        let here = scanner.location(try scanner.offset(of: index))
-        guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: here) }
-        guard !onPath[index] else { throw .bplistCycle(index, at: here) }
+        guard depth <= maxDepth else {
+            throw .nestingTooDeep(limit: maxDepth, at: scanner.location(try scanner.offset(of: index)))
+        }
+        guard !onPath[index] else { throw .bplistCycle(index, at: scanner.location(try scanner.offset(of: index))) }
         onPath[index] = true
     }
 

@@ -13,9 +13,9 @@ public final class BinaryPlistReader: RecordReader {
     private var position = 0
     private var failure: FerryError?
     private var keyNames: [Int: String] = [:]
-    private var lastKeys: [Int] = []
-    private var lastFields: FieldList?
-    private var lastSlots: [Int]?
+    /// Key references of the last few key sets, with their field lists.
+    private var recentKeys: [(keys: [Int], fields: FieldList, slots: [Int]?)] = []
+    private var keyBuffer: [Int] = []
     private var fieldLists: [FieldList: FieldList] = [:]
 
     /// - Throws: `limit.inputTooLarge`, the scanner's trailer errors and
@@ -67,9 +67,10 @@ public final class BinaryPlistReader: RecordReader {
         }
         try decoder.enter(index, depth: depth)
         defer { decoder.leave(index) }
-        var keys: [Int] = []
-        keys.reserveCapacity(count)
+        var keys = keyBuffer
+        keys.removeAll(keepingCapacity: true)
         for position in 0..<count { keys.append(try scanner.reference(list, position)) }
+        keyBuffer = keys
         let (fields, slots) = try fieldList(keys, of: index)
         var values = [Value](repeating: .null, count: fields.count)
         for position in 0..<count {
@@ -80,11 +81,13 @@ public final class BinaryPlistReader: RecordReader {
         return Record(fields: fields, values: values, origin: RecordOrigin(index: position, byteOffset: offset))
     }
 
-    /// The field list for a dictionary's key objects, shared with the last
-    /// record's when the keys are the same objects; with the slot of each key
-    /// when a key repeats.
+    /// The field list for a dictionary's key objects, with the slot of each
+    /// key when a key repeats. Writers share key objects, so records with
+    /// the same keys have the same key references; the last few key sets
+    /// are remembered, as records often alternate between some (a product
+    /// with and without a photo).
     private func fieldList(_ keys: [Int], of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {
-        if let lastFields, keys == lastKeys { return (lastFields, lastSlots) }
+        for entry in recentKeys where entry.keys == keys { return (entry.fields, entry.slots) }
         var names: [String] = []
         names.reserveCapacity(keys.count)
         var slots: [Int] = []
@@ -113,9 +116,8 @@ public final class BinaryPlistReader: RecordReader {
             if fieldLists.count >= 256 { fieldLists.removeAll(keepingCapacity: true) }
             fieldLists[made] = made
         }
-        lastKeys = keys
-        lastFields = fields
-        lastSlots = repeats ? slots : nil
-        return (fields, lastSlots)
+        if recentKeys.count == 16 { recentKeys.removeFirst() }
+        recentKeys.append((keys, fields, repeats ? slots : nil))
+        return (fields, repeats ? slots : nil)
     }
 }

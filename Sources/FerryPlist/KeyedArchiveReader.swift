@@ -15,7 +15,8 @@ public final class KeyedArchiveReader: RecordReader {
     private var elements: [PlistValue]
     private var position = 0
     private var failure: FerryError?
-    private var fieldLists: [FieldList: FieldList] = [:]
+    private var recentFields: [FieldList] = []
+    private var classKinds: [String: RecordKind?] = [:]
     public private(set) var declaredKind: RecordKind?
     private var kindDeclared = false
 
@@ -66,7 +67,7 @@ public final class KeyedArchiveReader: RecordReader {
             throw .archiveRecordNotObject(uid, found: value.typeName, at: decoder.location(uid))
         }
         var kind: RecordKind?
-        if case .string(let className)? = object["$class"], let mapped = classMap.kind(of: className) {
+        if object.keys.first == "$class", case .string(let className) = object.values[0], let mapped = classKind(className) {
             kind = mapped
             object["$class"] = nil
         }
@@ -78,13 +79,29 @@ public final class KeyedArchiveReader: RecordReader {
             context.warn(FerryWarning(.archiveNamedImage, [.string(name)], at: SourceLocation(file: decoder.objects.name, record: position)))
         }
         decoder.clearNamedImages()
-        let made = FieldList(object.keys)
-        let fields = fieldLists[made] ?? made
-        if fieldLists[made] == nil {
-            if fieldLists.count >= 256 { fieldLists.removeAll(keepingCapacity: true) }
-            fieldLists[made] = made
+        return Record(fields: fieldList(object.keys), values: object.values, origin: origin)
+    }
+
+    /// The kind of class `name`, looked up once per class.
+    private func classKind(_ name: String) -> RecordKind? {
+        if let known = classKinds[name] { return known }
+        let found = classMap.kind(of: name)
+        if classKinds.count < 4096 { classKinds[name] = found }
+        return found
+    }
+
+    /// A field list for `names`, shared with earlier records that had the
+    /// same names (compared byte by byte).
+    private func fieldList(_ names: [String]) -> FieldList {
+        for fields in recentFields where fields.names.count == names.count
+            && zip(fields.names, names).allSatisfy({ $0.utf8.elementsEqual($1.utf8) })
+        {
+            return fields
         }
-        return Record(fields: fields, values: object.values, origin: origin)
+        let made = FieldList(names)
+        if recentFields.count == 16 { recentFields.removeFirst() }
+        recentFields.append(made)
+        return made
     }
 }
 

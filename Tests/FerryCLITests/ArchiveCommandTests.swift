@@ -47,6 +47,25 @@ import Testing
         #expect(records.compactMap { $0["photo"] as? String }.allSatisfy { $0.hasPrefix("data:image/png;base64,") })
     }
 
+    /// The legacy archive into a bundle and back into an archive: the photos
+    /// travel as files inside the bundle and come back as the same bytes.
+    @Test func theLegacyArchiveGoesThroughABundle() throws {
+        let folder = try ScratchFolder()
+        let bundle = try Ferry.run(["convert", TestPaths.example("Products"), folder.path("products.ferry.tgz")])
+        #expect(bundle.status == 0, "\(bundle.err)")
+        let archive = try Ferry.run(["convert", folder.path("products.ferry.tgz"), folder.path("Products.archive")])
+        #expect(archive.status == 0, "\(archive.err)")
+        let json = try Ferry.run(["convert", folder.path("Products.archive"), folder.path("back.json")])
+        #expect(json.status == 0, "\(json.err)")
+        let records = try PhotoTests.records(try folder.read("back.json"))
+        #expect(records.map { $0["name"] as? String } == ["Xbox 360", "Wii", "Wireless Controller"])
+        for (record, name) in zip(records, PhotoTests.photos) {
+            let uri = try #require(record["photo"] as? String)
+            let bytes = [UInt8](try #require(Data(base64Encoded: String(uri.dropFirst("data:image/png;base64,".count)))))
+            #expect(bytes == (try PhotoTests.examplePhoto(name)))
+        }
+    }
+
     @Test func inspectDescribesAnArchive() throws {
         let result = try Ferry.run(["inspect", TestPaths.example("Products")])
         #expect(result.status == 0, "\(result.err)")

@@ -104,10 +104,20 @@ enum CodecOptions {
         return values
     }
 
+    /// The deepest nesting `--max-depth` may allow.
+    static let maxDepthAllowed = 10_000
+
     /// The limits given on the command line, over the defaults.
     static func limits(_ arguments: ParsedArguments) throws(FerryError) -> ReadLimits {
         var limits = ReadLimits()
-        if let depth = try positive(arguments, "max-depth") { limits.maxDepth = depth }
+        if let depth = try positive(arguments, "max-depth") {
+            // Each level costs stack; 10,000 fits the reading threads' stack
+            // with room to spare, in every build.
+            guard depth <= maxDepthAllowed else {
+                throw .usageInvalidValue(option: "max-depth", value: String(depth), expected: .message("expected.depth"))
+            }
+            limits.maxDepth = depth
+        }
         if let bytes = try positive(arguments, "max-record-bytes") { limits.maxRecordBytes = bytes }
         if let bytes = try positive(arguments, "max-expanded-bytes") { limits.maxExpandedBytes = bytes }
         if let ratio = try positive(arguments, "max-ratio") { limits.maxExpansionRatio = ratio }

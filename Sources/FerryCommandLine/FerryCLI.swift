@@ -13,7 +13,10 @@ public enum FerryCLI {
     /// Runs the command line and exits with its status.
     public static func main(registry: CodecRegistry = .standard) -> Never {
         TemporaryFiles.removeOnSignals()
-        exit(run(Array(CommandLine.arguments.dropFirst()), registry: registry))
+        // Readers and writers recurse once a nesting level; the main thread's
+        // stack is too small for the deepest nesting `--max-depth` allows.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        exit(LargeStackThread.run { run(arguments, registry: registry) })
     }
 
     /// Runs the command line on `arguments` (without the program name).

@@ -35,9 +35,10 @@ final class BackgroundSource: @unchecked Sendable {
         free = DispatchSemaphore(value: depth)
     }
 
-    /// Starts reading on another thread.
+    /// Starts reading on another thread, with a stack deep enough for any
+    /// nesting the limits allow.
     func start() {
-        DispatchQueue.global(qos: .userInitiated).async { self.run() }
+        LargeStackThread.detach { self.run() }
     }
 
     /// The next message; blocks until the reading thread sends one.

@@ -80,6 +80,7 @@ enum EmbeddedCatalogs {
             "usage.missingValue": "option '%1$@' needs a value",
             "usage.missingArgument": "missing argument %1$@ for '%2$@'",
             "usage.unexpectedArgument": "unexpected argument '%1$@'",
+            "expected.depth": "a whole number from 1 to 10000",
             "expected.positiveNumber": "a whole number above 0",
             "expected.printableCharacter": "one printable ASCII character",
             "progress.megabytes": "%1$@ MB",

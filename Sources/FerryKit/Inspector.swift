@@ -35,12 +35,14 @@ public struct Inspector {
             var kind: RecordKind?
             var fields: [String] = []
             var known: Set<[UInt8]> = []
-            var lastFields: FieldList?
+            var seenLists: Set<ObjectIdentifier> = []
+            var listsKept: [FieldList] = []
             while let record = try reader.next() {
                 records += 1
                 if kind == nil { kind = reader.declaredKind ?? RecordKind.infer(from: record.fields) }
-                if record.fields !== lastFields {
-                    lastFields = record.fields
+                // Readers share field lists, so each list's names are looked at once.
+                if seenLists.insert(ObjectIdentifier(record.fields)).inserted {
+                    listsKept.append(record.fields)
                     for name in record.fields.names where known.insert(Array(name.utf8)).inserted { fields.append(name) }
                 }
                 if let photo = record["photo"], photo != .null { photos += 1 }

@@ -8,14 +8,16 @@ import FerryCore
 /// at a time. Keys are decoded once per key object: writers share key
 /// strings, so a million records with the same keys cost one set of names.
 public final class BinaryPlistReader: RecordReader {
-    private var decoder: BinaryPlistDecoder
+    // The reader's state is touched for every value; it is never shared
+    // between threads, so the run-time exclusivity checks are left out.
+    @exclusivity(unchecked) private var decoder: BinaryPlistDecoder
     private let elements: (list: Int, count: Int)?
     private var position = 0
     private var failure: FerryError?
     private var keyNames: [Int: String] = [:]
     /// Key references of the last few key sets, with their field lists.
-    private var recentKeys: [(keys: [Int], fields: FieldList, slots: [Int]?)] = []
-    private var keyBuffer: [Int] = []
+    @exclusivity(unchecked) private var recentKeys: [(keys: [Int], fields: FieldList, slots: [Int]?)] = []
+    @exclusivity(unchecked) private var keyBuffer: [Int] = []
     private var fieldLists: [FieldList: FieldList] = [:]
 
     /// - Throws: `limit.inputTooLarge`, the scanner's trailer errors and

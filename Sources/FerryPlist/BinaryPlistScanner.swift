@@ -283,11 +283,20 @@ public final class BinaryPlistScanner {
         SourceLocation(file: name, byteOffset: offset)
     }
 
+    /// The big-endian number of `width` bytes at `start`, which the caller
+    /// has bounds-checked.
     @inline(__always)
     private func readNumber(at start: Int, width: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in start..<start + width { value = value << 8 | UInt64(bytes[index]) }
-        return value
+        switch width {
+        case 1: return UInt64(bytes[start])
+        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            for index in start..<start + width { value = value << 8 | UInt64(bytes[index]) }
+            return value
+        }
     }
 
     /// Throws unless `count` bytes from `start` lie inside the object area.

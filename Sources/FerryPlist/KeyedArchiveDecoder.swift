@@ -87,12 +87,12 @@ public struct KeyedArchiveDecoder {
             try enter(uid, depth: depth)
             defer { onPath.remove(uid) }
             return try instance(uid, of: archiveClass, fields: dictionary, depth: depth)
-        case .array:
-            // Not what NSKeyedArchiver writes, but its UIDs are followed too,
-            // so it is on the path like an instance.
+        case .array, .uid:
+            // Not what NSKeyedArchiver writes, but their UIDs are followed
+            // too, so they are on the path like an instance, one level deeper.
             try enter(uid, depth: depth)
             defer { onPath.remove(uid) }
-            return try inline(object, in: uid, key: nil, depth: depth)
+            return try inline(object, in: uid, key: nil, depth: depth + 1)
         default:
             return try inline(object, in: uid, key: nil, depth: depth)
         }
@@ -136,26 +136,60 @@ public struct KeyedArchiveDecoder {
     }
 
     /// An instance of `archiveClass` with its fields.
+    ///
+    /// Each kind of class has a function of its own, so that the frame on the
+    /// recursion's path (instance → fields → value) stays small: a deep
+    /// archive must reach the depth limit, not the end of the stack.
     private mutating func instance(
         _ uid: Int, of archiveClass: ArchiveClass, fields: PlistDictionary, depth: Int
     ) throws(FerryError) -> Value {
         switch archiveClass.foundationKind {
-        case .array:
-            return .array(try references(fields, "NS.objects", in: uid, depth: depth))
-        case .dictionary:
-            let keys = try references(fields, "NS.keys", in: uid, depth: depth)
-            let values = try references(fields, "NS.objects", in: uid, depth: depth)
-            guard keys.count == values.count else {
-                throw .archiveWrongType(uid, field: "NS.keys", expected: "type.array", at: location(uid, field: "NS.keys"))
+        case .array: return .array(try references(fields, "NS.objects", in: uid, depth: depth))
+        case .dictionary: return try dictionaryInstance(uid, fields: fields, depth: depth)
+        case .image: return try image(uid, fields: fields, depth: depth)
+        case nil: return try customInstance(uid, of: archiveClass, fields: fields, depth: depth)
+        case .some(let kind): return try foundationValue(uid, kind: kind, fields: fields, depth: depth)
+        }
+    }
+
+    /// An instance of a class Ferry does not know: its fields by key.
+    @inline(never)
+    private mutating func customInstance(
+        _ uid: Int, of archiveClass: ArchiveClass, fields: PlistDictionary, depth: Int
+    ) throws(FerryError) -> Value {
+        var object = OrderedObject()
+        object.append(key: "$class", value: .string(archiveClass.name))
+        for (key, value) in zip(fields.keys, fields.values) where key != "$class" {
+            object.append(key: key, value: try field(value, in: uid, field: key, depth: depth + 1))
+        }
+        return .object(object)
+    }
+
+    /// An NSDictionary: `NS.keys` and `NS.objects`, pairwise.
+    @inline(never)
+    private mutating func dictionaryInstance(_ uid: Int, fields: PlistDictionary, depth: Int) throws(FerryError) -> Value {
+        let keys = try references(fields, "NS.keys", in: uid, depth: depth)
+        let values = try references(fields, "NS.objects", in: uid, depth: depth)
+        guard keys.count == values.count else {
+            throw .archiveWrongType(uid, field: "NS.keys", expected: "type.array", at: location(uid, field: "NS.keys"))
+        }
+        var object = OrderedObject()
+        for (key, value) in zip(keys, values) {
+            guard case .string(let name) = key else {
+                throw .archiveWrongType(uid, field: "NS.keys", expected: "type.string", at: location(uid, field: "NS.keys"))
             }
-            var object = OrderedObject()
-            for (key, value) in zip(keys, values) {
-                guard case .string(let name) = key else {
-                    throw .archiveWrongType(uid, field: "NS.keys", expected: "type.string", at: location(uid, field: "NS.keys"))
-                }
-                object[name] = value
-            }
-            return .object(object)
+            object[name] = value
+        }
+        return .object(object)
+    }
+
+    /// The Foundation classes that stand for one value: strings, data,
+    /// dates, NSNull, UUIDs, URLs and boxed numbers.
+    @inline(never)
+    private mutating func foundationValue(
+        _ uid: Int, kind: ArchiveClass.FoundationKind, fields: PlistDictionary, depth: Int
+    ) throws(FerryError) -> Value {
+        switch kind {
         case .string:
             guard let text = fields["NS.string"] ?? fields["NS.bytes"] else { return .string("") }
             switch try field(text, in: uid, field: "NS.string", depth: depth + 1) {
@@ -176,39 +210,35 @@ public struct KeyedArchiveDecoder {
                 throw .archiveWrongType(uid, field: "NS.time", expected: "type.real", at: location(uid, field: "NS.time"))
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case .null:
-            return .null
         case .uuid:
             guard case .data(let bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {
                 throw .archiveWrongType(uid, field: "NS.uuidbytes", expected: "type.data", at: location(uid, field: "NS.uuidbytes"))
             }
             return .string(Self.uuidText(bytes))
         case .url:
-            let relative = try fields["NS.relative"].map { value throws(FerryError) in try field(value, in: uid, field: "NS.relative", depth: depth + 1) }
-            let base = try fields["NS.base"].map { value throws(FerryError) in try field(value, in: uid, field: "NS.base", depth: depth + 1) }
+            let relative = try fields["NS.relative"].map { value throws(FerryError) in
+                try field(value, in: uid, field: "NS.relative", depth: depth + 1)
+            }
+            let base = try fields["NS.base"].map { value throws(FerryError) in
+                try field(value, in: uid, field: "NS.base", depth: depth + 1)
+            }
             guard case .string(let path)? = relative else {
                 throw .archiveWrongType(uid, field: "NS.relative", expected: "type.string", at: location(uid, field: "NS.relative"))
             }
             if case .string(let baseText)? = base { return .string(Self.resolve(path, against: baseText)) }
             return .string(path)
-        case .image:
-            return try image(uid, fields: fields, depth: depth)
         case .number:
             for key in ["NS.intval", "NS.dblval", "NS.boolval"] {
                 if let number = fields[key] { return try field(number, in: uid, field: key, depth: depth + 1) }
             }
             return .null
-        case nil:
-            var object = OrderedObject()
-            object.append(key: "$class", value: .string(archiveClass.name))
-            for (key, value) in zip(fields.keys, fields.values) where key != "$class" {
-                object.append(key: key, value: try field(value, in: uid, field: key, depth: depth + 1))
-            }
-            return .object(object)
+        case .null, .array, .dictionary, .image:
+            return .null
         }
     }
 
     /// The values of a UID array such as `NS.objects`.
+    @inline(never)
     private mutating func references(
         _ fields: PlistDictionary, _ key: String, in uid: Int, depth: Int
     ) throws(FerryError) -> [Value] {
@@ -238,6 +268,7 @@ public struct KeyedArchiveDecoder {
     /// A UIImage's bytes: `UIImageData`, or any data that starts like a PNG
     /// or JPEG (older key sets). An image that only names a bundled image
     /// (`UIImageName`) becomes null, and its name is kept for a warning.
+    @inline(never)
     private mutating func image(_ uid: Int, fields: PlistDictionary, depth: Int) throws(FerryError) -> Value {
         if let data = fields["UIImageData"] {
             let value = try field(data, in: uid, field: "UIImageData", depth: depth + 1)

@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 import Testing
 
@@ -64,6 +65,45 @@ import Testing
             let bytes = [UInt8](try #require(Data(base64Encoded: String(uri.dropFirst("data:image/png;base64,".count)))))
             #expect(bytes == (try PhotoTests.examplePhoto(name)))
         }
+    }
+
+    /// An archive whose one record nests `levels` objects deep, each holding
+    /// the next under `next`.
+    static func deepArchive(levels: Int) throws -> [UInt8] {
+        var objects: [PlistValue] = [.string("$null"), .null]
+        objects.append(.dictionary(PlistDictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray")]))])))
+        objects.append(.dictionary(PlistDictionary([("$classname", .string("Node")), ("$classes", .array([.string("Node")]))])))
+        let first = objects.count
+        for level in 0..<levels {
+            let next: PlistValue = level + 1 < levels ? .uid(UInt64(objects.count + 1)) : .uid(0)
+            objects.append(.dictionary(PlistDictionary([("next", next), ("$class", .uid(3))])))
+        }
+        objects[1] = .dictionary(PlistDictionary([("NS.objects", .array([.uid(UInt64(first))])), ("$class", .uid(2))]))
+        var builder = BinaryPlistBuilder()
+        let top = builder.add(.dictionary(PlistDictionary([
+            ("$version", .integer(100_000)), ("$archiver", .string("NSKeyedArchiver")),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
+        ])))
+        let output = MemoryOutput()
+        try builder.write(top: top, to: output)
+        return output.bytes
+    }
+
+    /// Deep nesting ends at the limit with a coded error, and a raised limit
+    /// converts deeper archives: the reading and writing threads' stacks
+    /// hold the deepest nesting `--max-depth` allows, in debug builds too.
+    @Test func deepArchivesStopAtTheLimitNotTheStack() throws {
+        let folder = try ScratchFolder()
+        let deep = try folder.write("deep.archive", try Self.deepArchive(levels: 3000))
+        let refused = try Ferry.run(["convert", deep, folder.path("deep.json")], timeout: 60)
+        #expect(refused.status == 1, "\(refused.err)")
+        #expect(refused.diagnostics.first?.code == "limit.nestingTooDeep")
+        #expect(try folder.contents() == ["deep.archive"])
+        let allowed = try Ferry.run(["convert", deep, folder.path("deep.json"), "--max-depth", "5000"], timeout: 60)
+        #expect(allowed.status == 0, "\(allowed.err)")
+        let tooHigh = try Ferry.run(["lint", deep, "--max-depth", "10001"])
+        #expect(tooHigh.status == 2)
+        #expect(tooHigh.diagnostics.first?.code == "usage.invalidValue")
     }
 
     @Test func inspectDescribesAnArchive() throws {

@@ -12,6 +12,8 @@ import Testing
         ("Plist/offset-table-overflow", "plist", "bplist.invalidTrailer"),
         // A plain array in $objects holding a UID to itself recursed until the stack ran out.
         ("Archive/uid-array-cycle", "archive", "archive.cycle"),
+        // An entry of $objects that is itself a UID, chained: no depth was counted.
+        ("Archive/uid-chain", "archive", "archive.cycle"),
     ])
     func regressionGivesItsCode(path: String, format: String, code: String) throws {
         let url = PlistFixtures.packageRoot.appendingPathComponent("Fuzz/Regressions/\(path)")

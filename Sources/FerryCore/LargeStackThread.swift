@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Threads with a stack large enough for the deepest nesting a user may allow.
+///
+/// Readers and writers of nested values recurse once a level. At the default
+/// limit of 512 levels that fits any stack, but `--max-depth` can raise the
+/// limit, and debug and sanitizer builds use several kilobytes a level; the
+/// main thread's 8 MiB (and a dispatch worker's) would run out before the
+/// limit does. So Ferry does its reading and writing on threads with a 1 GiB
+/// stack. The memory is only reserved: pages are touched, and counted, only
+/// as deep recursion reaches them.
+public enum LargeStackThread {
+    /// The stack size of the threads.
+    public static let stackSize = 1 << 30
+
+    /// Runs `body` on a new thread with a large stack and waits for it.
+    /// Runs it on the calling thread if no such thread can be made.
+    public static func run<Result>(_ body: () -> Result) -> Result {
+        withoutActuallyEscaping(body) { escapable in
+            let box = Box(work: escapable)
+            guard start(box, detached: false), let result = box.result else { return escapable() }
+            return result
+        }
+    }
+
+    /// Starts `body` on a new thread with a large stack and returns at once.
+    /// Runs it on the calling thread, and returns when it is done, only if
+    /// no thread can be made.
+    public static func detach(_ body: @escaping @Sendable () -> Void) {
+        let box = Box<Void>(work: body)
+        if !start(box, detached: true) { body() }
+    }
+
+    /// The work and its result, handed to the new thread.
+    fileprivate final class Box<Result>: @unchecked Sendable, Performing {
+        let work: () -> Result
+        var result: Result?
+        init(work: @escaping () -> Result) { self.work = work }
+        func perform() { result = work() }
+    }
+
+    private static func start<Result>(_ box: Box<Result>, detached: Bool) -> Bool {
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { return false }
+        defer { pthread_attr_destroy(&attributes) }
+        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return false }
+        let context = Unmanaged.passRetained(box as AnyObject).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, &attributes,
+            { raw in
+                guard let raw else { return nil }
+                let object = Unmanaged<AnyObject>.fromOpaque(raw).takeRetainedValue()
+                (object as? Performing)?.perform()
+                return nil
+            }, context)
+        guard created == 0 else {
+            Unmanaged<AnyObject>.fromOpaque(context).release()
+            return false
+        }
+        if detached {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
+        return true
+    }
+}
+
+private protocol Performing: AnyObject { func perform() }

@@ -100,8 +100,9 @@ extension RecordKind {
 public struct RecordValidator {
     public let kind: RecordKind
     private let specs: [FieldSpec]
-    private var fields: FieldList?
-    private var positions: [Int?] = []
+    /// Where each spec's field sits, for the field lists seen lately:
+    /// records often alternate between a few (with and without a photo).
+    private var recent: [(fields: FieldList, positions: [Int?])] = []
 
     public init(kind: RecordKind) {
         self.kind = kind
@@ -111,9 +112,13 @@ public struct RecordValidator {
     /// - Throws: as `RecordKind.validate(_:at:)`.
     public mutating func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
         guard !specs.isEmpty else { return }
-        if fields !== record.fields {
-            fields = record.fields
+        let positions: [Int?]
+        if let known = recent.first(where: { $0.fields === record.fields }) {
+            positions = known.positions
+        } else {
             positions = specs.map { record.fields.index(of: $0.name) }
+            if recent.count == 8 { recent.removeFirst() }
+            recent.append((record.fields, positions))
         }
         for (spec, position) in zip(specs, positions) {
             let value = position.map { record.values[$0] } ?? .null

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Strict UTF-8 validation (RFC 3629): no overlong forms, no surrogates,
 /// nothing above U+10FFFF.
 public enum UTF8Validation {
@@ -56,6 +62,24 @@ public enum UTF8Validation {
             output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
             output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
             output.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+}
+
+extension String {
+    /// Whether the two strings have the same UTF-8 bytes. Swift's `==`
+    /// compares by canonical equivalence, under which `é` and `e` + U+0301
+    /// are equal; keys and field names are compared by their bytes.
+    @inlinable
+    public func hasSameBytes(as other: String) -> Bool {
+        var left = self
+        var right = other
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in
+                guard leftBytes.count == rightBytes.count else { return false }
+                guard let leftStart = leftBytes.baseAddress, let rightStart = rightBytes.baseAddress else { return true }
+                return memcmp(leftStart, rightStart, leftBytes.count) == 0
+            }
         }
     }
 }

@@ -19,7 +19,8 @@ import FerryCore
 public struct KeyedArchiveDecoder {
     public private(set) var objects: KeyedArchiveObjects
     private let maxDepth: Int
-    private var onPath: Set<Int> = []
+    /// One bit an object: set while the object is on the path being decoded.
+    private var onPath: [UInt64]
     private var classes: [Int: ArchiveClass] = [:]
     private var budget: Int
     private let initialBudget: Int
@@ -29,6 +30,7 @@ public struct KeyedArchiveDecoder {
     public init(_ objects: KeyedArchiveObjects, limits: ReadLimits) {
         self.objects = objects
         maxDepth = limits.maxDepth
+        onPath = [UInt64](repeating: 0, count: objects.count / 64 + 1)
         initialBudget = max(objects.count, 1 << 16) * 16
         budget = initialBudget
     }
@@ -85,13 +87,13 @@ public struct KeyedArchiveDecoder {
             guard case .uid(let classUID) = classValue else { throw .archiveInvalidClass(uid, at: location(uid)) }
             let archiveClass = try archiveClass(try checked(classUID, from: uid), of: uid)
             try enter(uid, depth: depth)
-            defer { onPath.remove(uid) }
+            defer { leave(uid) }
             return try instance(uid, of: archiveClass, fields: dictionary, depth: depth)
         case .array, .uid:
             // Not what NSKeyedArchiver writes, but their UIDs are followed
             // too, so they are on the path like an instance, one level deeper.
             try enter(uid, depth: depth)
-            defer { onPath.remove(uid) }
+            defer { leave(uid) }
             return try inline(object, in: uid, key: nil, depth: depth + 1)
         default:
             return try inline(object, in: uid, key: nil, depth: depth)
@@ -102,7 +104,13 @@ public struct KeyedArchiveDecoder {
     /// - Throws: `limit.nestingTooDeep`; `archive.cycle` when it already is.
     private mutating func enter(_ uid: Int, depth: Int) throws(FerryError) {
         guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: location(uid)) }
-        guard onPath.insert(uid).inserted else { throw .archiveCycle(uid, at: location(uid)) }
+        let (word, bit) = (uid / 64, UInt64(1) << UInt64(uid % 64))
+        guard onPath[word] & bit == 0 else { throw .archiveCycle(uid, at: location(uid)) }
+        onPath[word] |= bit
+    }
+
+    private mutating func leave(_ uid: Int) {
+        onPath[uid / 64] &= ~(UInt64(1) << UInt64(uid % 64))
     }
 
     /// A value stored in an instance's dictionary: a UID to follow, or a

@@ -94,7 +94,7 @@ public final class KeyedArchiveReader: RecordReader {
     /// same names (compared byte by byte).
     private func fieldList(_ names: [String]) -> FieldList {
         for fields in recentFields where fields.names.count == names.count
-            && zip(fields.names, names).allSatisfy({ $0.utf8.elementsEqual($1.utf8) })
+            && zip(fields.names, names).allSatisfy({ $0.hasSameBytes(as: $1) })
         {
             return fields
         }

@@ -51,8 +51,7 @@ public struct PlistDictionary: Sendable, Hashable {
     /// The value of `key`, or nil. Keys are compared byte-wise.
     /// - Complexity: O(n).
     public subscript(key: String) -> PlistValue? {
-        let wanted = key.utf8
-        guard let index = keys.firstIndex(where: { $0.utf8.elementsEqual(wanted) }) else { return nil }
+        guard let index = keys.firstIndex(where: { $0.hasSameBytes(as: key) }) else { return nil }
         return values[index]
     }
 

@@ -31,9 +31,11 @@ let package = Package(
         .testTarget(name: "FerryCSVTests", dependencies: ["FerryCSV", "FerryKit"]),
         .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit"]),
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit"]),
-        .testTarget(name: "FerryBundleTests", dependencies: ["FerryBundle", "FerryKit"]),
-        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit"]),
-        .testTarget(name: "FerryInteropTests", dependencies: ["ferry", "FerryKit"]),
+        .testTarget(name: "FerryBundleTests", dependencies: ["ferry", "FerryBundle", "FerryKit", "FerryTestSupport"]),
+        // What the tests that run `ferry` share: paths, processes, scratch folders.
+        .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
+        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit", "FerryTestSupport"]),
+        .testTarget(name: "FerryInteropTests", dependencies: ["ferry", "FerryKit", "FerryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func tarListsAndExtractsFerryBundles() throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let bundle = try Self.productsBundle(in: folder)
         let listing = try Run.tool(["tar", "tzf", bundle])
         #expect(listing.status == 0, "\(listing.err)")
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func pythonChecksTheArchiveAndTheManifest() throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let bundle = try Self.productsBundle(in: folder)
         let script = #"""
             import datetime, json, sys, tarfile, zlib
@@ -68,7 +68,7 @@ import Testing
     /// The example in Formats/bundle.md, run as it is written (with the
     /// photo's path and `ferry` filled in), makes a bundle Ferry reads.
     @Test func theSpecificationsTarExampleWorks() throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let spec = try String(contentsOfFile: TestPaths.packageRoot.appendingPathComponent("Formats/bundle.md").path, encoding: .utf8)
         let section = try #require(spec.range(of: "## Writing a bundle with tar"))
         let rest = spec[section.upperBound...]
@@ -78,7 +78,7 @@ import Testing
         let script = String(rest[start.upperBound..<end.lowerBound])
             .replacingOccurrences(of: "~/photos/wii.png", with: TestPaths.example("photos/wii.png"))
             .replacingOccurrences(of: "ferry convert", with: "\(ferry) convert")
-        let result = try Run.program(
+        let result = try Subprocess.run(
             URL(fileURLWithPath: "/bin/sh"), ["-e", "-c", script], in: folder.url, environment: folder.environment)
         #expect(result.status == 0, "\(result.err)")
         let records = try #require(try JSONSerialization.jsonObject(with: Data(try folder.read("shop.json"))) as? [[String: Any]])
@@ -90,7 +90,7 @@ import Testing
     /// `tar` in its other formats, and with `./` names from `-C dir .`-style listings.
     @Test(arguments: [["--format=posix"], ["--format=ustar"], ["--format=gnu"], ["--format=pax", "./"]])
     func tarFormatsAreRead(_ options: [String]) throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let bundle = try Self.productsBundle(in: folder)
         try FileManager.default.createDirectory(atPath: folder.path("x"), withIntermediateDirectories: false)
         #expect(try Run.tool(["tar", "xzf", bundle, "-C", folder.path("x")]).status == 0)
@@ -108,7 +108,7 @@ import Testing
     // MARK: - End to end
 
     @Test func productsRoundTripThroughABundle() throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let bundle = try Self.productsBundle(in: folder)
         let back = try Run.ferry(["convert", bundle, folder.path("back.json")], environment: folder.environment)
         #expect(back.status == 0, "\(back.err)")
@@ -128,7 +128,7 @@ import Testing
     }
 
     @Test func bundleToCSVWithAPhotosFolder() throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let bundle = try Self.productsBundle(in: folder)
         let result = try Run.ferry(
             ["convert", bundle, folder.path("out.csv"), "--photos-dir", folder.path("pics")], environment: folder.environment)
@@ -147,12 +147,12 @@ import Testing
     }
 
     @Test func inlinePhotosAndStandardStreamsWork() throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let made = try Run.ferry(["convert", TestPaths.example("products-inline.json"), folder.path("inline.ferry.tgz")])
         #expect(made.status == 0, "\(made.err)")
         let listing = try Run.tool(["tar", "tzf", folder.path("inline.ferry.tgz")])
         #expect(listing.out.split(separator: "\n").map(String.init) == Self.entries)
-        let piped = try Run.program(
+        let piped = try Subprocess.run(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "\"$0\" convert - --to jsonl < \"$1\"", try #require(TestPaths.ferry).path, folder.path("inline.ferry.tgz")])
         #expect(piped.status == 0, "\(piped.err)")
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func aFailedWriteLeavesNothing() throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let input = try folder.write(
             "in.jsonl", "{\"name\":\"a\",\"price\":1,\"photo\":\"\(Fixtures.onePixelPNG)\"}\n{\"name\":\"b\",\"price\":-1}\n")
         let result = try Run.ferry(["convert", input, folder.path("out.ferry.tgz")], environment: folder.environment)

@@ -104,7 +104,7 @@ import Testing
 
     @Test(arguments: cases)
     func hostileBundlesAreRefused(_ test: Case) throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let bundle = folder.path("hostile.ferry.tgz")
         let made = try Run.tool(["python3", "-c", Self.generator, test.scenario, bundle, TestPaths.example("photos/wii.png")])
         try #require(made.status == 0, "\(made.err)")
@@ -128,7 +128,7 @@ import Testing
         ("badChecksum", "Records.jsonl"), ("nonOctalSize", "records.jsonl"), ("truncated", "records.jsonl"),
     ])
     func badHeadersAreLocated(_ scenario: String, _ entry: String) throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let bundle = folder.path("bad.ferry.tgz")
         let made = try Run.tool(["python3", "-c", Self.generator, scenario, bundle, TestPaths.example("photos/wii.png")])
         let header = try #require(Int(made.out.trimmingCharacters(in: .whitespacesAndNewlines)), "\(made.err)")
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func validBundleFromPythonIsRead() throws {
-        let folder = try ScratchFolder()
+        let folder = try ScratchFolder(withTemporaryFolder: true)
         let bundle = folder.path("valid.ferry.tgz")
         let made = try Run.tool(["python3", "-c", Self.generator, "valid", bundle, TestPaths.example("photos/wii.png")])
         try #require(made.status == 0, "\(made.err)")

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Testing
+
+/// What one run of `ferry` (or another program) did.
+public struct ProcessResult: Sendable {
+    /// The exit status, or the signal number when `signaled`.
+    public var status: Int32
+    public var signaled: Bool
+    public var timedOut: Bool
+    public var stdout: [UInt8]
+    public var stderr: [UInt8]
+
+    public var out: String { String(decoding: stdout, as: UTF8.self) }
+    public var err: String { String(decoding: stderr, as: UTF8.self) }
+    /// The diagnostics printed on standard error, parsed.
+    public var diagnostics: [Diagnostic] { err.split(separator: "\n").compactMap { Diagnostic(String($0)) } }
+    /// The codes of the diagnostics on standard error: the `[code]` that
+    /// ends each `… error: … [code]` line.
+    public var diagnosticCodes: [String] {
+        err.split(separator: "\n").compactMap { line in
+            guard line.hasSuffix("]"), let open = line.lastIndex(of: "[") else { return nil }
+            return String(line[line.index(after: open)..<line.index(before: line.endIndex)])
+        }
+    }
+}
+
+/// Bytes filled in by a reader thread and read once it is done.
+private final class ByteBox: @unchecked Sendable {
+    var bytes: [UInt8] = []
+}
+
+public enum Ferry {
+    /// Runs the built `ferry` with `arguments`; see `Subprocess.run`.
+    public static func run(
+        _ arguments: [String], input: [UInt8] = [], in directory: URL? = nil, environment: [String: String] = [:],
+        timeout: Double = 60
+    ) throws -> ProcessResult {
+        let ferry = try #require(TestPaths.ferry, "the ferry executable was not found beside the test bundle")
+        return try Subprocess.run(
+            ferry, arguments, input: input, in: directory, environment: environment, timeout: timeout)
+    }
+}
+
+public enum Subprocess {
+    /// A child may exit before it reads all of its input; writing the rest
+    /// must then fail with EPIPE rather than kill the test process.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    /// Runs `executable` with `arguments`, feeding `input` on standard input
+    /// and `environment` over the test's own, and kills it after `timeout`
+    /// seconds (a guard against hangs, reported as `timedOut`, never a
+    /// measurement).
+    public static func run(
+        _ executable: URL, _ arguments: [String], input: [UInt8] = [], in directory: URL? = nil,
+        environment: [String: String] = [:], timeout: Double = 60
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var merged = ProcessInfo.processInfo.environment
+        merged["SWIFT_BACKTRACE"] = "enable=no"
+        merged.merge(environment) { _, new in new }
+        process.environment = merged
+        let standardInput = Pipe()
+        let standardOutput = Pipe()
+        let standardError = Pipe()
+        process.standardInput = standardInput
+        process.standardOutput = standardOutput
+        process.standardError = standardError
+
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        _ = ignoreBrokenPipes
+        try process.run()
+
+        let readers = DispatchGroup()
+        let outBox = ByteBox()
+        let errBox = ByteBox()
+        let outHandle = standardOutput.fileHandleForReading
+        let errHandle = standardError.fileHandleForReading
+        DispatchQueue.global().async(group: readers) { outBox.bytes = [UInt8](outHandle.readDataToEndOfFile()) }
+        DispatchQueue.global().async(group: readers) { errBox.bytes = [UInt8](errHandle.readDataToEndOfFile()) }
+        let inHandle = standardInput.fileHandleForWriting
+        let inputData = Data(input)
+        DispatchQueue.global().async(group: readers) {
+            try? inHandle.write(contentsOf: inputData)
+            try? inHandle.close()
+        }
+
+        var timedOut = false
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        readers.wait()
+        return ProcessResult(
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+            timedOut: timedOut, stdout: outBox.bytes, stderr: errBox.bytes)
+    }
+}

@@ -74,11 +74,19 @@ public final class BinaryPlistReader: RecordReader {
         for position in 0..<count { keys.append(try scanner.reference(list, position)) }
         keyBuffer = keys
         let (fields, slots) = try fieldList(keys, of: index)
-        var values = [Value](repeating: .null, count: fields.count)
-        for position in 0..<count {
-            let value = try decoder.recordValue(try scanner.reference(list, count + position), depth: depth + 1)
+        var values: [Value] = []
+        values.reserveCapacity(fields.count)
+        if let slots {
             // A repeated key keeps its first place and its last value.
-            values[slots?[position] ?? position] = value
+            values.append(contentsOf: repeatElement(.null, count: fields.count))
+            for position in 0..<count {
+                values[slots[position]] = try decoder.recordValue(
+                    try scanner.reference(list, count + position), depth: depth + 1)
+            }
+        } else {
+            for position in 0..<count {
+                values.append(try decoder.recordValue(try scanner.reference(list, count + position), depth: depth + 1))
+            }
         }
         return Record(fields: fields, values: values, origin: RecordOrigin(index: position, byteOffset: offset))
     }

@@ -250,7 +250,11 @@ public final class BinaryPlistScanner {
             guard raw[position] < 0x80 else { throw .bplistInvalidString(index, at: location(range.lowerBound + position)) }
             position += 1
         }
-        return String(decoding: raw, as: UTF8.self)
+        // Known ASCII: copied in, skipping the repair pass of `String(decoding:)`.
+        return String(unsafeUninitializedCapacity: raw.count) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+            return raw.count
+        }
     }
 
     func utf16String(_ range: Range<Int>, index: Int) throws(FerryError) -> String {

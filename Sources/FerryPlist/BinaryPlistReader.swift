@@ -23,7 +23,7 @@ public final class BinaryPlistReader: RecordReader {
     /// - Throws: `limit.inputTooLarge`, the scanner's trailer errors and
     ///   `format.notRecords` when the top object holds no records.
     public init(_ input: any ByteInput, limits: ReadLimits) throws(FerryError) {
-        let contents = try input.readAll(limit: limits.maxInputBytes)
+        let contents = try InputBytes.read(input, limit: limits.maxInputBytes)
         let scanner = try BinaryPlistScanner(contents, name: input.name, limits: limits)
         decoder = BinaryPlistDecoder(scanner, limits: limits, fileSize: contents.count)
         let top = scanner.topObject

@@ -66,7 +66,8 @@ public final class BinaryPlistScanner {
     let referenceSize: Int
     private let offsetSize: Int
     private let offsetTable: Int
-    private let bytes: UnsafeMutableRawBufferPointer
+    private let contents: InputBytes
+    private let bytes: UnsafeRawBufferPointer
     /// Objects live in `8..<objectsEnd`.
     private let objectsEnd: Int
 
@@ -76,20 +77,27 @@ public final class BinaryPlistScanner {
     /// Checks the header and trailer of `contents`.
     /// - Throws: `bplist.notBinaryPlist`, `bplist.invalidTrailer`,
     ///   `limit.tooManyObjects`.
-    public init(_ contents: [UInt8], name: String, limits: ReadLimits) throws(FerryError) {
+    public convenience init(_ contents: [UInt8], name: String, limits: ReadLimits) throws(FerryError) {
+        try self.init(InputBytes(contents), name: name, limits: limits)
+    }
+
+    /// Checks the header and trailer of `contents`, which the scanner keeps.
+    /// - Throws: as `init(_:name:limits:)` with an array.
+    public init(_ contents: InputBytes, name: String, limits: ReadLimits) throws(FerryError) {
         let here = SourceLocation(file: name, byteOffset: 0)
-        guard contents.count >= 8, Array(contents[0..<6]) == Array(BinaryPlistScanner.magic[0..<6]) else {
+        let raw = contents.bytes
+        guard contents.count >= 8, Array(raw[0..<6]) == Array(BinaryPlistScanner.magic[0..<6]) else {
             throw .bplistNotBinaryPlist(at: here)
         }
         let trailerStart = contents.count - 32
         guard trailerStart >= 9 else { throw .bplistInvalidTrailer("size", at: here) }
         func number(_ at: Int, _ width: Int) -> UInt64 {
             var value: UInt64 = 0
-            for index in at..<at + width { value = value << 8 | UInt64(contents[index]) }
+            for index in at..<at + width { value = value << 8 | UInt64(raw[index]) }
             return value
         }
-        let offsetSize = Int(contents[trailerStart + 6])
-        let referenceSize = Int(contents[trailerStart + 7])
+        let offsetSize = Int(raw[trailerStart + 6])
+        let referenceSize = Int(raw[trailerStart + 7])
         let objectCount = number(trailerStart + 8, 8)
         let topObject = number(trailerStart + 16, 8)
         let offsetTable = number(trailerStart + 24, 8)
@@ -123,11 +131,9 @@ public final class BinaryPlistScanner {
         self.topObject = Int(topObject)
         self.offsetTable = Int(offsetTable)
         objectsEnd = Int(offsetTable)
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: contents.count, alignment: 8)
-        contents.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        self.contents = contents
+        bytes = contents.bytes
     }
-
-    deinit { bytes.deallocate() }
 
     // MARK: - Objects
 

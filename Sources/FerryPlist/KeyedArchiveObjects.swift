@@ -35,7 +35,7 @@ public struct KeyedArchiveObjects {
 
     /// Reads the header of a binary archive.
     /// - Throws: `archive.*` header errors and the binary plist's errors.
-    public init(binary contents: [UInt8], name: String, limits: ReadLimits) throws(FerryError) {
+    public init(binary contents: InputBytes, name: String, limits: ReadLimits) throws(FerryError) {
         let scanner = try BinaryPlistScanner(contents, name: name, limits: limits)
         var decoder = BinaryPlistDecoder(scanner, limits: limits, fileSize: contents.count)
         let top = scanner.topObject

@@ -27,7 +27,7 @@ public struct PlistCodec: Codec {
     /// Any well-formed plist passes, whatever its top object: every object
     /// reachable from the top is decoded.
     public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
-        let contents = try input.readAll(limit: context.limits.maxInputBytes)
+        let contents = try InputBytes.read(input, limit: context.limits.maxInputBytes)
         let scanner = try BinaryPlistScanner(contents, name: input.name, limits: context.limits)
         var decoder = BinaryPlistDecoder(scanner, limits: context.limits, fileSize: contents.count)
         _ = try decoder.value(scanner.topObject)

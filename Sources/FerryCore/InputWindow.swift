@@ -32,6 +32,11 @@ public final class InputWindow {
     /// The most bytes one record may take; a larger one is `limit.recordTooLarge`.
     public let limit: Int
     private let chunk: Int
+    /// How many bytes the next read asks for: it starts small for an input
+    /// of unknown size, and doubles up to `chunk` while reads fill it, so a
+    /// pipe soon reads a whole chunk at a time while a short input (or one
+    /// that trickles) never costs a full chunk of memory.
+    private var step: Int
 
     /// Lines and column over the bytes already dropped.
     private var droppedCounter = LineCounter()
@@ -48,7 +53,8 @@ public final class InputWindow {
         let wanted = input.sizeHint.map { min(chunk, $0 + 64) } ?? chunk
         self.chunk = max(wanted, 16)
         self.limit = max(limit, 1)
-        bytes = [UInt8](repeating: 0, count: self.chunk)
+        step = input.sizeHint == nil ? min(self.chunk, 1 << 16) : self.chunk
+        bytes = [UInt8](repeating: 0, count: step)
     }
 
     /// Drops the bytes before `keep`, moves the rest to the front and reads more.
@@ -74,8 +80,8 @@ public final class InputWindow {
         guard count < limit else {
             throw .recordTooLarge(limit: limit, at: location(of: 0))
         }
-        if bytes.count - count < chunk / 2 {
-            let grown = min(max(bytes.count * 2, count + chunk), limit + chunk)
+        if bytes.count - count < step / 2 {
+            let grown = min(max(bytes.count * 2, count + step), limit + chunk)
             bytes.append(contentsOf: repeatElement(0, count: grown - bytes.count))
         }
         let got = try bytes.withUnsafeMutableBytes { [count] raw in
@@ -88,6 +94,7 @@ public final class InputWindow {
             return dropped > 0 ? dropped : nil
         }
         count += got
+        if got >= step / 2 && step < chunk { step = min(step * 2, chunk) }
         if baseOffset == 0 && count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             startsWithBOM = true
         }

@@ -212,7 +212,7 @@ public final class CSVReader: RecordReader {
             case .success(let result):
                 return result
             case .failure(.needMore):
-                if let dropped = try window.refill(keepingFrom: position) { position -= dropped }
+                if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index, let field)):
                 var location = window.location(of: index)
                 if header != nil { location.record = rowIndex }

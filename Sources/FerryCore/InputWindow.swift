@@ -101,6 +101,21 @@ public final class InputWindow {
         return dropped
     }
 
+    /// Refills for a scanner that ran out of bytes inside an unfinished piece
+    /// (a record, a field) starting at `keep`, which it will scan again from
+    /// its start: drops the bytes before it, then reads at least as many
+    /// bytes again as the piece already holds. A piece arriving in small
+    /// reads (a pipe, a trickle) is then rescanned O(log n) times, not O(n).
+    ///
+    /// - Returns: as `refill(keepingFrom:)`.
+    /// - Throws: as `refill(keepingFrom:)`.
+    public func refillForRescan(keepingFrom keep: Int) throws(FerryError) -> Int? {
+        let dropped = try refill(keepingFrom: keep)
+        let unfinished = count - (keep - (dropped ?? 0))
+        try fill(atLeast: min(count + unfinished, limit))
+        return dropped
+    }
+
     /// Reads until the window holds at least `needed` bytes or the input ends.
     public func fill(atLeast needed: Int) throws(FerryError) {
         while count < needed, try refill(keepingFrom: 0) != nil {}

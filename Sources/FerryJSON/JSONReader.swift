@@ -309,7 +309,7 @@ public final class JSONReader: RecordReader {
             case .success(let result):
                 return result
             case .failure(.needMore):
-                if let dropped = try window.refill(keepingFrom: position) { position -= dropped }
+                if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index)):
                 var location = window.location(of: index)
                 if inRecord { location.record = recordIndex }

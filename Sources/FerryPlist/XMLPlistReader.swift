@@ -204,12 +204,7 @@ public final class XMLPlistReader: RecordReader {
             case .success(let result):
                 return result
             case .failure(.needMore):
-                if let dropped = try window.refill(keepingFrom: position) { position -= dropped }
-                // Read at least as much again as the unfinished part holds
-                // before scanning it again, so that a record arriving in
-                // small reads (a pipe) is rescanned O(log n) times, not O(n).
-                let unfinished = window.count - position
-                try window.fill(atLeast: min(window.count + unfinished, window.limit))
+                if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let error, let index)):
                 var location = window.location(of: index)
                 if inRecord { location.record = recordIndex }

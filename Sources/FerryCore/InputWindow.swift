@@ -110,9 +110,11 @@ public final class InputWindow {
     /// - Returns: as `refill(keepingFrom:)`.
     /// - Throws: as `refill(keepingFrom:)`.
     public func refillForRescan(keepingFrom keep: Int) throws(FerryError) -> Int? {
+        // What the piece holds before this read; after it, the piece starts
+        // at index 0, and the window should hold it twice over.
+        let unfinished = count - keep
         let dropped = try refill(keepingFrom: keep)
-        let unfinished = count - (keep - (dropped ?? 0))
-        try fill(atLeast: min(count + unfinished, limit))
+        try fill(atLeast: min(2 * unfinished, limit))
         return dropped
     }
 

@@ -41,3 +41,38 @@ import Testing
         }
     }
 }
+
+@Suite struct InputWindowRescanTests {
+    /// Small records refilled for a rescan keep the window small: it grows
+    /// for the unfinished record, not for the whole window each time.
+    @Test func smallRecordsKeepTheWindowSmall() throws {
+        let input = MemoryInput([UInt8](repeating: 0x61, count: 8 << 20)) { 4096 }
+        let window = InputWindow(input)
+        var position = 0
+        var largest = 0
+        while true {
+            // A "record" is 100 bytes; when fewer remain, refill for a rescan.
+            if window.count - position < 100 {
+                guard let dropped = try window.refillForRescan(keepingFrom: position) else { break }
+                position -= dropped
+                continue
+            }
+            position += 100
+            largest = max(largest, window.bytes.count)
+        }
+        #expect(window.baseOffset + position > (8 << 20) - 100)
+        #expect(largest <= 1 << 20, "the window grew to \(largest) bytes")
+    }
+
+    /// One record far larger than a read is rescanned a logarithmic number
+    /// of times: each refill at least doubles what the window holds.
+    @Test func aLargeRecordDoublesTheWindow() throws {
+        let size = 4 << 20
+        let input = MemoryInput([UInt8](repeating: 0x61, count: size)) { 4096 }
+        let window = InputWindow(input, limit: 64 << 20)
+        var rescans = 0
+        while try window.refillForRescan(keepingFrom: 0) != nil, window.count < size { rescans += 1 }
+        #expect(window.count == size || window.isAtEnd)
+        #expect(rescans < 20, "\(rescans) rescans for \(size) bytes in 4 KiB reads")
+    }
+}

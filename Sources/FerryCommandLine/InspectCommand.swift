@@ -50,14 +50,17 @@ struct InspectCommand {
         func line(_ key: String, _ value: String) {
             lines.append("  " + catalog.message("inspect.\(key)", [.string(value)]))
         }
-        line("format", inspection.compressed ? inspection.format + " (gzip)" : inspection.format)
+        line("format", inspection.compressed ? catalog.message("inspect.compressed", [.string(inspection.format)]) : inspection.format)
         line("kind", inspection.kind.rawValue)
         line("records", String(inspection.records))
         line("fields", inspection.fields.joined(separator: ", "))
         line("photos", String(inspection.photos))
         if let objects = inspection.structure.objectCount { line("objects", String(objects)) }
         if !inspection.structure.classes.isEmpty {
-            line("classes", inspection.structure.classes.map { "\($0.name) (\($0.count))" }.joined(separator: ", "))
+            let classes = inspection.structure.classes.map { entry in
+                catalog.message("inspect.classCount", [.string(entry.name), .integer(entry.count)])
+            }
+            line("classes", classes.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
     }

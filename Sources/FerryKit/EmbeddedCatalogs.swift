@@ -63,6 +63,8 @@ enum EmbeddedCatalogs {
             "inspect.photos": "photos: %1$@",
             "inspect.objects": "objects: %1$@",
             "inspect.classes": "classes: %1$@",
+            "inspect.compressed": "%1$@ (gzip)",
+            "inspect.classCount": "%1$@ (%2$@)",
             "formats.abstract": "List the formats Ferry can read and write.",
             "formats.column.id": "FORMAT",
             "formats.column.extensions": "EXTENSIONS",

@@ -40,7 +40,8 @@ public struct Inspector {
             while let record = try reader.next() {
                 records += 1
                 if kind == nil { kind = reader.declaredKind ?? RecordKind.infer(from: record.fields) }
-                // Readers share field lists, so each list's names are looked at once.
+                // Readers share field lists, so each list's names are looked at
+                // once; the lists are kept alive so that no identifier is reused.
                 if seenLists.insert(ObjectIdentifier(record.fields)).inserted {
                     listsKept.append(record.fields)
                     for name in record.fields.names where known.insert(Array(name.utf8)).inserted { fields.append(name) }

@@ -14,7 +14,9 @@ let package = Package(
         .executable(name: "ferry", targets: ["ferry"]),
     ],
     targets: [
-        .target(name: "FerryCore"),
+        // The one system call Swift cannot make itself (getdents64, for the signal handler).
+        .target(name: "CFerrySystem"),
+        .target(name: "FerryCore", dependencies: ["CFerrySystem"]),
         .target(name: "FerryJSON", dependencies: ["FerryCore"]),
         .target(name: "FerryCSV", dependencies: ["FerryCore"]),
         .systemLibrary(

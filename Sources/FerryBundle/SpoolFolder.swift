@@ -16,6 +16,8 @@ final class SpoolFolder {
     let path: String
     private var files: [String] = []
     private var removed = false
+    /// The folder's place in the table of what a signal removes.
+    private var signalSlot: Int?
 
     /// - Throws: `bundle.spoolFailed`.
     init() throws(FerryError) {
@@ -26,6 +28,7 @@ final class SpoolFolder {
         }
         guard made else { throw .bundleSpoolFailed(parent, errno: errno) }
         path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        signalSlot = TemporaryFiles.remember(folder: path)
     }
 
     deinit { remove() }
@@ -47,6 +50,7 @@ final class SpoolFolder {
     func remove() {
         guard !removed else { return }
         removed = true
+        TemporaryFiles.forget(signalSlot)
         for file in files { unlink(file) }
         files.removeAll()
         rmdir(path)

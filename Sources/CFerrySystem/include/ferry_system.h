@@ -1,0 +1,12 @@
+#ifndef FERRY_SYSTEM_H
+#define FERRY_SYSTEM_H
+
+#include <stddef.h>
+
+/// The Linux getdents64 system call, which Swift cannot reach: Glibc's
+/// headers do not export its wrapper, and `syscall` is variadic. It is
+/// async-signal-safe, so a signal handler can empty a folder with it.
+/// Returns the bytes read into `buffer`, 0 at the end, or -1 (and errno).
+long ferry_getdents64(int descriptor, void *buffer, size_t length);
+
+#endif

@@ -162,19 +162,6 @@ extension ByteInput {
     /// - Throws: `limit.inputTooLarge` as soon as the input passes `limit`;
     ///   `io.readFailed`.
     public func readAll(limit: Int) throws(FerryError) -> [UInt8] {
-        if let size = sizeHint, size > limit { throw .inputTooLarge(limit: limit, at: SourceLocation(file: name)) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(sizeHint.map { $0 + 1 } ?? (1 << 16), limit + 1))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { buffer in
-                Result { () throws(FerryError) in try read(into: buffer) }
-            }.get()
-            if count == 0 { return bytes }
-            guard bytes.count + count <= limit else {
-                throw .inputTooLarge(limit: limit, at: SourceLocation(file: name))
-            }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        try InputBytes.read(self, limit: limit).array()
     }
 }

@@ -144,7 +144,7 @@ public protocol RecordWriter: AnyObject {
 
 /// What a reader can tell about a file beyond its records, for `ferry inspect`:
 /// a keyed archive's objects and classes, say.
-public struct InputStructure: Sendable, Hashable {
+public struct InputStructure: Sendable {
     /// The objects the file holds, for formats made of objects.
     public var objectCount: Int?
     /// Class names with how many objects of each the file holds, most first.
@@ -153,18 +153,6 @@ public struct InputStructure: Sendable, Hashable {
     public init(objectCount: Int? = nil, classes: [(name: String, count: Int)] = []) {
         self.objectCount = objectCount
         self.classes = classes
-    }
-
-    public static func == (lhs: InputStructure, rhs: InputStructure) -> Bool {
-        lhs.objectCount == rhs.objectCount && lhs.classes.elementsEqual(rhs.classes) { $0 == $1 }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(objectCount)
-        for (name, count) in classes {
-            hasher.combine(name)
-            hasher.combine(count)
-        }
     }
 }
 

@@ -3,7 +3,9 @@
 /// memory the object owns, sized from the input when the size is known, so
 /// a large file is held once, not copied.
 public final class InputBytes: @unchecked Sendable {
-    /// The bytes; valid while the object lives.
+    /// The bytes; valid only while the object lives, so a caller keeps the
+    /// object (as the binary plist scanner does) or uses the methods below,
+    /// never `bytes` of a temporary.
     public let bytes: UnsafeRawBufferPointer
     private let storage: UnsafeMutableRawBufferPointer
 
@@ -22,6 +24,12 @@ public final class InputBytes: @unchecked Sendable {
     deinit { storage.deallocate() }
 
     public var count: Int { bytes.count }
+
+    /// A copy of the bytes as an array.
+    public func array() -> [UInt8] { Array(bytes) }
+
+    /// Whether the bytes start with `prefix`.
+    public func starts(with prefix: [UInt8]) -> Bool { bytes.starts(with: prefix) }
 
     /// Every remaining byte of `input`.
     /// - Throws: `limit.inputTooLarge` as soon as the input passes `limit`;

@@ -40,10 +40,10 @@ public struct ArchiveCodec: Codec {
     /// The objects of a binary or XML archive.
     static func objects(_ input: any ByteInput, limits: ReadLimits) throws(FerryError) -> KeyedArchiveObjects {
         let contents = try InputBytes.read(input, limit: limits.maxInputBytes)
-        if contents.bytes.starts(with: BinaryPlistScanner.magic) {
+        if contents.starts(with: BinaryPlistScanner.magic) {
             return try KeyedArchiveObjects(binary: contents, name: input.name, limits: limits)
         }
-        let parsed = try XMLPlistParser.parse(Array(contents.bytes), name: input.name, limits: limits)
+        let parsed = try XMLPlistParser.parse(contents.array(), name: input.name, limits: limits)
         return try KeyedArchiveObjects(parsed: parsed, name: input.name)
     }
 

@@ -67,14 +67,7 @@ public struct BinaryPlistDecoder {
             defer { onPath[index] = false }
             var dictionary = PlistDictionary()
             for position in 0..<count {
-                let keyObject = try scanner.reference(list, position)
-                let key: String
-                if let known = keys[keyObject] {
-                    key = known
-                } else {
-                    key = try keyString(keyObject, of: index)
-                    if keys.count < 4096 { keys[keyObject] = key }
-                }
+                let key = try cachedKey(try scanner.reference(list, position), of: index)
                 let element = try value(try scanner.reference(list, count + position), depth: depth + 1)
                 dictionary.append(key: key, value: element)
             }
@@ -101,6 +94,16 @@ public struct BinaryPlistDecoder {
             budget += 1  // `value` counts this object again.
             return try value(index, depth: depth).recordValue()
         }
+    }
+
+    /// The text of a dictionary key, decoded once per key object (up to 4,096
+    /// of them): writers share key strings between dictionaries.
+    /// - Throws: as `keyString(_:of:)`.
+    public mutating func cachedKey(_ index: Int, of dictionary: Int) throws(FerryError) -> String {
+        if let known = keys[index] { return known }
+        let key = try keyString(index, of: dictionary)
+        if keys.count < 4096 { keys[index] = key }
+        return key
     }
 
     /// The text of a dictionary key.

@@ -14,7 +14,6 @@ public final class BinaryPlistReader: RecordReader {
     private let elements: (list: Int, count: Int)?
     private var position = 0
     private var failure: FerryError?
-    private var keyNames: [Int: String] = [:]
     /// Key references of the last few key sets, with their field lists.
     @exclusivity(unchecked) private var recentKeys: [(keys: [Int], fields: FieldList, slots: [Int]?)] = []
     @exclusivity(unchecked) private var keyBuffer: [Int] = []
@@ -104,13 +103,7 @@ public final class BinaryPlistReader: RecordReader {
         var firstSlot: [[UInt8]: Int] = [:]
         var repeats = false
         for key in keys {
-            let name: String
-            if let known = keyNames[key] {
-                name = known
-            } else {
-                name = try decoder.keyString(key, of: dictionary)
-                if keyNames.count < 4096 { keyNames[key] = name }
-            }
+            let name = try decoder.cachedKey(key, of: dictionary)
             if let slot = firstSlot[Array(name.utf8)] {
                 repeats = true
                 slots.append(slot)

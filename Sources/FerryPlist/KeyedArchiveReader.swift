@@ -27,18 +27,18 @@ public final class KeyedArchiveReader: RecordReader {
         self.classMap = classMap
         self.context = context
         let root = objects.root
-        if let (rootClass, fields) = try decoder.classOf(root),
-            rootClass.chain.contains(where: { ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"].contains($0) })
-        {
+        guard let (rootClass, fields) = try decoder.classOf(root) else {
+            let found = try decoder.value(uid: root, depth: 1)
+            throw .formatNotRecords(found: found.typeName, at: decoder.location(root))
+        }
+        if rootClass.foundationKind == .array {
+            // A collection of records, as `archiveRootObject([Product], …)` saves.
             guard case .array(let list)? = fields["NS.objects"] ?? KeyedArchiveDecoder.numberedElements(fields) ?? .array([]) else {
                 throw .archiveWrongType(root, field: "NS.objects", expected: "type.array", at: decoder.location(root, field: "NS.objects"))
             }
             elements = list
-        } else if try decoder.classOf(root) != nil {
-            elements = [.uid(UInt64(root))]
         } else {
-            let found = try decoder.value(uid: root, depth: 1)
-            throw .formatNotRecords(found: found.typeName, at: decoder.location(root))
+            elements = [.uid(UInt64(root))]
         }
     }
 

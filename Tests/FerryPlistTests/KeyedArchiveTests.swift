@@ -251,6 +251,30 @@ import Testing
         #expect(warnings.first?.location.record == 0)
     }
 
+    /// Any collection class Foundation has can hold the records, NSCountedSet
+    /// (with its `NS.object0` keys) included.
+    @Test func aCountedSetRootHoldsRecords() throws {
+        let objects: [PlistValue] = [
+            .string("$null"),
+            .dictionary(PlistDictionary([("NS.object0", .uid(2)), ("NS.count0", .integer(1)), ("$class", .uid(4))])),
+            .dictionary(PlistDictionary([("name", .uid(3)), ("price", .real(19.99)), ("$class", .uid(5))])),
+            .string("Wii"),
+            .dictionary(PlistDictionary([
+                ("$classname", .string("NSCountedSet")),
+                ("$classes", .array([.string("NSCountedSet"), .string("NSMutableSet"), .string("NSSet")])),
+            ])),
+            .dictionary(PlistDictionary([("$classname", .string("Shop.Product")), ("$classes", .array([.string("Shop.Product")]))])),
+        ]
+        let archive = PlistValue.dictionary(PlistDictionary([
+            ("$version", .integer(100_000)), ("$archiver", .string("NSKeyedArchiver")),
+            ("$top", .dictionary(PlistDictionary([("root", .uid(1))]))), ("$objects", .array(objects)),
+        ]))
+        let read = PlistFixtures.read(try PlistFixtures.encode(archive), codec: ArchiveCodec())
+        #expect(read.error == nil)
+        #expect(read.records.map(\.pairs.count) == [2])
+        #expect(read.records.first?["name"] == .string("Wii"))
+    }
+
     @Test func sniffingFindsArchivesAmongPlists() throws {
         let archive = try PlistFixtures.bytes(PlistFixtures.packageRoot.appendingPathComponent("Examples/Products"))
         let plain = try PlistFixtures.encode(.array([.string("x")]))

@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore"]),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryKit"]),
-        .testTarget(name: "FerryKitTests", dependencies: ["FerryKit"]),
+        .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCSVTests", dependencies: ["FerryCSV", "FerryKit"]),
         .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit"]),
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit"]),

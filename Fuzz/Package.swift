@@ -7,7 +7,7 @@ let package = Package(
     name: "FerryFuzz",
     dependencies: [.package(name: "Ferry", path: "..")],
     targets: [
-        .target(name: "FuzzSupport"),
+        .target(name: "FuzzSupport", dependencies: [.product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzJSONL", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzCSV", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),

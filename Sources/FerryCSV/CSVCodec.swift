@@ -5,7 +5,7 @@ import FerryCore
 public struct CSVCodec: Codec {
     public let id: String
     public let extensions: [String]
-    public let capabilities = CodecCapabilities.readWrite
+    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
     public let options = CSVDialect.options
     private let delimiter: UInt8
 

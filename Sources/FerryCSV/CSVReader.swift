@@ -10,14 +10,18 @@ public final class CSVReader: RecordReader {
     private let window: InputWindow
     private let dialect: CSVDialect
     private let context: ReadContext
-    private var position = 0
-    private var fields: [CSVField] = []
+    // Touched for every row; a reader is never shared between threads, so
+    // the run-time exclusivity checks are left out.
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var fields: [CSVField] = []
+    /// The cells of the row being built, reused from one row to the next.
+    @exclusivity(unchecked) private var rawValues: [RawValue] = []
     private var header: FieldList?
     private var types: [FieldType?] = []
     private var required: [Bool] = []
     private var widerLists: [Int: FieldList] = [:]
-    private var rowIndex = 0
-    private var raggedRowsFixed = 0
+    @exclusivity(unchecked) private var rowIndex = 0
+    @exclusivity(unchecked) private var raggedRowsFixed = 0
     private var started = false
     private var finished = false
     private var failure: FerryError?
@@ -135,9 +139,30 @@ public final class CSVReader: RecordReader {
 
     /// Builds the record of one scanned row.
     private func buildRecord(_ scanner: CSVScanner, _ fields: [CSVField]) throws(CSVScanError) -> Row {
-        guard let header else { return .blank }
+        var values: [RawValue] = []
+        swap(&values, &rawValues)
+        defer { swap(&values, &rawValues) }
+        guard let shape = try fillRow(scanner, fields, into: &values) else { return .blank }
+        let origin = RecordOrigin(index: rowIndex, byteOffset: window.baseOffset + shape.start)
+        return .record(Record(fields: shape.fields, values: values.map(\.value), origin: origin), ragged: shape.ragged)
+    }
+
+    /// What `fillRow` found besides the cells.
+    struct RowShape {
+        var fields: FieldList
+        /// Where the row starts in the window.
+        var start: Int
+        var ragged: Bool
+    }
+
+    /// Types the cells of a row into `values`, following the header.
+    /// - Returns: nil for a blank row.
+    func fillRow(
+        _ scanner: CSVScanner, _ fields: [CSVField], into values: inout [RawValue]
+    ) throws(CSVScanError) -> RowShape? {
+        guard let header else { return nil }
         if fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted && header.count > 1 {
-            return .blank
+            return nil
         }
         let rowStart = fields.first.map { $0.start - ($0.quoted ? 1 : 0) } ?? scanner.position
         var ragged = false
@@ -153,9 +178,10 @@ public final class CSVReader: RecordReader {
                 ragged = true
             }
         }
-        var values: [Value] = []
-        values.reserveCapacity(list.count)
-        for (index, field) in fields.prefix(list.count).enumerated() {
+        values.removeAll(keepingCapacity: true)
+        let typed = min(fields.count, list.count)
+        for index in 0..<typed {
+            let field = fields[index]
             let type = index < types.count ? types[index] : nil
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
             let isRequired = index < required.count && required[index]
@@ -169,13 +195,11 @@ public final class CSVReader: RecordReader {
             }
         }
         while values.count < list.count {
-            values.append(types[values.count] == nil ? .string("") : .null)
+            values.append(types[values.count] == nil ? .value(.string("")) : .null)
         }
-        let origin = RecordOrigin(index: rowIndex, byteOffset: window.baseOffset + rowStart)
-        return .record(Record(fields: list, values: values, origin: origin), ragged: ragged)
+        return RowShape(fields: list, start: rowStart, ragged: ragged)
     }
 
-    /// The header widened with `columnN` names to `count` fields, for long rows under `--ragged pad`.
     private func widerList(_ count: Int) -> FieldList {
         if let known = widerLists[count] { return known }
         let names = (header?.names ?? []) + ((header?.count ?? 0)..<count).map { "column\($0 + 1)" }
@@ -187,30 +211,45 @@ public final class CSVReader: RecordReader {
     /// Scans one row and hands it to `build`, refilling the window and
     /// scanning again from the row's start when the row is cut off.
     /// - Returns: nil at the end of the input.
-    private func scanRow<Result>(
-        build: (CSVScanner, [CSVField]) throws(CSVScanError) -> Result
-    ) throws(FerryError) -> Result? {
+    /// Scans the rows that follow in the window, up to `limit`, and calls
+    /// `handle` with each in turn while it returns true. The position moves
+    /// past each row before `handle` sees it.
+    /// - Returns: true at the end of the input.
+    private func scanRows(
+        upTo limit: Int = 4096, _ handle: (CSVScanner, [CSVField]) throws(CSVScanError) -> Bool
+    ) throws(FerryError) -> Bool {
         var rowFields: [CSVField] = []
         swap(&rowFields, &fields)
         defer { swap(&rowFields, &fields) }
         while true {
-            let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Result?, CSVScanError> in
+            let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Bool, CSVScanError> in
                 var scanner = CSVScanner(
                     bytes: UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position,
                     isFinal: window.isAtEnd, delimiter: dialect.delimiter, quote: dialect.quote,
                     maxFieldBytes: dialect.maxFieldBytes)
+                var handled = 0
                 do throws(CSVScanError) {
-                    guard try scanner.scanRow(into: &rowFields) else { return .success(nil) }
-                    let result = try build(scanner, rowFields)
-                    position = scanner.position
-                    return .success(result)
+                    while handled < limit {
+                        guard try scanner.scanRow(into: &rowFields) else { return .success(true) }
+                        let resume = position
+                        position = scanner.position
+                        do throws(CSVScanError) {
+                            guard try handle(scanner, rowFields) else { break }
+                        } catch {
+                            position = resume  // the row's own error, located below
+                            throw error
+                        }
+                        handled += 1
+                    }
+                    return .success(false)
                 } catch {
+                    if case .needMore = error, handled > 0 { return .success(false) }
                     return .failure(error)
                 }
             }
             switch outcome {
-            case .success(let result):
-                return result
+            case .success(let ended):
+                return ended
             case .failure(.needMore):
                 if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index, let field)):
@@ -219,6 +258,54 @@ public final class CSVReader: RecordReader {
                 location.field = field
                 throw FerryError(code, arguments, at: location)
             }
+        }
+    }
+
+    private func scanRow<Result>(
+        build: (CSVScanner, [CSVField]) throws(CSVScanError) -> Result
+    ) throws(FerryError) -> Result? {
+        var result: Result?
+        _ = try scanRows(upTo: 1) { (scanner, fields) throws(CSVScanError) -> Bool in
+            result = try build(scanner, fields)
+            return true
+        }
+        return result
+    }
+}
+
+// MARK: - Raw records
+
+extension CSVReader: RawRecordReader {
+    /// Hands out the rows the window holds, up to a few thousand, in place
+    /// (see `RawRecord`).
+    public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+        if let failure { throw failure }
+        do throws(FerryError) {
+            if !started { try start() }
+            guard !finished else { return false }
+            var values: [RawValue] = []
+            swap(&values, &rawValues)
+            defer { swap(&values, &rawValues) }
+            var failed: FerryError?
+            let ended = try scanRows { (scanner, fields) throws(CSVScanError) -> Bool in
+                guard let shape = try fillRow(scanner, fields, into: &values) else { return true }
+                if shape.ragged { raggedRowsFixed += 1 }
+                let origin = RecordOrigin(index: rowIndex, byteOffset: window.baseOffset + shape.start)
+                rowIndex += 1
+                do throws(FerryError) {
+                    try body(RawRecord(fields: shape.fields, values: values, origin: origin))
+                    return true
+                } catch {
+                    failed = error
+                    return false
+                }
+            }
+            if let failed { throw failed }
+            if ended { finish() }
+            return !ended
+        } catch {
+            failure = error
+            throw error
         }
     }
 }

@@ -7,13 +7,15 @@ import FerryCore
 /// is `csv.fieldsChanged`, since a CSV file has one header. Null is an empty
 /// cell and an empty string `""`, so the two read back apart. Numbers are
 /// written as JSON writes them; nested arrays and objects as compact JSON.
-public final class CSVWriter: RecordWriter {
+public final class CSVWriter: RawRecordWriter {
     private let output: any ByteOutput
     private let dialect: CSVDialect
-    private var buffer = WriteBuffer()
-    private var header: FieldList?
-    /// For the last field list seen: the position in it of each header field.
-    private var mapping: (fields: FieldList, positions: [Int?])?
+    // Touched for every record; a writer is never shared between threads,
+    // so the run-time exclusivity checks are left out.
+    @exclusivity(unchecked) private var buffer = WriteBuffer()
+    @exclusivity(unchecked) private var header: FieldList?
+    /// For the field lists seen lately: the position in each of every header field.
+    @exclusivity(unchecked) private var mappings: [(fields: FieldList, positions: [Int?])] = []
     private var finished = false
 
     private static let drainThreshold = 1 << 18
@@ -26,19 +28,53 @@ public final class CSVWriter: RecordWriter {
     deinit { buffer.release() }
 
     public func write(_ record: Record) throws(FerryError) {
+        try writeRow(record.fields, count: record.values.count, index: record.origin.index) {
+            (field, out) throws(FerryError) in
+            try appendCell(record.values[field], to: &out)
+        }
+    }
+
+    public func writeRaw(_ record: RawRecord) throws(FerryError) {
+        try writeRow(record.fields, count: record.values.count, index: record.origin.index) {
+            (field, out) throws(FerryError) in
+            switch record.values[field] {
+            case .null: break
+            case .bool(let flag): appendPlain(flag ? "true" : "false", to: &out)
+            case .integer(let number): appendInteger(number, to: &out)
+            case .double(let number): try appendDouble(number, to: &out)
+            case .text(let utf8): appendText(utf8, to: &out)
+            case .value(let value): try appendCell(value, to: &out)
+            }
+        }
+    }
+
+    /// Writes one row in the header's order; `appendCell` writes the cell of
+    /// the record's field at an index.
+    @inline(__always)
+    private func writeRow(
+        _ fields: FieldList, count: Int, index recordIndex: Int,
+        _ appendCell: (Int, inout WriteBuffer) throws(FerryError) -> Void
+    ) throws(FerryError) {
         var out = buffer
         defer { buffer = out }
-        let header = self.header ?? startHeader(record.fields, to: &out)
-        if record.fields === header {
-            for index in record.values.indices {
+        let header = self.header ?? startHeader(fields, to: &out)
+        func cell(_ field: Int) throws(FerryError) {
+            do {
+                try appendCell(field, &out)
+            } catch {
+                throw error.located(SourceLocation(record: recordIndex, field: fields.names[field]))
+            }
+        }
+        if fields === header {
+            for index in 0..<count {
                 if index > 0 { out.append(dialect.delimiter) }
-                try appendCell(record.values[index], to: &out, record: record, field: index)
+                try cell(index)
             }
         } else {
-            let positions = try positions(of: record, in: header)
+            let positions = try positions(of: fields, in: header, record: recordIndex)
             for (index, position) in positions.enumerated() {
                 if index > 0 { out.append(dialect.delimiter) }
-                if let position { try appendCell(record.values[position], to: &out, record: record, field: position) }
+                if let position { try cell(position) }
             }
         }
         out.append(dialect.lineEnding)
@@ -68,50 +104,44 @@ public final class CSVWriter: RecordWriter {
 
     /// Where each header field is in `record`.
     /// - Throws: `csv.fieldsChanged` when the record has a field the header lacks.
-    private func positions(of record: Record, in header: FieldList) throws(FerryError) -> [Int?] {
-        if let mapping, mapping.fields === record.fields { return mapping.positions }
-        for name in record.fields.names where !header.contains(name) {
-            throw FerryError(.csvFieldsChanged, [.string(name)], at: SourceLocation(record: record.origin.index, field: name))
+    private func positions(of fields: FieldList, in header: FieldList, record: Int) throws(FerryError) -> [Int?] {
+        // Records often alternate between a few lists (with and without a photo).
+        for mapping in mappings where mapping.fields === fields { return mapping.positions }
+        for name in fields.names where !header.contains(name) {
+            throw FerryError(.csvFieldsChanged, [.string(name)], at: SourceLocation(record: record, field: name))
         }
-        let positions = header.names.map { record.fields.index(of: $0) }
-        mapping = (record.fields, positions)
+        let positions = header.names.map { fields.index(of: $0) }
+        if mappings.count == 8 { mappings.removeFirst() }
+        mappings.append((fields, positions))
         return positions
     }
 
     // MARK: - Cells
 
-    private func appendCell(_ value: Value, to out: inout WriteBuffer, record: Record, field: Int) throws(FerryError) {
+    private func appendCell(_ value: Value, to out: inout WriteBuffer) throws(FerryError) {
         switch value {
-        case .null:
-            break
-        case .bool(let flag):
-            appendPlain(flag ? "true" : "false", to: &out)
-        case .integer(let number):
-            if dialect.quoteAll { out.append(dialect.quote) }
-            JSONText.appendInteger(number, to: &out)
-            if dialect.quoteAll { out.append(dialect.quote) }
-        case .double(let number):
-            guard number.isFinite else {
-                throw FerryError(
-                    .csvNonFiniteNumber, [.double(number)],
-                    at: SourceLocation(record: record.origin.index, field: record.fields.names[field]))
-            }
-            if dialect.quoteAll { out.append(dialect.quote) }
-            JSONText.appendDouble(number, to: &out)
-            if dialect.quoteAll { out.append(dialect.quote) }
-        case .string(let text):
-            appendText(text, to: &out)
-        case .bytes(let bytes):
-            appendText(Photo.dataURI(bytes), to: &out)
-        case .date(let date):
-            appendText(Timestamp.iso8601(date), to: &out)
-        case .array, .object:
-            do throws(FerryError) {
-                appendText(try JSONText.compact(value), to: &out)
-            } catch {
-                throw error.located(SourceLocation(record: record.origin.index, field: record.fields.names[field]))
-            }
+        case .null: break
+        case .bool(let flag): appendPlain(flag ? "true" : "false", to: &out)
+        case .integer(let number): appendInteger(number, to: &out)
+        case .double(let number): try appendDouble(number, to: &out)
+        case .string(let text): appendText(text, to: &out)
+        case .bytes(let bytes): appendText(Photo.dataURI(bytes), to: &out)
+        case .date(let date): appendText(Timestamp.iso8601(date), to: &out)
+        case .array, .object: appendText(try JSONText.compact(value), to: &out)
         }
+    }
+
+    private func appendInteger(_ number: Int64, to out: inout WriteBuffer) {
+        if dialect.quoteAll { out.append(dialect.quote) }
+        JSONText.appendInteger(number, to: &out)
+        if dialect.quoteAll { out.append(dialect.quote) }
+    }
+
+    private func appendDouble(_ number: Double, to out: inout WriteBuffer) throws(FerryError) {
+        guard number.isFinite else { throw FerryError(.csvNonFiniteNumber, [.double(number)]) }
+        if dialect.quoteAll { out.append(dialect.quote) }
+        JSONText.appendDouble(number, to: &out)
+        if dialect.quoteAll { out.append(dialect.quote) }
     }
 
     private func appendPlain(_ text: StaticString, to out: inout WriteBuffer) {
@@ -125,25 +155,27 @@ public final class CSVWriter: RecordWriter {
     /// always with `--quoting all`.
     private func appendText(_ text: String, to out: inout WriteBuffer) {
         var text = text
+        text.withUTF8 { appendText($0, to: &out) }
+    }
+
+    private func appendText(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout WriteBuffer) {
         let delimiter = dialect.delimiter
         let quote = dialect.quote
-        text.withUTF8 { utf8 in
-            var needsQuotes = dialect.quoteAll || utf8.isEmpty
-            if !needsQuotes {
-                for byte in utf8 where byte == delimiter || byte == quote || byte == 0x0A || byte == 0x0D {
-                    needsQuotes = true
-                    break
-                }
+        var needsQuotes = dialect.quoteAll || utf8.isEmpty
+        if !needsQuotes {
+            for byte in utf8 where byte == delimiter || byte == quote || byte == 0x0A || byte == 0x0D {
+                needsQuotes = true
+                break
             }
-            guard needsQuotes else { return out.append(utf8) }
-            out.reserve(utf8.count * 2 + 2)
-            out.appendUnchecked(quote)
-            for byte in utf8 {
-                if byte == quote { out.appendUnchecked(quote) }
-                out.appendUnchecked(byte)
-            }
-            out.appendUnchecked(quote)
         }
+        guard needsQuotes else { return out.append(utf8) }
+        out.reserve(utf8.count * 2 + 2)
+        out.appendUnchecked(quote)
+        for byte in utf8 {
+            if byte == quote { out.appendUnchecked(quote) }
+            out.appendUnchecked(byte)
+        }
+        out.appendUnchecked(quote)
     }
 }
 

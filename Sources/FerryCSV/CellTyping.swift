@@ -7,7 +7,7 @@ import FerryCore
 enum CellTyping {
     /// The outcome of typing one cell.
     enum Outcome {
-        case value(Value)
+        case value(RawValue)
         /// The cell does not fit the type; the code says which.
         case mismatch(FerryError.Code)
     }
@@ -21,20 +21,31 @@ enum CellTyping {
             if bytes.isEmpty, let type, !field.quoted && !required, type == .string || type == .photo {
                 return .value(.null)
             }
-            return .value(.string(scanner.text(of: field)))
+            return .value(text(bytes, field: field, scanner: scanner))
         }
         if bytes.isEmpty { return .value(.null) }
         switch type {
         case .number:
-            return DecimalText.parse(bytes).map(Outcome.value) ?? .mismatch(.csvInvalidNumber)
+            switch DecimalText.parse(bytes) {
+            case .integer(let number)?: return .value(.integer(number))
+            case .double(let number)?: return .value(.double(number))
+            case let other?: return .value(.value(other))
+            case nil: return .mismatch(.csvInvalidNumber)
+            }
         case .integer:
             if case .integer(let number)? = DecimalText.parse(bytes) { return .value(.integer(number)) }
             return .mismatch(.csvInvalidInteger)
         case .bool:
             return bool(bytes).map { .value(.bool($0)) } ?? .mismatch(.csvInvalidBool)
         case .string, .photo:
-            return .value(.string(scanner.text(of: field)))
+            return .value(text(bytes, field: field, scanner: scanner))
         }
+    }
+
+    /// A cell's text: in place, unless doubled quotes must be undone.
+    @inline(__always)
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner) -> RawValue {
+        field.hasDoubledQuotes ? .value(.string(scanner.text(of: field))) : .text(bytes)
     }
 
     /// true/false, yes/no, 1/0, in any case.

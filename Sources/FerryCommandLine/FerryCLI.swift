@@ -16,7 +16,9 @@ public enum FerryCLI {
         // Readers and writers recurse once a nesting level; the main thread's
         // stack is too small for the deepest nesting `--max-depth` allows.
         let arguments = Array(CommandLine.arguments.dropFirst())
-        exit(LargeStackThread.run { run(arguments, registry: registry) })
+        let status = LargeStackThread.run { run(arguments, registry: registry) }
+        TemporaryFiles.waitForSignalCleanup()
+        exit(status)
     }
 
     /// Runs the command line on `arguments` (without the program name).

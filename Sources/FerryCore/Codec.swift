@@ -67,6 +67,11 @@ public struct CodecCapabilities: OptionSet, Sendable, Hashable {
     public static let read = CodecCapabilities(rawValue: 1)
     public static let write = CodecCapabilities(rawValue: 2)
     public static let readWrite: CodecCapabilities = [.read, .write]
+    /// The codec's readers are `RawRecordReader`s. A conversion from such a
+    /// codec to one that `writesRaw` skips `Record`s (see `RawRecord`).
+    public static let readsRaw = CodecCapabilities(rawValue: 4)
+    /// The codec's writers are `RawRecordWriter`s.
+    public static let writesRaw = CodecCapabilities(rawValue: 8)
 }
 
 /// How well some bytes match a format. Larger wins.

@@ -48,6 +48,24 @@ public enum JSONText {
         }
     }
 
+    /// Appends a raw cell as `appendValue` would append its value.
+    /// - Throws: `json.nonFiniteNumber` for an infinity or NaN.
+    @inline(__always)
+    public static func appendRaw(
+        _ raw: RawValue, to out: inout WriteBuffer, indentLevel: Int? = nil
+    ) throws(FerryError) {
+        switch raw {
+        case .null: out.append("null")
+        case .bool(let flag): out.append(flag ? "true" : "false")
+        case .integer(let number): appendInteger(number, to: &out)
+        case .double(let number):
+            guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
+            appendDouble(number, to: &out)
+        case .text(let utf8): appendQuoted(utf8, to: &out)
+        case .value(let value): try appendValue(value, to: &out, indentLevel: indentLevel)
+        }
+    }
+
     /// `value` as compact JSON text.
     /// - Throws: `json.nonFiniteNumber`.
     public static func compact(_ value: Value) throws(FerryError) -> String {
@@ -79,53 +97,56 @@ public enum JSONText {
     /// Appends `text` as a quoted JSON string.
     public static func appendQuoted(_ text: String, to output: inout WriteBuffer) {
         var text = text
-        text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return output.append("\"\"") }
-            let count = utf8.count
-            let raw = UnsafeRawPointer(base)
-            // Six bytes per byte covers the worst case, `\u00XX`.
-            output.reserve(count * 6 + 2)
-            output.appendUnchecked(UInt8(ascii: "\""))
-            var runStart = 0
-            var index = 0
-            while index < count {
-                // Find the next byte to escape, eight bytes at a time.
-                if index + 8 <= count {
-                    let mask = escapeMask(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    if mask == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += mask.trailingZeroBitCount >> 3
-                } else {
-                    let byte = base[index]
-                    if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
-                        index += 1
-                        continue
-                    }
+        text.withUTF8 { appendQuoted($0, to: &output) }
+    }
+
+    /// Appends UTF-8 `utf8` as a quoted JSON string.
+    public static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout WriteBuffer) {
+        guard let base = utf8.baseAddress else { return output.append("\"\"") }
+        let count = utf8.count
+        let raw = UnsafeRawPointer(base)
+        // Six bytes per byte covers the worst case, `\u00XX`.
+        output.reserve(count * 6 + 2)
+        output.appendUnchecked(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        while index < count {
+            // Find the next byte to escape, eight bytes at a time.
+            if index + 8 <= count {
+                let mask = escapeMask(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if mask == 0 {
+                    index += 8
+                    continue
                 }
+                index += mask.trailingZeroBitCount >> 3
+            } else {
                 let byte = base[index]
-                if runStart < index { output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart)) }
-                output.appendUnchecked(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22: output.appendUnchecked(UInt8(ascii: "\""))
-                case 0x5C: output.appendUnchecked(UInt8(ascii: "\\"))
-                case 0x08: output.appendUnchecked(UInt8(ascii: "b"))
-                case 0x0C: output.appendUnchecked(UInt8(ascii: "f"))
-                case 0x0A: output.appendUnchecked(UInt8(ascii: "n"))
-                case 0x0D: output.appendUnchecked(UInt8(ascii: "r"))
-                case 0x09: output.appendUnchecked(UInt8(ascii: "t"))
-                default:
-                    output.append("u00")
-                    output.appendUnchecked(hexDigit(byte >> 4))
-                    output.appendUnchecked(hexDigit(byte & 15))
+                if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                    index += 1
+                    continue
                 }
-                index += 1
-                runStart = index
             }
-            if runStart < count { output.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart)) }
-            output.appendUnchecked(UInt8(ascii: "\""))
+            let byte = base[index]
+            if runStart < index { output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart)) }
+            output.appendUnchecked(UInt8(ascii: "\\"))
+            switch byte {
+            case 0x22: output.appendUnchecked(UInt8(ascii: "\""))
+            case 0x5C: output.appendUnchecked(UInt8(ascii: "\\"))
+            case 0x08: output.appendUnchecked(UInt8(ascii: "b"))
+            case 0x0C: output.appendUnchecked(UInt8(ascii: "f"))
+            case 0x0A: output.appendUnchecked(UInt8(ascii: "n"))
+            case 0x0D: output.appendUnchecked(UInt8(ascii: "r"))
+            case 0x09: output.appendUnchecked(UInt8(ascii: "t"))
+            default:
+                output.append("u00")
+                output.appendUnchecked(hexDigit(byte >> 4))
+                output.appendUnchecked(hexDigit(byte & 15))
+            }
+            index += 1
+            runStart = index
         }
+        if runStart < count { output.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart)) }
+        output.appendUnchecked(UInt8(ascii: "\""))
     }
 
     @inline(__always)

@@ -112,14 +112,7 @@ public struct RecordValidator {
     /// - Throws: as `RecordKind.validate(_:at:)`.
     public mutating func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
         guard !specs.isEmpty else { return }
-        let positions: [Int?]
-        if let known = recent.first(where: { $0.fields === record.fields }) {
-            positions = known.positions
-        } else {
-            positions = specs.map { record.fields.index(of: $0.name) }
-            if recent.count == 8 { recent.removeFirst() }
-            recent.append((record.fields, positions))
-        }
+        let positions = self.positions(in: record.fields)
         for (spec, position) in zip(specs, positions) {
             let value = position.map { record.values[$0] } ?? .null
             if case .null = value {
@@ -136,6 +129,52 @@ public struct RecordValidator {
                 throw error.located(SourceLocation(field: spec.name)).located(location)
             }
         }
+    }
+
+    /// Checks a raw record as `validate(_:at:)` checks a record. The error
+    /// names the field; the caller adds where the record is.
+    public mutating func validate(_ record: RawRecord) throws(FerryError) {
+        guard !specs.isEmpty else { return }
+        let positions = self.positions(in: record.fields)
+        for index in specs.indices {
+            let spec = specs[index]
+            guard let position = positions[index] else {
+                if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
+                continue
+            }
+            switch (spec.type, record.values[position]) {
+            case (_, .null):
+                if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
+            case (.string, .text(let bytes)):
+                if spec.required && bytes.isEmpty { throw .recordEmptyField(spec.name, at: SourceLocation(field: spec.name)) }
+            case (.photo, .text):
+                break
+            case (.number, .integer(let number)), (.integer, .integer(let number)):
+                if number < 0 { throw .recordNegative(spec.name, at: SourceLocation(field: spec.name)) }
+            case (.number, .double(let number)):
+                if !(number >= 0) { throw .recordNegative(spec.name, at: SourceLocation(field: spec.name)) }
+            case (.bool, .bool):
+                break
+            case (_, .value(let value)):
+                if case .null = value {
+                    if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
+                    continue
+                }
+                try spec.check(value, at: SourceLocation(field: spec.name))
+            case (_, let raw):
+                throw .recordWrongType(spec.name, expected: spec.type.rawValue, found: raw.typeName, at: SourceLocation(field: spec.name))
+            }
+        }
+    }
+
+    /// Where each of the kind's fields sits in `fields`.
+    private mutating func positions(in fields: FieldList) -> [Int?] {
+        if let last = recent.last, last.fields === fields { return last.positions }
+        if let known = recent.first(where: { $0.fields === fields }) { return known.positions }
+        let positions = specs.map { fields.index(of: $0.name) }
+        if recent.count == 8 { recent.removeFirst() }
+        recent.append((fields, positions))
+        return positions
     }
 }
 

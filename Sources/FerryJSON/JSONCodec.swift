@@ -7,7 +7,7 @@ public struct JSONCodec: Codec {
 
     public let id = "json"
     public let extensions = ["json"]
-    public let capabilities = CodecCapabilities.readWrite
+    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
     public let options = [
         CodecOption(name: "compact", helpKey: "option.json.compact", applies: .write)
     ]
@@ -41,7 +41,7 @@ public struct JSONLinesCodec: Codec {
 
     public let id = "jsonl"
     public let extensions = ["jsonl", "ndjson"]
-    public let capabilities = CodecCapabilities.readWrite
+    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
 
     /// An object, a line break, and another object is JSON Lines.
     public func sniff(_ prefix: [UInt8]) -> SniffResult {

@@ -15,7 +15,7 @@ public final class JSONReader: RecordReader {
         case lines
     }
 
-    private enum State {
+    enum State {
         case start
         case inArray(first: Bool)
         case lines
@@ -25,27 +25,31 @@ public final class JSONReader: RecordReader {
     }
 
     /// What one step of scanning found.
-    private enum Step {
+    enum Step {
         case record(FieldList, [Value], start: Int)
         case other
         case end
     }
 
-    private let window: InputWindow
-    private let layout: Layout
+    let window: InputWindow
+    let layout: Layout
     private let acceptsAnyValue: Bool
-    private let maxDepth: Int
-    private let maxRecordBytes: Int
-    private var state = State.start
-    private var position = 0
-    private var recordIndex = 0
-    private var fields: FieldList? {
+    let maxDepth: Int
+    let maxRecordBytes: Int
+    // The reader's state is touched for every record; a reader is never
+    // shared between threads, so the run-time exclusivity checks are left out.
+    @exclusivity(unchecked) var state = State.start
+    @exclusivity(unchecked) var position = 0
+    @exclusivity(unchecked) var recordIndex = 0
+    @exclusivity(unchecked) var fields: FieldList? {
         didSet {
             if fields !== oldValue { plainNames = fields.map(FieldListCache.hasPlainNames) ?? false }
         }
     }
-    private var plainNames = false
-    private var cache = FieldListCache()
+    @exclusivity(unchecked) var plainNames = false
+    @exclusivity(unchecked) var cache = FieldListCache()
+    /// The cells of the raw record being handed out, reused from one to the next.
+    @exclusivity(unchecked) var rawValues: [RawValue] = []
 
     /// - Parameters:
     ///   - input: the bytes.
@@ -88,7 +92,7 @@ public final class JSONReader: RecordReader {
 
     // MARK: - Steps
 
-    private func advance() throws(FerryError) -> Step {
+    func advance() throws(FerryError) -> Step {
         do throws(FerryError) {
             switch state {
             case .start: return try start()
@@ -173,17 +177,7 @@ public final class JSONReader: RecordReader {
             if scanner.isFinal { return false }
             throw .needMore
         } after: { (scanner) throws(JSONScanError) in
-            while scanner.position < scanner.bytes.count {
-                switch scanner.bytes[scanner.position] {
-                case 0x20, 0x09, 0x0D: scanner.position += 1
-                case 0x0A:
-                    scanner.position += 1
-                    return
-                default:
-                    throw .failed(.jsonExpectedNewline, [.byte(scanner.bytes[scanner.position])], index: scanner.position)
-                }
-            }
-            if !scanner.isFinal { throw .needMore }
+            try scanner.skipLineEnd()
         }
         if case .end = step { state = .done }
         return step
@@ -263,7 +257,7 @@ public final class JSONReader: RecordReader {
     /// Moves past whitespace, dropping it from the window as it goes, so that
     /// a long run of blanks between values costs no memory. Every place a
     /// scan starts allows whitespace.
-    private func skipWhitespace() throws(FerryError) {
+    func skipWhitespace() throws(FerryError) {
         while true {
             let stopped = window.bytes.withUnsafeBufferPointer { buffer -> Bool in
                 var index = position

@@ -160,3 +160,77 @@ extension JSONScanner {
         }
     }
 }
+
+// MARK: - Raw records
+
+extension JSONScanner {
+    /// Parses a record whose keys are exactly `expected`'s, in order, into
+    /// `values`, leaving plain strings in place (see `RawValue`).
+    /// - Returns: false, with the position back at the record's `{`, when
+    ///   the keys differ in any way; the caller then parses it as a `Record`.
+    mutating func parseRawRecord(
+        depth: Int, expecting expected: FieldList, into values: inout [RawValue]
+    ) throws(JSONScanError) -> Bool {
+        let start = position
+        try checkDepth(depth)
+        position += 1  // {
+        values.removeAll(keepingCapacity: true)
+        let names = expected.utf8Names
+        if try peekSignificant() == UInt8(ascii: "}") {
+            position += 1
+            if names.isEmpty { return true }
+            position = start
+            return false
+        }
+        while true {
+            guard try peekSignificant() == UInt8(ascii: "\"") else { throw unexpected(at: position) }
+            guard values.count < names.count, skipKey(names[values.count]) else {
+                position = start
+                return false
+            }
+            try expect(UInt8(ascii: ":"))
+            values.append(try parseRawValue(depth: depth))
+            switch try peekSignificant() {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                if values.count == names.count { return true }
+                position = start
+                return false
+            default: throw unexpected(at: position)
+            }
+        }
+    }
+
+    /// One value, as `parseValue` reads it, but with a string that needs no
+    /// unescaping left in place.
+    @inline(__always)
+    mutating func parseRawValue(depth: Int) throws(JSONScanError) -> RawValue {
+        switch try peekSignificant() {
+        case UInt8(ascii: "\""):
+            let raw = try scanString()
+            if raw.hasEscapes { return .value(.string(try makeString(raw))) }
+            if raw.hasNonASCII, let bad = UTF8Validation.firstInvalidIndex(in: bytes, raw.start..<raw.end) {
+                throw .failed(.jsonInvalidUTF8, [.byte(bytes[bad])], index: bad)
+            }
+            return .text(UnsafeBufferPointer(rebasing: bytes[raw.start..<raw.end]))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            switch try parseNumber() {
+            case .integer(let number): return .integer(number)
+            case .double(let number): return .double(number)
+            case let other: return .value(other)
+            }
+        case UInt8(ascii: "n"):
+            try parseLiteral("null")
+            return .null
+        case UInt8(ascii: "t"):
+            try parseLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try parseLiteral("false")
+            return .bool(false)
+        default:
+            return .value(try parseValue(depth: depth))
+        }
+    }
+}

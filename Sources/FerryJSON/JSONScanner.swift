@@ -86,6 +86,22 @@ struct JSONScanner {
         position += 1
     }
 
+    /// Skips the rest of a JSON Lines line after its value: blanks, then the
+    /// line break, or the end of the input.
+    mutating func skipLineEnd() throws(JSONScanError) {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0D: position += 1
+            case 0x0A:
+                position += 1
+                return
+            default:
+                throw .failed(.jsonExpectedNewline, [.byte(bytes[position])], index: position)
+            }
+        }
+        if !isFinal { throw .needMore }
+    }
+
     // MARK: - Values
 
     /// Parses any value at the position; `depth` counts the arrays and objects around it.

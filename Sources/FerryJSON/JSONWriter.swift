@@ -6,7 +6,7 @@ import FerryCore
 /// integers; doubles are written in their shortest form that reads back to
 /// the same value (19.99 stays 19.99, 67.0 stays 67.0). Bytes become `data:`
 /// URIs and dates ISO 8601 strings.
-public final class JSONWriter: RecordWriter {
+public final class JSONWriter: RawRecordWriter {
     /// How the output is laid out.
     public enum Style: Sendable {
         /// An array with one key per line, indented by two spaces.
@@ -18,13 +18,17 @@ public final class JSONWriter: RecordWriter {
     }
 
     private let output: any ByteOutput
-    private var buffer = WriteBuffer()
+    // Touched for every record; a writer is never shared between threads,
+    // so the run-time exclusivity checks are left out.
+    @exclusivity(unchecked) private var buffer = WriteBuffer()
     private let style: Style
-    private var written = 0
+    /// The indent level of a record's values: nil when compact.
+    private let valueLevel: Int?
+    @exclusivity(unchecked) private var written = 0
     private var finished = false
     /// The encoded `"key": ` prefixes of the field lists seen lately: records
     /// often alternate between a few (a product with and without a photo).
-    private var keyCache: [(fields: FieldList, keys: EncodedKeys)] = []
+    @exclusivity(unchecked) private var keyCache: [(fields: FieldList, keys: EncodedKeys)] = []
 
     /// Bytes are handed to the output once this many have gathered.
     private static let drainThreshold = 1 << 18
@@ -32,37 +36,65 @@ public final class JSONWriter: RecordWriter {
     public init(_ output: any ByteOutput, style: Style) {
         self.output = output
         self.style = style
+        valueLevel = style == .pretty ? 2 : nil
     }
 
     deinit { buffer.release() }
 
     public func write(_ record: Record) throws(FerryError) {
-        let keys = encodedKeys(record.fields)
+        try writeRecord(record.fields, count: record.values.count, index: record.origin.index) {
+            (index, out) throws(FerryError) in
+            try JSONText.appendValue(record.values[index], to: &out, indentLevel: valueLevel)
+        }
+    }
+
+    public func writeRaw(_ record: RawRecord) throws(FerryError) {
+        try writeRecord(record.fields, count: record.values.count, index: record.origin.index) {
+            (index, out) throws(FerryError) in
+            try JSONText.appendRaw(record.values[index], to: &out, indentLevel: valueLevel)
+        }
+    }
+
+    /// Writes one record: its keys, and each value through `appendValue`.
+    @inline(__always)
+    private func writeRecord(
+        _ fields: FieldList, count: Int, index recordIndex: Int,
+        _ appendValue: (Int, inout WriteBuffer) throws(FerryError) -> Void
+    ) throws(FerryError) {
+        let keys = encodedKeys(fields)
         // Work on a local copy, so the appends below need no access checks
         // on the class's storage.
         var out = buffer
         defer { buffer = out }
+        openRecord(to: &out)
+        for index in 0..<count {
+            keys.append(index, to: &out)
+            do {
+                try appendValue(index, &out)
+            } catch {
+                throw error.located(SourceLocation(record: recordIndex, field: fields.names[index]))
+            }
+        }
+        try closeRecord(empty: count == 0, to: &out)
+    }
+
+    /// What comes before a record's first key: the separator from the record
+    /// before, in a document.
+    @inline(__always)
+    private func openRecord(to out: inout WriteBuffer) {
         switch style {
         case .pretty: append(written == 0 ? "[\n  " : ",\n  ", to: &out)
         case .compact: append(written == 0 ? "[" : ",", to: &out)
         case .lines: break
         }
-        if record.values.isEmpty {
-            append("{}", to: &out)
-        } else {
-            out.append(UInt8(ascii: "{"))
-            for index in record.values.indices {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                if style == .pretty { append("\n    ", to: &out) }
-                keys.append(index, to: &out)
-                do {
-                    try writeValue(record.values[index], level: 2, to: &out)
-                } catch {
-                    throw error.located(SourceLocation(record: record.origin.index, field: record.fields.names[index]))
-                }
-            }
-            if style == .pretty { append("\n  ", to: &out) }
-            out.append(UInt8(ascii: "}"))
+    }
+
+    @inline(__always)
+    private func closeRecord(empty: Bool, to out: inout WriteBuffer) throws(FerryError) {
+        switch (style, empty) {
+        case (_, true): append("{}", to: &out)
+        case (.pretty, false): append("\n  }", to: &out)
+        case (.compact, false), (.lines, false): out.append(UInt8(ascii: "}"))
         }
         if style == .lines { out.append(0x0A) }
         written += 1
@@ -85,7 +117,7 @@ public final class JSONWriter: RecordWriter {
 
     private func encodedKeys(_ fields: FieldList) -> EncodedKeys {
         for entry in keyCache where entry.fields === fields { return entry.keys }
-        let keys = EncodedKeys(fields, separator: style == .pretty ? ": " : ":")
+        let keys = EncodedKeys(fields, pretty: style == .pretty)
         if keyCache.count == 16 { keyCache.removeFirst() }
         keyCache.append((fields, keys))
         return keys
@@ -95,24 +127,25 @@ public final class JSONWriter: RecordWriter {
     private func append(_ text: StaticString, to out: inout WriteBuffer) {
         out.append(text)
     }
-
-    private func writeValue(_ value: Value, level: Int, to out: inout WriteBuffer) throws(FerryError) {
-        try JSONText.appendValue(value, to: &out, indentLevel: style == .pretty ? level : nil)
-    }
 }
 
 /// The `"key":` prefixes of one field list, encoded once and kept in one
 /// array, so writing a key is one copy with no reference counting.
+/// A field list's keys as JSON, each with what goes before it (the record's
+/// brace or a comma, and the indent when pretty) and the colon after it:
+/// `{"name":`, `,"price":`.
 struct EncodedKeys {
     private let bytes: [UInt8]
     private let starts: [Int]
 
-    init(_ fields: FieldList, separator: StaticString) {
+    init(_ fields: FieldList, pretty: Bool) {
         var bytes: [UInt8] = []
         var starts = [0]
-        for name in fields.names {
+        for (index, name) in fields.names.enumerated() {
+            bytes.append(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            if pretty { bytes += Array("\n    ".utf8) }
             bytes += JSONText.quoted(name)
-            separator.withUTF8Buffer { bytes += $0 }
+            bytes += Array((pretty ? ": " : ":").utf8)
             starts.append(bytes.count)
         }
         self.bytes = bytes

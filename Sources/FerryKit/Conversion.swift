@@ -28,6 +28,10 @@ public struct ConversionOptions: Sendable {
     /// Options of the codecs (`compact`, …).
     public var codecOptions = OptionValues()
     public var limits = ReadLimits()
+    /// Whether a conversion between two codecs that hand over raw records
+    /// skips `Record`s (see `RawRecord`). The output is the same either way;
+    /// tests turn this off to compare the two paths.
+    public var rawRecords = true
 
     public init() {}
 }
@@ -82,46 +86,52 @@ public struct Converter {
             inputDirectory: inputPath == "-" ? "." : OutputFile.directory(of: inputPath),
             outputDirectory: toFile ? OutputFile.directory(of: outputPath ?? ".") : ".",
             photosDirectory: options.photosDirectory, overwrite: options.overwrite)
-        var background: BackgroundSource?
+        var stopReading: (() -> Void)?
         do throws(FerryError) {
             let readContext = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
-            let source = RecordSource(
-                reader: try inputCodec.makeReader(input, context: readContext), inputPath: inputPath,
-                kind: options.kind, photos: photos, embedPhotos: options.embedPhotos || outputCodec.embedsMedia)
-            let reading = BackgroundSource(source, counting: counting)
-            background = reading
-            reading.start()
-            var writer: (any RecordWriter)?
-            var count = 0
-            var kind = options.kind
+            let reader = try inputCodec.makeReader(input, context: readContext)
             func makeWriter(_ kind: RecordKind?) throws(FerryError) -> any RecordWriter {
                 try outputCodec.makeWriter(output, context: WriteContext(kind: kind, options: options.codecOptions))
             }
-            receiving: while true {
-                switch reading.receive() {
-                case .batch(let records, let batchKind, let bytesRead):
-                    kind = batchKind
-                    let active: any RecordWriter
-                    if let writer { active = writer } else { active = try makeWriter(batchKind) }
-                    writer = active
-                    for record in records {
+            let embedPhotos = options.embedPhotos || outputCodec.embedsMedia
+            var stream = Stream(inputPath: inputPath, kind: options.kind, makeWriter: makeWriter)
+            if options.rawRecords, let raw = reader as? any RawRecordReader, !embedPhotos, options.photosDirectory == nil,
+                inputCodec.capabilities.contains(.readsRaw), outputCodec.capabilities.contains(.writesRaw)
+            {
+                let reading = BackgroundSource(raw: raw, inputPath: inputPath, kind: options.kind, counting: counting)
+                stopReading = reading.stop
+                reading.start()
+                try stream.copy(from: reading, counting: counting, progress: progress) { (tape, writer) throws(FerryError) in
+                    let rawWriter = writer as? any RawRecordWriter
+                    try tape.forEach { (record) throws(FerryError) in
                         do throws(FerryError) {
-                            try active.write(record)
+                            if let rawWriter { try rawWriter.writeRaw(record) } else { try writer.write(record.record()) }
                         } catch {
                             throw error.located(SourceLocation(file: inputPath, record: record.origin.index))
                         }
                     }
-                    count += records.count
-                    reading.recycle(records)
-                    progress?(bytesRead, counting.sizeHint)
-                case .end(let finalKind, let bytesRead):
-                    kind = finalKind ?? kind
-                    progress?(bytesRead, counting.sizeHint)
-                    break receiving
-                case .failure(let error):
-                    throw error
+                    return tape.count
+                }
+            } else {
+                let source = RecordSource(
+                    reader: reader, inputPath: inputPath, kind: options.kind, photos: photos, embedPhotos: embedPhotos)
+                let reading = BackgroundSource(source, counting: counting)
+                stopReading = reading.stop
+                reading.start()
+                try stream.copy(from: reading, counting: counting, progress: progress) { (records, writer) throws(FerryError) in
+                    for record in records {
+                        do throws(FerryError) {
+                            try writer.write(record)
+                        } catch {
+                            throw error.located(SourceLocation(file: inputPath, record: record.origin.index))
+                        }
+                    }
+                    return records.count
                 }
             }
+            var writer = stream.writer
+            let kind = stream.kind
+            let count = stream.count
             if writer == nil { writer = try makeWriter(kind ?? .generic) }
             try writer?.finish()
             try gzip?.finish()
@@ -130,10 +140,52 @@ public struct Converter {
                 inputFormat: inputCodec.id, outputFormat: outputCodec.id, kind: kind ?? .generic, records: count,
                 warnings: readContext.takeWarnings())
         } catch {
-            background?.stop()
+            stopReading?()
             file?.discard()
             photos.removeWrittenFiles()
             throw error.located(SourceLocation(file: inputPath))
+        }
+    }
+}
+
+/// The writing end of a conversion: it makes the writer once the kind is
+/// known, and hands it the records of either path.
+private struct Stream {
+    let inputPath: String
+    var kind: RecordKind?
+    let makeWriter: (RecordKind?) throws(FerryError) -> any RecordWriter
+    var writer: (any RecordWriter)?
+    var count = 0
+
+    init(inputPath: String, kind: RecordKind?, makeWriter: @escaping (RecordKind?) throws(FerryError) -> any RecordWriter) {
+        self.inputPath = inputPath
+        self.kind = kind
+        self.makeWriter = makeWriter
+    }
+
+    /// Batches read, checked and converted on a second thread; `write`
+    /// writes one batch and returns how many records it held.
+    mutating func copy<Batch>(
+        from reading: BackgroundSource<Batch>, counting: CountingInput, progress: ((Int, Int?) -> Void)?,
+        write: (Batch, any RecordWriter) throws(FerryError) -> Int
+    ) throws(FerryError) {
+        while true {
+            switch reading.receive() {
+            case .batch(let batch, let batchKind, let bytesRead):
+                kind = batchKind
+                let active: any RecordWriter
+                if let writer { active = writer } else { active = try makeWriter(batchKind) }
+                writer = active
+                count += try write(batch, active)
+                reading.recycle(batch)
+                progress?(bytesRead, counting.sizeHint)
+            case .end(let finalKind, let bytesRead):
+                kind = finalKind ?? kind
+                progress?(bytesRead, counting.sizeHint)
+                return
+            case .failure(let error):
+                throw error
+            }
         }
     }
 }

@@ -96,6 +96,23 @@ public struct BinaryPlistDecoder {
         }
     }
 
+    /// A record field's value as `recordValue` gives it, with an ASCII
+    /// string left in place (see `RawRecord`): valid while the scanner is.
+    @inline(__always)
+    public mutating func rawValue(_ index: Int, depth: Int) throws(FerryError) -> RawValue {
+        try spend(index)
+        switch try scanner.object(index) {
+        case .null, .fill: return .null
+        case .bool(let flag): return .bool(flag)
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .double(number)
+        case .asciiString(let range): return .text(try scanner.asciiBytes(range, index: index))
+        default:
+            budget += 1  // `recordValue` counts this object again.
+            return .value(try recordValue(index, depth: depth))
+        }
+    }
+
     /// The text of a dictionary key, decoded once per key object (up to 4,096
     /// of them): writers share key strings between dictionaries.
     /// - Throws: as `keyString(_:of:)`.

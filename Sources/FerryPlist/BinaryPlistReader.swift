@@ -7,7 +7,7 @@ import FerryCore
 /// The file is read whole, as the format needs, but records are decoded one
 /// at a time. Keys are decoded once per key object: writers share key
 /// strings, so a million records with the same keys cost one set of names.
-public final class BinaryPlistReader: RecordReader {
+public final class BinaryPlistReader: RawRecordReader {
     // The reader's state is touched for every value; it is never shared
     // between threads, so the run-time exclusivity checks are left out.
     @exclusivity(unchecked) private var decoder: BinaryPlistDecoder
@@ -18,6 +18,8 @@ public final class BinaryPlistReader: RecordReader {
     @exclusivity(unchecked) private var recentKeys: [(keys: [Int], fields: FieldList, slots: [Int]?)] = []
     @exclusivity(unchecked) private var keyBuffer: [Int] = []
     private var fieldLists: [FieldList: FieldList] = [:]
+    /// The cells of the record being read, reused from one to the next.
+    @exclusivity(unchecked) private var rawValues: [RawValue] = []
 
     /// - Throws: `limit.inputTooLarge`, the scanner's trailer errors and
     ///   `format.notRecords` when the top object holds no records.
@@ -39,6 +41,16 @@ public final class BinaryPlistReader: RecordReader {
     }
 
     public func next() throws(FerryError) -> Record? {
+        var values: [RawValue] = []
+        swap(&values, &rawValues)
+        defer { swap(&values, &rawValues) }
+        guard let (fields, origin) = try nextRecord(into: &values) else { return nil }
+        return Record(fields: fields, values: values.map(\.value), origin: origin)
+    }
+
+    /// Reads the next record's cells into `values`.
+    /// - Returns: its fields and origin; nil at the end.
+    private func nextRecord(into values: inout [RawValue]) throws(FerryError) -> (FieldList, RecordOrigin)? {
         if let failure { throw failure }
         do throws(FerryError) {
             let index: Int
@@ -49,9 +61,10 @@ public final class BinaryPlistReader: RecordReader {
                 guard position == 0 else { return nil }
                 index = decoder.scanner.topObject
             }
-            let record = try record(index, depth: elements == nil ? 1 : 2)
+            let fields = try fillRecord(index, depth: elements == nil ? 1 : 2, into: &values)
+            let origin = RecordOrigin(index: position, byteOffset: try decoder.scanner.offset(of: index))
             position += 1
-            return record
+            return (fields, origin)
         } catch {
             let located = error.located(SourceLocation(file: decoder.scanner.name, record: position))
             failure = located
@@ -59,12 +72,11 @@ public final class BinaryPlistReader: RecordReader {
         }
     }
 
-    private func record(_ index: Int, depth: Int) throws(FerryError) -> Record {
+    private func fillRecord(_ index: Int, depth: Int, into values: inout [RawValue]) throws(FerryError) -> FieldList {
         let scanner = decoder.scanner
-        let offset = try scanner.offset(of: index)
         guard case .dictionary(let list, let count) = try scanner.object(index) else {
             let type = try decoder.value(index, depth: depth).typeName
-            throw .bplistRecordNotDictionary(index, type: type, at: scanner.location(offset))
+            throw .bplistRecordNotDictionary(index, type: type, at: scanner.location(try scanner.offset(of: index)))
         }
         try decoder.enter(index, depth: depth)
         defer { decoder.leave(index) }
@@ -73,28 +85,22 @@ public final class BinaryPlistReader: RecordReader {
         for position in 0..<count { keys.append(try scanner.reference(list, position)) }
         keyBuffer = keys
         let (fields, slots) = try fieldList(keys, of: index)
-        var values: [Value] = []
-        values.reserveCapacity(fields.count)
+        values.removeAll(keepingCapacity: true)
         if let slots {
             // A repeated key keeps its first place and its last value.
             values.append(contentsOf: repeatElement(.null, count: fields.count))
             for position in 0..<count {
-                values[slots[position]] = try decoder.recordValue(
+                values[slots[position]] = try decoder.rawValue(
                     try scanner.reference(list, count + position), depth: depth + 1)
             }
         } else {
             for position in 0..<count {
-                values.append(try decoder.recordValue(try scanner.reference(list, count + position), depth: depth + 1))
+                values.append(try decoder.rawValue(try scanner.reference(list, count + position), depth: depth + 1))
             }
         }
-        return Record(fields: fields, values: values, origin: RecordOrigin(index: position, byteOffset: offset))
+        return fields
     }
 
-    /// The field list for a dictionary's key objects, with the slot of each
-    /// key when a key repeats. Writers share key objects, so records with
-    /// the same keys have the same key references; the last few key sets
-    /// are remembered, as records often alternate between some (a product
-    /// with and without a photo).
     private func fieldList(_ keys: [Int], of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {
         for entry in recentKeys where entry.keys == keys { return (entry.fields, entry.slots) }
         var names: [String] = []
@@ -122,5 +128,20 @@ public final class BinaryPlistReader: RecordReader {
         if recentKeys.count == 16 { recentKeys.removeFirst() }
         recentKeys.append((keys, fields, repeats ? slots : nil))
         return (fields, repeats ? slots : nil)
+    }
+}
+
+extension BinaryPlistReader {
+    /// Hands out up to a few thousand records in place: their ASCII strings
+    /// point into the plist, which the reader holds whole.
+    public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+        var values: [RawValue] = []
+        swap(&values, &rawValues)
+        defer { swap(&values, &rawValues) }
+        for _ in 0..<4096 {
+            guard let (fields, origin) = try nextRecord(into: &values) else { return false }
+            try body(RawRecord(fields: fields, values: values, origin: origin))
+        }
+        return true
     }
 }

@@ -244,7 +244,9 @@ public final class BinaryPlistScanner {
         }
     }
 
-    func asciiString(_ range: Range<Int>, index: Int) throws(FerryError) -> String {
+    /// The bytes of an ASCII string object, checked.
+    /// - Throws: `bplist.invalidString` for a byte outside ASCII.
+    func asciiBytes(_ range: Range<Int>, index: Int) throws(FerryError) -> UnsafeBufferPointer<UInt8> {
         let raw = payload(range)
         // Eight bytes at a time: any high bit means a byte outside ASCII.
         var position = 0
@@ -256,6 +258,11 @@ public final class BinaryPlistScanner {
             guard raw[position] < 0x80 else { throw .bplistInvalidString(index, at: location(range.lowerBound + position)) }
             position += 1
         }
+        return raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    func asciiString(_ range: Range<Int>, index: Int) throws(FerryError) -> String {
+        let raw = UnsafeRawBufferPointer(try asciiBytes(range, index: index))
         // Known ASCII: copied in, skipping the repair pass of `String(decoding:)`.
         return String(unsafeUninitializedCapacity: raw.count) { buffer in
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)

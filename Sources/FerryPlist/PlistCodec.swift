@@ -7,7 +7,7 @@ public struct PlistCodec: Codec {
 
     public let id = "plist"
     public let extensions = ["plist", "bplist"]
-    public let capabilities = CodecCapabilities.readWrite
+    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw]
     public let embedsMedia = true
 
     /// The magic number; a keyed archive is a binary plist too, and its codec

@@ -27,6 +27,10 @@ let test: FuzzTest = { data, size in
             try? writer.write(record)
         }
         try? writer.finish()
+        expectRawMatchesRecords(kind: kind) {
+            try? CSVCodec.csv.makeReader(
+                MemoryInput(Array(bytes.dropFirst())), context: ReadContext(kind: kind, options: OptionValues(options), limits: limits))
+        } writer: { JSONWriter($0, style: .lines) }
     }
     return 0
 }

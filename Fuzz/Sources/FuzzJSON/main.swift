@@ -20,6 +20,9 @@ let test: FuzzTest = { data, size in
         _ = reader.location(ofByteOffset: record.origin.byteOffset)
     }
     try? writer.finish()
+    expectRawMatchesRecords(kind: .product) {
+        JSONReader(MemoryInput(bytes), layout: .document, limits: limits)
+    } writer: { JSONWriter($0, style: .compact) }
     return 0
 }
 exit(runFuzzer(test))

@@ -27,6 +27,13 @@ let test: FuzzTest = { data, size in
         try? writer.write(record)
     }
     try? writer.finish()
+    let kind: RecordKind = bytes.count % 2 == 0 ? .generic : .product
+    expectRawMatchesRecords(kind: kind) {
+        JSONReader(chunkedInput(bytes), layout: .lines, limits: limits)
+    } writer: { CSVWriter($0, dialect: CSVDialect(delimiter: UInt8(ascii: ","))) }
+    expectRawMatchesRecords(kind: kind) {
+        JSONReader(chunkedInput(bytes), layout: .lines, limits: limits)
+    } writer: { JSONWriter($0, style: .pretty) }
     return 0
 }
 exit(runFuzzer(test))

@@ -22,6 +22,9 @@ let test: FuzzTest = { data, size in
     if let again = try? PlistCodec().makeReader(MemoryInput(output.bytes), context: ReadContext()) {
         while (try? again.next()) != nil {}
     }
+    expectRawMatchesRecords(kind: .product) {
+        try? PlistCodec().makeReader(MemoryInput(bytes), context: ReadContext(limits: limits))
+    } writer: { JSONWriter($0, style: .lines) }
     return 0
 }
 exit(runFuzzer(test))

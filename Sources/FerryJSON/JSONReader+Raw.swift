@@ -1,0 +1,137 @@
+import FerryCore
+
+// Raw records (see `RawRecord`): inside a top-level array or JSON Lines, the
+// reader scans as many records as its window holds in one pass and hands each
+// out in place. Records whose keys differ from the previous record's are
+// parsed as `Record`s and handed out as `.value` cells; anything that is not
+// a record goes through `next()`'s steps, which report it.
+
+extension JSONReader: RawRecordReader {
+    public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+        switch state {
+        case .lines, .inArray:
+            do throws(FerryError) {
+                if try readRawBatch(body) > 0 { return true }
+            } catch {
+                state = .failed(error)
+                throw error
+            }
+        default:
+            break
+        }
+        switch try advance() {
+        case .record(let fields, let values, let start):
+            let origin = RecordOrigin(index: recordIndex - 1, byteOffset: window.baseOffset + start)
+            try body(RawRecord(fields: fields, values: values.map(RawValue.value), origin: origin))
+            return true
+        case .other: return true
+        case .end: return false
+        }
+    }
+
+    /// Hands out the records that follow in the window, up to a few thousand.
+    /// - Returns: how many; 0 when the next thing is not a record, or the end.
+    private func readRawBatch(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Int {
+        try skipWhitespace()
+        var values: [RawValue] = []
+        swap(&values, &rawValues)
+        defer { swap(&values, &rawValues) }
+        var failure: FerryError?
+        while true {
+            let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Int, JSONScanError> in
+                var scanner = JSONScanner(
+                    UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position,
+                    isFinal: window.isAtEnd, maxDepth: maxDepth)
+                var handled = 0
+                do throws(JSONScanError) {
+                    while handled < 4096 {
+                        guard try scanner.startRawElement(&state) else {
+                            position = scanner.position  // past the closing bracket, or at the end
+                            break
+                        }
+                        let start = scanner.position
+                        guard scanner.bytes[start] == UInt8(ascii: "{") else { break }
+                        let recordFields: FieldList
+                        let depth = layout == .lines ? 1 : 2
+                        if let expected = fields, plainNames,
+                            try scanner.parseRawRecord(depth: depth, expecting: expected, into: &values)
+                        {
+                            recordFields = expected
+                        } else {
+                            let parsed = try scanner.parseRecord(
+                                depth: depth, expecting: fields, plainNames: plainNames, cache: &cache)
+                            recordFields = parsed.0
+                            values.removeAll(keepingCapacity: true)
+                            values.append(contentsOf: parsed.1.lazy.map(RawValue.value))
+                        }
+                        if layout == .lines { try scanner.skipLineEnd() }
+                        if scanner.position - start > maxRecordBytes {
+                            var location = window.location(of: start)
+                            location.record = recordIndex
+                            failure = .recordTooLarge(limit: maxRecordBytes, at: location)
+                            break
+                        }
+                        position = scanner.position
+                        if layout != .lines { state = .inArray(first: false) }
+                        if recordFields !== fields { fields = recordFields }
+                        recordIndex += 1
+                        handled += 1
+                        let origin = RecordOrigin(index: recordIndex - 1, byteOffset: window.baseOffset + start)
+                        do throws(FerryError) {
+                            try body(RawRecord(fields: recordFields, values: values, origin: origin))
+                        } catch {
+                            failure = error
+                            break
+                        }
+                    }
+                    return .success(handled)
+                } catch {
+                    if case .needMore = error, handled > 0 { return .success(handled) }
+                    return .failure(error)
+                }
+            }
+            if let failure { throw failure }
+            switch outcome {
+            case .success(let handled):
+                return handled
+            case .failure(.needMore):
+                if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
+            case .failure(.failed(let code, let arguments, let index)):
+                var location = window.location(of: index)
+                location.record = recordIndex
+                throw FerryError(code, arguments, at: location)
+            }
+        }
+    }
+}
+
+extension JSONScanner {
+    /// Moves to the next element of a top-level array or the next JSON Lines
+    /// value, as `next()` does, updating `state` at the end.
+    /// - Returns: false at the end (the closing bracket or the input's end).
+    fileprivate mutating func startRawElement(_ state: inout JSONReader.State) throws(JSONScanError) -> Bool {
+        switch state {
+        case .lines:
+            skipWhitespace()
+            guard position == bytes.count else { return true }
+            guard isFinal else { throw .needMore }
+            state = .done
+            return false
+        case .inArray(let first):
+            let byte = try peekSignificant()
+            if byte == UInt8(ascii: "]") {
+                position += 1
+                state = .trailer
+                return false
+            }
+            if !first {
+                guard byte == UInt8(ascii: ",") else { throw unexpected(at: position) }
+                position += 1
+            }
+            _ = try peekSignificant()
+            return true
+        default:
+            return false
+        }
+    }
+}

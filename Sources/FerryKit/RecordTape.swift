@@ -1,0 +1,167 @@
+/// Raw records copied one after another into one buffer, so that a reading
+/// thread can hand them to a writing thread without a `Value` per cell.
+///
+/// A raw record borrows its text from the reader, so it cannot cross
+/// threads; a `Record` can, but costs a string and an array to make and as
+/// much again to free. The tape copies the record's bytes, which is cheap,
+/// and gives raw records back that borrow from the tape.
+///
+/// Layout, per record: the field list's index in `fieldLists` (UInt32), the
+/// cell count (UInt32), the origin's index and byte offset (Int64 each); then
+/// per cell a tag byte and its payload: nothing for null and the two bools,
+/// 8 bytes for an integer or a double, a UInt32 length and the bytes for
+/// text, a UInt32 index into `values` for anything else.
+///
+/// A tape is used by one thread at a time: `BackgroundSource` hands it over
+/// through a semaphore, which orders the writes before the reads.
+final class RecordTape: @unchecked Sendable {
+    // One thread at a time (see above): the run-time exclusivity checks are
+    // left out.
+    @exclusivity(unchecked) private var base: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var byteCount = 0
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var values: [Value] = []
+    /// The tape's own copies of the records' field lists.
+    @exclusivity(unchecked) private var fieldLists = FieldListCopies()
+    @exclusivity(unchecked) private var cells: [RawValue] = []
+
+    private enum Tag: UInt8 {
+        case null, no, yes, integer, double, text, value
+    }
+
+    init(capacity: Int = 1 << 18) {
+        self.capacity = capacity
+        base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Forgets the records, keeping the memory.
+    func reset() {
+        byteCount = 0
+        count = 0
+        values.removeAll(keepingCapacity: true)
+        fieldLists.removeAll()
+    }
+
+    // MARK: - Writing
+
+    func append(_ record: RawRecord) {
+        reserve(24)
+        store(UInt32(truncatingIfNeeded: fieldLists.index(of: record.fields)))
+        store(UInt32(truncatingIfNeeded: record.values.count))
+        store(Int64(record.origin.index))
+        store(Int64(record.origin.byteOffset))
+        for cell in record.values {
+            reserve(9)
+            switch cell {
+            case .null: store(Tag.null.rawValue)
+            case .bool(let flag): store(flag ? Tag.yes.rawValue : Tag.no.rawValue)
+            case .integer(let number):
+                store(Tag.integer.rawValue)
+                store(number)
+            case .double(let number):
+                store(Tag.double.rawValue)
+                store(number.bitPattern)
+            case .text(let utf8):
+                reserve(5 + utf8.count)
+                store(Tag.text.rawValue)
+                store(UInt32(truncatingIfNeeded: utf8.count))
+                if let source = utf8.baseAddress {
+                    (base + byteCount).copyMemory(from: source, byteCount: utf8.count)
+                    byteCount += utf8.count
+                }
+            case .value(let value):
+                store(Tag.value.rawValue)
+                store(UInt32(truncatingIfNeeded: values.count))
+                values.append(value)
+            }
+        }
+        count += 1
+    }
+
+    @inline(__always)
+    private func store<T: FixedWidthInteger>(_ number: T) {
+        base.storeBytes(of: number, toByteOffset: byteCount, as: T.self)
+        byteCount += MemoryLayout<T>.size
+    }
+
+    private func reserve(_ extra: Int) {
+        guard byteCount + extra > capacity else { return }
+        let grown = max(capacity * 2, byteCount + extra)
+        let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+        moved.copyMemory(from: base, byteCount: byteCount)
+        base.deallocate()
+        base = moved
+        capacity = grown
+    }
+
+    // MARK: - Reading
+
+    /// Calls `body` with each record in turn; their text borrows the tape.
+    func forEach(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) {
+        var cells: [RawValue] = []
+        swap(&cells, &self.cells)
+        defer { swap(&cells, &self.cells) }
+        var offset = 0
+        func load<T: FixedWidthInteger>(_: T.Type) -> T {
+            let number = base.loadUnaligned(fromByteOffset: offset, as: T.self)
+            offset += MemoryLayout<T>.size
+            return number
+        }
+        for _ in 0..<count {
+            let fields = fieldLists.copies[Int(load(UInt32.self))]
+            let cellCount = Int(load(UInt32.self))
+            let origin = RecordOrigin(index: Int(load(Int64.self)), byteOffset: Int(load(Int64.self)))
+            cells.removeAll(keepingCapacity: true)
+            for _ in 0..<cellCount {
+                switch Tag(rawValue: load(UInt8.self)) {
+                case .null, nil: cells.append(.null)
+                case .no: cells.append(.bool(false))
+                case .yes: cells.append(.bool(true))
+                case .integer: cells.append(.integer(load(Int64.self)))
+                case .double: cells.append(.double(Double(bitPattern: load(UInt64.self))))
+                case .text:
+                    let length = Int(load(UInt32.self))
+                    let start = (base + offset).assumingMemoryBound(to: UInt8.self)
+                    cells.append(.text(UnsafeBufferPointer(start: start, count: length)))
+                    offset += length
+                case .value: cells.append(.value(values[Int(load(UInt32.self))]))
+                }
+            }
+            try body(RawRecord(fields: fields, values: cells, origin: origin))
+        }
+    }
+}
+
+/// Copies of the field lists of a batch of records, made on the reading
+/// thread for the writing one.
+///
+/// Every record carries its field list, and each thread counts references
+/// on it record after record. A list shared by both threads has its count
+/// bounce between the two cores' caches each time, which costs more than
+/// the rest of the record; with a copy per batch, each thread counts on
+/// objects of its own.
+struct FieldListCopies {
+    private var sources: [FieldList] = []
+    private(set) var copies: [FieldList] = []
+
+    /// The index in `copies` of the copy of `fields`, made on first sight.
+    mutating func index(of fields: FieldList) -> Int {
+        if let last = sources.last, last === fields { return sources.count - 1 }
+        // Records often alternate between a few lists (with and without a photo).
+        for index in sources.indices.reversed().prefix(8) where sources[index] === fields { return index }
+        sources.append(fields)
+        copies.append(FieldList(fields.names))
+        return sources.count - 1
+    }
+
+    /// The copy of `fields`.
+    mutating func copy(of fields: FieldList) -> FieldList { copies[index(of: fields)] }
+
+    mutating func removeAll() {
+        sources.removeAll(keepingCapacity: true)
+        copies.removeAll(keepingCapacity: true)
+    }
+}

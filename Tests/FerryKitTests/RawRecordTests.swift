@@ -1,0 +1,211 @@
+import FerryCore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryKit
+
+/// Raw records are a shortcut: every conversion must give the same bytes,
+/// summary and errors with them as without them. These tests convert each
+/// input both ways and compare.
+@Suite struct RawRecordTests {
+    /// What one conversion gave.
+    enum Outcome: Equatable, CustomStringConvertible {
+        case converted(output: [UInt8], records: Int, kind: RecordKind, warnings: [FerryWarning])
+        case failed(FerryError)
+
+        var description: String {
+            switch self {
+            case .converted(let output, let records, let kind, let warnings):
+                "\(records) \(kind) records, warnings \(warnings.map(\.code)): \(String(decoding: output, as: UTF8.self))"
+            case .failed(let error):
+                "error \(error.code) \(error.arguments) at \(error.location)"
+            }
+        }
+    }
+
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder() }
+
+    func convert(
+        _ input: String, to format: String, kind: RecordKind?, codecOptions: [String: String], raw: Bool
+    ) -> Outcome {
+        var options = ConversionOptions()
+        options.to = format
+        options.kind = kind
+        options.overwrite = true
+        options.rawRecords = raw
+        options.codecOptions = OptionValues(codecOptions)
+        let output = scratch.path(raw ? "raw.out" : "records.out")
+        do throws(FerryError) {
+            let summary = try Converter().convert(input, to: output, options: options)
+            let bytes = (try? scratch.read(raw ? "raw.out" : "records.out")) ?? []
+            return .converted(output: bytes, records: summary.records, kind: summary.kind, warnings: summary.warnings)
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// Converts `input` to every raw-capable format, with and without raw
+    /// records, and expects the same outcome.
+    func expectSameBothWays(
+        _ input: String, kinds: [RecordKind?] = [nil], codecOptions: [[String: String]] = [[:]],
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        for kind in kinds {
+            for format in ["json", "jsonl", "csv", "tsv"] {
+                for extra in codecOptions + (format == "json" ? [["compact": ""]] : []) {
+                    let raw = convert(input, to: format, kind: kind, codecOptions: extra, raw: true)
+                    let records = convert(input, to: format, kind: kind, codecOptions: extra, raw: false)
+                    #expect(
+                        raw == records, "\(input) → \(format), kind \(kind.map(\.rawValue) ?? "inferred"), \(extra)",
+                        sourceLocation: sourceLocation)
+                }
+            }
+        }
+    }
+
+    // MARK: - Inputs
+
+    static let jsonLines: [String] = [
+        #"{"name":"Xbox 360","price":299.0,"photo":null}"# + "\n" + #"{"name":"Wii","price":269}"# + "\n",
+        // Key order, escapes, Unicode, nesting and duplicates change from record to record.
+        #"{"name":"a","price":1}"# + "\n" + #"{"price":2,"name":"b"}"# + "\n" + #"{"name":"c\"q\\u00e9\n","price":3e2}"# + "\n"
+            + #"{"name":"ünï 🎮","price":0.1,"tags":["x",{"y":null}]}"# + "\n" + #"{"name":"d","name":"e","price":1}"#,
+        // Kinds: a missing name, an empty name, a negative price, a price of the wrong type.
+        #"{"name":"ok","price":1}"# + "\n" + #"{"price":1}"# + "\n",
+        #"{"name":"ok","price":1}"# + "\n" + #"{"name":"","price":1}"# + "\n",
+        #"{"name":"ok","price":1}"# + "\n" + #"{"name":"x","price":-1}"# + "\n",
+        #"{"name":"ok","price":1}"# + "\n" + #"{"name":"x","price":"1"}"# + "\n",
+        #"{"title":"T","author":"A","pages":12,"readThisBook":true,"price":1.5,"isbn":"978"}"# + "\n"
+            + #"{"title":"U","pages":1.5}"# + "\n",
+        // Blank lines, CRLF, a byte order mark, numbers at the edges.
+        "\u{FEFF}" + #"{"a":1}"# + "\r\n\r\n" + #"{"a":-0}"# + "\n" + #"{"a":18446744073709551616}"# + "\n"
+            + #"{"a":1e400}"# + "\n" + #"{"a":-9223372036854775808}"# + "\n" + #"{"a":true,"b":false}"# + "\n",
+        // Not records, and broken ones.
+        #"{"a":1}"# + "\n" + "[1,2]\n",
+        #"{"a":1}"# + "\n" + #"{"a":1} {"a":2}"# + "\n",
+        #"{"a":1}"# + "\n" + #"{"a":"\ud800"}"# + "\n",
+        #"{"a":1}"# + "\n" + #"{"a":"x"# + "\n",
+        #"{"a":1}"# + "\n" + "{\"a\":\"\u{1}\"}\n",
+        "",
+        "\n\n",
+    ]
+
+    static let jsonDocuments: [String] = [
+        #"[{"name":"Xbox 360","price":299.0},{"name":"Wii","price":269.0,"photo":"w.png"}]"#,
+        #"[ {"a":1} , {"a":2,"b":[1,{"c":"d"}]} , {"b":3} ]"#,
+        #"{"name":"single","price":1}"#,
+        "[]",
+        #"[{"a":1},]"#,
+        #"[{"a":1},2]"#,
+        #"[{"a":1}] x"#,
+        #"[{"a":1}"#,
+        #"[{"name":"x","price":1},{"name":"y","price":-2}]"#,
+    ]
+
+    static let csvFiles: [String] = [
+        "name,price,photo\nXbox 360,299.00,\nWii,269,wii.png\n\"Wireless, \"\"Pro\"\"\",19.99,\n",
+        "name,price\r\nA,1\r\n\r\nB,2\r\n",
+        "name,price\nA,1,extra\nB\n",
+        "name,price\nA,abc\n",
+        "name,price\nA,-1\n",
+        "name,price\n,1\n",
+        "name,price\n\"\",1\n",
+        "title,author,pages,readThisBook,isbn\nT,A,12,yes,978\nU,B,x,no,1\n",
+        "title,author,pages,readThisBook\nT,A,12,maybe\n",
+        "a,a,,b\n1,2,3,4\n\"multi\nline\",\"q\"\"q\",\"\",\n",
+        "a,b\n1,\"unclosed\n",
+        "a,b\n\u{00E9},\u{1F3AE}\n",
+        "\u{FEFF}a;b\n1;2\n",
+        "",
+        "a\n",
+    ]
+
+    // MARK: - Tests
+
+    @Test(arguments: jsonLines.indices) func jsonLinesConvertTheSame(_ index: Int) throws {
+        let input = try scratch.write("in-\(index).jsonl", Self.jsonLines[index])
+        expectSameBothWays(input, kinds: [nil, .product, .book, .generic])
+    }
+
+    @Test(arguments: jsonDocuments.indices) func jsonDocumentsConvertTheSame(_ index: Int) throws {
+        let input = try scratch.write("in-\(index).json", Self.jsonDocuments[index])
+        expectSameBothWays(input, kinds: [nil, .product, .generic])
+    }
+
+    @Test(arguments: csvFiles.indices) func csvFilesConvertTheSame(_ index: Int) throws {
+        let input = try scratch.write("in-\(index).csv", Self.csvFiles[index])
+        expectSameBothWays(
+            input, kinds: [nil, .product, .book, .generic],
+            codecOptions: [[:], ["ragged": "pad"], ["ragged": "truncate"], ["no-header": ""], ["delimiter": ";"]])
+    }
+
+    @Test func examplesConvertTheSame() throws {
+        for name in ["products.json", "products.csv", "books.json", "books.jsonl", "books.csv", "products-inline.json"] {
+            expectSameBothWays(TestPaths.example(name))
+        }
+    }
+
+    @Test func conformanceCorporaConvertTheSame() throws {
+        let corpora = TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
+        var inputs: [String] = []
+        for folder in ["csv-spectrum/csvs", "csvkit-examples", "JSONTestSuite/test_parsing"] {
+            let url = corpora.appendingPathComponent(folder)
+            let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+            inputs += names.filter { $0.hasSuffix(".csv") || $0.hasSuffix(".json") }.map { url.appendingPathComponent($0).path }
+        }
+        #expect(inputs.count > 300)
+        for input in inputs {
+            for format in ["jsonl", "csv"] {
+                let raw = convert(input, to: format, kind: nil, codecOptions: [:], raw: true)
+                let records = convert(input, to: format, kind: nil, codecOptions: [:], raw: false)
+                #expect(raw == records, "\(input) → \(format)")
+            }
+        }
+    }
+
+    /// Many records whose fields come and go, in windows of every size.
+    @Test func generatedLinesConvertTheSame() throws {
+        var generator = SplitMix64(seed: 0x5EED)
+        let keys = ["name", "price", "photo", "sku", "ключ", "q\"k"]
+        var text = ""
+        for _ in 0..<3000 {
+            var pairs: [String] = []
+            for key in keys where generator.next() % 4 != 0 {
+                let value: String
+                switch generator.next() % 6 {
+                case 0: value = "\(Int64(bitPattern: generator.next()) % 100_000)"
+                case 1: value = "\(Double(generator.next() % 100_000) / 100)"
+                case 2: value = #""plain text""#
+                case 3: value = #""tab\tand \"quote\" é""#
+                case 4: value = "null"
+                default: value = "[1,{\"x\":true}]"
+                }
+                pairs.append("\(JSONText.compactString(key)):\(value)")
+            }
+            text += "{" + pairs.joined(separator: ",") + "}\n"
+        }
+        let input = try scratch.write("generated.jsonl", text)
+        expectSameBothWays(input)
+    }
+}
+
+/// A small seeded generator, so a failure can be replayed.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension JSONText {
+    /// `text` as a quoted JSON string.
+    static func compactString(_ text: String) -> String { String(decoding: quoted(text), as: UTF8.self) }
+}

@@ -4,6 +4,7 @@
 #   Scripts/fuzz.sh            # 60 seconds a target
 #   Scripts/fuzz.sh 25         # the CI smoke: 25 seconds a target
 #   TARGETS="JSON CSV" Scripts/fuzz.sh 600
+#   FUZZ_TIMEOUT=600 Scripts/fuzz.sh 900   # a longer per-input timeout (default 10 s)
 #
 # Each target starts from a corpus folder in $WORK (default /tmp/ferry-fuzz)
 # seeded from ../shared/corpora, Examples/ and Fuzz/Regressions/<target>/,
@@ -72,7 +73,7 @@ for target in $TARGETS; do
             { status=1; echo "    FAILED: see $WORK/$target-replay.log"; }
     fi
     echo "==> $target: fuzzing for ${SECONDS_PER_TARGET}s"
-    if "$binary" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=10 -print_final_stats=1 \
+    if "$binary" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout="${FUZZ_TIMEOUT:-10}" -print_final_stats=1 \
         -artifact_prefix="$WORK/crashes/$target-" "${dict_args[@]}" "$corpus" >"$WORK/$target.log" 2>&1; then
         runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$WORK/$target.log" | grep -o '[0-9]*$')
         echo "    ok: $runs executions"

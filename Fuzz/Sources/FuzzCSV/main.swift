@@ -27,6 +27,8 @@ let test: FuzzTest = { data, size in
             try? writer.write(record)
         }
         try? writer.finish()
+        // Raw records against records, for one kind an input (it doubles the work).
+        guard kind == [RecordKind.product, .book, .generic][Int(selector >> 6) % 3] else { continue }
         expectRawMatchesRecords(kind: kind) {
             try? CSVCodec.csv.makeReader(
                 MemoryInput(Array(bytes.dropFirst())), context: ReadContext(kind: kind, options: OptionValues(options), limits: limits))

@@ -27,13 +27,14 @@ let test: FuzzTest = { data, size in
         try? writer.write(record)
     }
     try? writer.finish()
+    // Raw records against records: one kind and one writer an input.
     let kind: RecordKind = bytes.count % 2 == 0 ? .generic : .product
     expectRawMatchesRecords(kind: kind) {
         JSONReader(chunkedInput(bytes), layout: .lines, limits: limits)
-    } writer: { CSVWriter($0, dialect: CSVDialect(delimiter: UInt8(ascii: ","))) }
-    expectRawMatchesRecords(kind: kind) {
-        JSONReader(chunkedInput(bytes), layout: .lines, limits: limits)
-    } writer: { JSONWriter($0, style: .pretty) }
+    } writer: { output -> any RecordWriter in
+        bytes.count % 3 == 0
+            ? CSVWriter(output, dialect: CSVDialect(delimiter: UInt8(ascii: ","))) : JSONWriter(output, style: .pretty)
+    }
     return 0
 }
 exit(runFuzzer(test))

@@ -15,7 +15,7 @@ public final class CSVReader: RecordReader {
     @exclusivity(unchecked) private var position = 0
     @exclusivity(unchecked) private var fields: [CSVField] = []
     /// The cells of the row being built, reused from one row to the next.
-    @exclusivity(unchecked) private var rawValues: [RawValue] = []
+    @exclusivity(unchecked) private var rawBuffers = RawRecordBuffers()
     private var header: FieldList?
     private var types: [FieldType?] = []
     private var required: [Bool] = []
@@ -41,6 +41,8 @@ public final class CSVReader: RecordReader {
         self.dialect = dialect
         self.context = context
     }
+
+    deinit { rawBuffers.deallocate() }
 
     public func next() throws(FerryError) -> Record? {
         if let failure { throw failure }
@@ -139,12 +141,14 @@ public final class CSVReader: RecordReader {
 
     /// Builds the record of one scanned row.
     private func buildRecord(_ scanner: CSVScanner, _ fields: [CSVField]) throws(CSVScanError) -> Row {
-        var values: [RawValue] = []
-        swap(&values, &rawValues)
-        defer { swap(&values, &rawValues) }
-        guard let shape = try fillRow(scanner, fields, into: &values) else { return .blank }
+        // The buffers move into locals for the loop, and back after it.
+        var buffers = RawRecordBuffers()
+        swap(&buffers, &rawBuffers)
+        defer { swap(&buffers, &rawBuffers) }
+        guard let shape = try fillRow(scanner, fields, into: &buffers) else { return .blank }
         let origin = RecordOrigin(index: rowIndex, byteOffset: window.baseOffset + shape.start)
-        return .record(Record(fields: shape.fields, values: values.map(\.value), origin: origin), ragged: shape.ragged)
+        let record = buffers.withRecord(fields: shape.fields, origin: origin) { $0.record() }
+        return .record(record, ragged: shape.ragged)
     }
 
     /// What `fillRow` found besides the cells.
@@ -155,10 +159,10 @@ public final class CSVReader: RecordReader {
         var ragged: Bool
     }
 
-    /// Types the cells of a row into `values`, following the header.
+    /// Types the cells of a row into `buffers`, following the header.
     /// - Returns: nil for a blank row.
     func fillRow(
-        _ scanner: CSVScanner, _ fields: [CSVField], into values: inout [RawValue]
+        _ scanner: CSVScanner, _ fields: [CSVField], into buffers: inout RawRecordBuffers
     ) throws(CSVScanError) -> RowShape? {
         guard let header else { return nil }
         if fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted && header.count > 1 {
@@ -178,7 +182,7 @@ public final class CSVReader: RecordReader {
                 ragged = true
             }
         }
-        values.removeAll(keepingCapacity: true)
+        buffers.removeAll()
         let typed = min(fields.count, list.count)
         for index in 0..<typed {
             let field = fields[index]
@@ -186,16 +190,22 @@ public final class CSVReader: RecordReader {
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
             let isRequired = index < required.count && required[index]
             switch CellTyping.value(bytes, field: field, scanner: scanner, type: type, required: isRequired) {
+            case .cell(let cell):
+                buffers.cells.append(cell)
             case .value(let value):
-                values.append(value)
+                buffers.append(other: value)
             case .mismatch(let code):
                 throw .failed(
                     code, [.string(list.names[index]), .string(scanner.text(of: field))],
                     index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
             }
         }
-        while values.count < list.count {
-            values.append(types[values.count] == nil ? .value(.string("")) : .null)
+        while buffers.cells.count < list.count {
+            if types[buffers.cells.count] == nil {
+                buffers.append(other: .string(""))
+            } else {
+                buffers.cells.append(.null)
+            }
         }
         return RowShape(fields: list, start: rowStart, ragged: ragged)
     }
@@ -283,17 +293,18 @@ extension CSVReader: RawRecordReader {
         do throws(FerryError) {
             if !started { try start() }
             guard !finished else { return false }
-            var values: [RawValue] = []
-            swap(&values, &rawValues)
-            defer { swap(&values, &rawValues) }
+            // The buffers move into locals for the loop, and back after it.
+            var buffers = RawRecordBuffers()
+            swap(&buffers, &rawBuffers)
+            defer { swap(&buffers, &rawBuffers) }
             var failed: FerryError?
             let ended = try scanRows { (scanner, fields) throws(CSVScanError) -> Bool in
-                guard let shape = try fillRow(scanner, fields, into: &values) else { return true }
+                guard let shape = try fillRow(scanner, fields, into: &buffers) else { return true }
                 if shape.ragged { raggedRowsFixed += 1 }
                 let origin = RecordOrigin(index: rowIndex, byteOffset: window.baseOffset + shape.start)
                 rowIndex += 1
                 do throws(FerryError) {
-                    try body(RawRecord(fields: shape.fields, values: values, origin: origin))
+                    try buffers.withRecord(fields: shape.fields, origin: origin, body)
                     return true
                 } catch {
                     failed = error

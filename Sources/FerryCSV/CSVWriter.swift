@@ -43,7 +43,7 @@ public final class CSVWriter: RawRecordWriter {
             case .integer(let number): appendInteger(number, to: &out)
             case .double(let number): try appendDouble(number, to: &out)
             case .text(let utf8): appendText(utf8, to: &out)
-            case .value(let value): try appendCell(value, to: &out)
+            case .other(let other): try appendCell(record.others[other], to: &out)
             }
         }
     }

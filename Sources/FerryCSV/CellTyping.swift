@@ -7,7 +7,10 @@ import FerryCore
 enum CellTyping {
     /// The outcome of typing one cell.
     enum Outcome {
-        case value(RawValue)
+        /// The cell in place (see `RawRecord`).
+        case cell(RawValue)
+        /// A value the cell's bytes do not hold as they are.
+        case value(Value)
         /// The cell does not fit the type; the code says which.
         case mismatch(FerryError.Code)
     }
@@ -19,33 +22,33 @@ enum CellTyping {
     ) -> Outcome {
         guard let type, type != .string, type != .photo else {
             if bytes.isEmpty, let type, !field.quoted && !required, type == .string || type == .photo {
-                return .value(.null)
+                return .cell(.null)
             }
-            return .value(text(bytes, field: field, scanner: scanner))
+            return text(bytes, field: field, scanner: scanner)
         }
-        if bytes.isEmpty { return .value(.null) }
+        if bytes.isEmpty { return .cell(.null) }
         switch type {
         case .number:
             switch DecimalText.parse(bytes) {
-            case .integer(let number)?: return .value(.integer(number))
-            case .double(let number)?: return .value(.double(number))
-            case let other?: return .value(.value(other))
+            case .integer(let number)?: return .cell(.integer(number))
+            case .double(let number)?: return .cell(.double(number))
+            case let other?: return .value(other)
             case nil: return .mismatch(.csvInvalidNumber)
             }
         case .integer:
-            if case .integer(let number)? = DecimalText.parse(bytes) { return .value(.integer(number)) }
+            if case .integer(let number)? = DecimalText.parse(bytes) { return .cell(.integer(number)) }
             return .mismatch(.csvInvalidInteger)
         case .bool:
-            return bool(bytes).map { .value(.bool($0)) } ?? .mismatch(.csvInvalidBool)
+            return bool(bytes).map { .cell(.bool($0)) } ?? .mismatch(.csvInvalidBool)
         case .string, .photo:
-            return .value(text(bytes, field: field, scanner: scanner))
+            return text(bytes, field: field, scanner: scanner)
         }
     }
 
     /// A cell's text: in place, unless doubled quotes must be undone.
     @inline(__always)
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner) -> RawValue {
-        field.hasDoubledQuotes ? .value(.string(scanner.text(of: field))) : .text(bytes)
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner) -> Outcome {
+        field.hasDoubledQuotes ? .value(.string(scanner.text(of: field))) : .cell(.text(bytes))
     }
 
     /// true/false, yes/no, 1/0, in any case.

@@ -48,13 +48,13 @@ public enum JSONText {
         }
     }
 
-    /// Appends a raw cell as `appendValue` would append its value.
+    /// Appends a raw record's cell as `appendValue` would append its value.
     /// - Throws: `json.nonFiniteNumber` for an infinity or NaN.
     @inline(__always)
     public static func appendRaw(
-        _ raw: RawValue, to out: inout WriteBuffer, indentLevel: Int? = nil
+        _ record: RawRecord, at index: Int, to out: inout WriteBuffer, indentLevel: Int? = nil
     ) throws(FerryError) {
-        switch raw {
+        switch record.values[index] {
         case .null: out.append("null")
         case .bool(let flag): out.append(flag ? "true" : "false")
         case .integer(let number): appendInteger(number, to: &out)
@@ -62,7 +62,7 @@ public enum JSONText {
             guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
             appendDouble(number, to: &out)
         case .text(let utf8): appendQuoted(utf8, to: &out)
-        case .value(let value): try appendValue(value, to: &out, indentLevel: indentLevel)
+        case .other(let other): try appendValue(record.others[other], to: &out, indentLevel: indentLevel)
         }
     }
 

@@ -14,11 +14,13 @@
 //
 // Both ends still see the same values a `Record` would carry: text is UTF-8
 // that the reader has checked, and everything a reader cannot leave in place
-// (escaped strings, nested arrays and objects) arrives as `.value`. The
-// converter takes this path only when both codecs declare it and nothing
-// needs the record as a whole (photos); anything else uses `Record`s.
+// (escaped strings, nested arrays and objects) arrives as a `Value` the
+// record points at (`.other`). The converter takes this path only when both
+// codecs declare it and nothing needs the record as a whole (photos);
+// anything else uses `Record`s.
 
-/// One cell of a raw record.
+/// One cell of a raw record. It holds no references, so arrays of cells are
+/// filled, copied and emptied without reference counting.
 public enum RawValue {
     case null
     case bool(Bool)
@@ -27,49 +29,187 @@ public enum RawValue {
     /// Valid UTF-8, borrowed from the reader: valid only during the call that
     /// handed it out.
     case text(UnsafeBufferPointer<UInt8>)
-    /// Anything a reader does not leave in place.
-    case value(Value)
+    /// Anything a reader does not leave in place (escaped strings, nested
+    /// values): its index in the record's `others`.
+    case other(Int)
 
-    /// The cell as a `Value`, copying borrowed text.
-    public var value: Value {
-        switch self {
-        case .null: .null
-        case .bool(let flag): .bool(flag)
-        case .integer(let number): .integer(number)
-        case .double(let number): .double(number)
-        case .text(let bytes): .string(String(decoding: bytes, as: UTF8.self))
-        case .value(let value): value
-        }
-    }
-
-    /// The name of the cell's type, as `Value.typeName` gives it.
-    public var typeName: String {
+    /// The name of the cell's type, as `Value.typeName` gives it; nil for
+    /// `.other`, whose value knows.
+    public var typeName: String? {
         switch self {
         case .null: "null"
         case .bool: "bool"
         case .integer: "integer"
         case .double: "double"
         case .text: "string"
-        case .value(let value): value.typeName
+        case .other: nil
         }
     }
 }
 
-/// A record whose cells may borrow the reader's bytes. See `RawValue`.
+/// A record whose cells may borrow the reader's bytes. See `RawValue`. All
+/// of it is borrowed: valid only during the call that hands it out, which
+/// spares a reference count per record and per array.
 public struct RawRecord {
     public let fields: FieldList
-    public let values: [RawValue]
+    public let values: UnsafeBufferPointer<RawValue>
+    /// The values `.other` cells point at; it may hold more than this record's.
+    public let others: UnsafeBufferPointer<Value>
     public let origin: RecordOrigin
 
-    public init(fields: FieldList, values: [RawValue], origin: RecordOrigin) {
+    public init(
+        fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
+        origin: RecordOrigin
+    ) {
         self.fields = fields
         self.values = values
+        self.others = others
         self.origin = origin
+    }
+
+    /// Calls `body` with a raw record over `values` and `others`. Inlinable,
+    /// so that callers in other modules get it specialized (no generic
+    /// metadata looked up per record).
+    @inlinable @inline(__always)
+    public static func with<Success, Failure: Error>(
+        fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: [Value], origin: RecordOrigin,
+        _ body: (RawRecord) throws(Failure) -> Success
+    ) throws(Failure) -> Success {
+        let outcome = others.withUnsafeBufferPointer { others in
+            Result { () throws(Failure) -> Success in
+                try body(RawRecord(fields: fields, values: values, others: others, origin: origin))
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Calls `body` with a record's values as a raw record whose cells all
+    /// point at them.
+    @inlinable
+    public static func with<Success, Failure: Error>(
+        _ record: Record, _ body: (RawRecord) throws(Failure) -> Success
+    ) throws(Failure) -> Success {
+        let cells = record.values.indices.map(RawValue.other)
+        let outcome = cells.withUnsafeBufferPointer { cells in
+            Result { () throws(Failure) -> Success in
+                try with(fields: record.fields, values: cells, others: record.values, origin: record.origin, body)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// The cell at `index` as a `Value`, copying borrowed text.
+    public func value(at index: Int) -> Value {
+        switch values[index] {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .integer(let number): .integer(number)
+        case .double(let number): .double(number)
+        case .text(let bytes): .string(String(decoding: bytes, as: UTF8.self))
+        case .other(let other): others[other]
+        }
     }
 
     /// The record with its text copied out, safe to keep.
     public func record() -> Record {
-        Record(fields: fields, values: values.map(\.value), origin: origin)
+        Record(fields: fields, values: values.indices.map(value(at:)), origin: origin)
+    }
+}
+
+/// The cells of one raw record at a time, in memory its owner keeps from
+/// record to record and frees with `deallocate()`. Cells hold no references,
+/// so emptying is free and appending checks nothing but the capacity: an
+/// array would check its uniqueness on every append.
+///
+/// A copy shares the memory; owners swap it in and out (see
+/// `RawRecordBuffers`). Nothing is allocated before the first append.
+public struct RawCellBuffer {
+    @usableFromInline var start: UnsafeMutablePointer<RawValue>?
+    @usableFromInline var room = 0
+    @usableFromInline var filled = 0
+
+    public init() {}
+
+    public func deallocate() { start?.deallocate() }
+
+    @inlinable public var count: Int { filled }
+
+    /// The cells, borrowed: valid until the next change.
+    @inlinable public var cells: UnsafeBufferPointer<RawValue> { UnsafeBufferPointer(start: start, count: filled) }
+
+    @inlinable @inline(__always)
+    public mutating func append(_ cell: RawValue) {
+        if filled == room { grow() }
+        (start.unsafelyUnwrapped + filled).initialize(to: cell)
+        filled += 1
+    }
+
+    public mutating func append(repeating cell: RawValue, count more: Int) {
+        for _ in 0..<more { append(cell) }
+    }
+
+    @inlinable @inline(__always)
+    public mutating func removeAll() { filled = 0 }
+
+    @inlinable
+    public subscript(index: Int) -> RawValue {
+        get {
+            precondition(index >= 0 && index < filled)
+            return start.unsafelyUnwrapped[index]
+        }
+        set {
+            precondition(index >= 0 && index < filled)
+            start.unsafelyUnwrapped[index] = newValue
+        }
+    }
+
+    @usableFromInline mutating func grow() {
+        let grown = UnsafeMutablePointer<RawValue>.allocate(capacity: max(room * 2, 16))
+        if let start {
+            grown.moveInitialize(from: start, count: filled)
+            start.deallocate()
+        }
+        start = grown
+        room = max(room * 2, 16)
+    }
+}
+
+/// What a reader builds a raw record in: its cells, and the values that
+/// `.other` cells point at. A reader keeps one from record to record, and
+/// swaps it into a local while it fills it (so the array stays unique):
+///
+///     var buffers = RawRecordBuffers()
+///     swap(&buffers, &self.buffers)
+///     defer { swap(&buffers, &self.buffers) }
+public struct RawRecordBuffers {
+    public var cells = RawCellBuffer()
+    public var others: [Value] = []
+
+    public init() {}
+
+    /// Frees the cells' memory; the owner's `deinit` calls it.
+    public func deallocate() { cells.deallocate() }
+
+    /// Empties both, keeping their memory.
+    @inlinable
+    public mutating func removeAll() {
+        cells.removeAll()
+        others.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds `value` to `others` and a cell that points at it.
+    @inlinable
+    public mutating func append(other value: Value) {
+        others.append(value)
+        cells.append(.other(others.count - 1))
+    }
+
+    /// Calls `body` with the raw record these buffers hold.
+    @inlinable @inline(__always)
+    public func withRecord<Success, Failure: Error>(
+        fields: FieldList, origin: RecordOrigin, _ body: (RawRecord) throws(Failure) -> Success
+    ) throws(Failure) -> Success {
+        try RawRecord.with(fields: fields, values: cells.cells, others: others, origin: origin, body)
     }
 }
 

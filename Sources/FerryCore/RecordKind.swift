@@ -155,14 +155,16 @@ public struct RecordValidator {
                 if !(number >= 0) { throw .recordNegative(spec.name, at: SourceLocation(field: spec.name)) }
             case (.bool, .bool):
                 break
-            case (_, .value(let value)):
+            case (_, .other(let other)):
+                let value = record.others[other]
                 if case .null = value {
                     if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
                     continue
                 }
                 try spec.check(value, at: SourceLocation(field: spec.name))
             case (_, let raw):
-                throw .recordWrongType(spec.name, expected: spec.type.rawValue, found: raw.typeName, at: SourceLocation(field: spec.name))
+                throw .recordWrongType(
+                    spec.name, expected: spec.type.rawValue, found: raw.typeName ?? "", at: SourceLocation(field: spec.name))
             }
         }
     }

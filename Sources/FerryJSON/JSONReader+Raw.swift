@@ -22,7 +22,7 @@ extension JSONReader: RawRecordReader {
         switch try advance() {
         case .record(let fields, let values, let start):
             let origin = RecordOrigin(index: recordIndex - 1, byteOffset: window.baseOffset + start)
-            try body(RawRecord(fields: fields, values: values.map(RawValue.value), origin: origin))
+            try RawRecord.with(Record(fields: fields, values: values, origin: origin), body)
             return true
         case .other: return true
         case .end: return false
@@ -33,9 +33,10 @@ extension JSONReader: RawRecordReader {
     /// - Returns: how many; 0 when the next thing is not a record, or the end.
     private func readRawBatch(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Int {
         try skipWhitespace()
-        var values: [RawValue] = []
-        swap(&values, &rawValues)
-        defer { swap(&values, &rawValues) }
+        // The buffers move into locals for the loop, and back after it.
+        var buffers = RawRecordBuffers()
+        swap(&buffers, &rawBuffers)
+        defer { swap(&buffers, &rawBuffers) }
         var failure: FerryError?
         while true {
             let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Int, JSONScanError> in
@@ -54,15 +55,15 @@ extension JSONReader: RawRecordReader {
                         let recordFields: FieldList
                         let depth = layout == .lines ? 1 : 2
                         if let expected = fields, plainNames,
-                            try scanner.parseRawRecord(depth: depth, expecting: expected, into: &values)
+                            try scanner.parseRawRecord(depth: depth, expecting: expected, into: &buffers)
                         {
                             recordFields = expected
                         } else {
                             let parsed = try scanner.parseRecord(
                                 depth: depth, expecting: fields, plainNames: plainNames, cache: &cache)
                             recordFields = parsed.0
-                            values.removeAll(keepingCapacity: true)
-                            values.append(contentsOf: parsed.1.lazy.map(RawValue.value))
+                            buffers.removeAll()
+                            for value in parsed.1 { buffers.append(other: value) }
                         }
                         if layout == .lines { try scanner.skipLineEnd() }
                         if scanner.position - start > maxRecordBytes {
@@ -78,7 +79,7 @@ extension JSONReader: RawRecordReader {
                         handled += 1
                         let origin = RecordOrigin(index: recordIndex - 1, byteOffset: window.baseOffset + start)
                         do throws(FerryError) {
-                            try body(RawRecord(fields: recordFields, values: values, origin: origin))
+                            try buffers.withRecord(fields: recordFields, origin: origin, body)
                         } catch {
                             failure = error
                             break

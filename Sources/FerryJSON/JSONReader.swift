@@ -48,8 +48,8 @@ public final class JSONReader: RecordReader {
     }
     @exclusivity(unchecked) var plainNames = false
     @exclusivity(unchecked) var cache = FieldListCache()
-    /// The cells of the raw record being handed out, reused from one to the next.
-    @exclusivity(unchecked) var rawValues: [RawValue] = []
+    /// Where raw records are built, reused from one to the next.
+    @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
 
     /// - Parameters:
     ///   - input: the bytes.
@@ -65,6 +65,8 @@ public final class JSONReader: RecordReader {
         maxDepth = limits.maxDepth
         maxRecordBytes = limits.maxRecordBytes
     }
+
+    deinit { rawBuffers.deallocate() }
 
     public func next() throws(FerryError) -> Record? {
         while true {

@@ -165,16 +165,16 @@ extension JSONScanner {
 
 extension JSONScanner {
     /// Parses a record whose keys are exactly `expected`'s, in order, into
-    /// `values`, leaving plain strings in place (see `RawValue`).
+    /// `buffers`, leaving plain strings in place (see `RawValue`).
     /// - Returns: false, with the position back at the record's `{`, when
     ///   the keys differ in any way; the caller then parses it as a `Record`.
     mutating func parseRawRecord(
-        depth: Int, expecting expected: FieldList, into values: inout [RawValue]
+        depth: Int, expecting expected: FieldList, into buffers: inout RawRecordBuffers
     ) throws(JSONScanError) -> Bool {
         let start = position
         try checkDepth(depth)
         position += 1  // {
-        values.removeAll(keepingCapacity: true)
+        buffers.removeAll()
         let names = expected.utf8Names
         if try peekSignificant() == UInt8(ascii: "}") {
             position += 1
@@ -184,17 +184,17 @@ extension JSONScanner {
         }
         while true {
             guard try peekSignificant() == UInt8(ascii: "\"") else { throw unexpected(at: position) }
-            guard values.count < names.count, skipKey(names[values.count]) else {
+            guard buffers.cells.count < names.count, skipKey(names[buffers.cells.count]) else {
                 position = start
                 return false
             }
             try expect(UInt8(ascii: ":"))
-            values.append(try parseRawValue(depth: depth))
+            buffers.cells.append(try parseRawValue(depth: depth, others: &buffers.others))
             switch try peekSignificant() {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                if values.count == names.count { return true }
+                if buffers.cells.count == names.count { return true }
                 position = start
                 return false
             default: throw unexpected(at: position)
@@ -203,13 +203,16 @@ extension JSONScanner {
     }
 
     /// One value, as `parseValue` reads it, but with a string that needs no
-    /// unescaping left in place.
+    /// unescaping left in place; a value that cannot be is added to `others`.
     @inline(__always)
-    mutating func parseRawValue(depth: Int) throws(JSONScanError) -> RawValue {
+    mutating func parseRawValue(depth: Int, others: inout [Value]) throws(JSONScanError) -> RawValue {
         switch try peekSignificant() {
         case UInt8(ascii: "\""):
             let raw = try scanString()
-            if raw.hasEscapes { return .value(.string(try makeString(raw))) }
+            if raw.hasEscapes {
+                others.append(.string(try makeString(raw)))
+                return .other(others.count - 1)
+            }
             if raw.hasNonASCII, let bad = UTF8Validation.firstInvalidIndex(in: bytes, raw.start..<raw.end) {
                 throw .failed(.jsonInvalidUTF8, [.byte(bytes[bad])], index: bad)
             }
@@ -218,7 +221,9 @@ extension JSONScanner {
             switch try parseNumber() {
             case .integer(let number): return .integer(number)
             case .double(let number): return .double(number)
-            case let other: return .value(other)
+            case let other:
+                others.append(other)
+                return .other(others.count - 1)
             }
         case UInt8(ascii: "n"):
             try parseLiteral("null")
@@ -230,7 +235,8 @@ extension JSONScanner {
             try parseLiteral("false")
             return .bool(false)
         default:
-            return .value(try parseValue(depth: depth))
+            others.append(try parseValue(depth: depth))
+            return .other(others.count - 1)
         }
     }
 }

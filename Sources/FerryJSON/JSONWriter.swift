@@ -51,7 +51,7 @@ public final class JSONWriter: RawRecordWriter {
     public func writeRaw(_ record: RawRecord) throws(FerryError) {
         try writeRecord(record.fields, count: record.values.count, index: record.origin.index) {
             (index, out) throws(FerryError) in
-            try JSONText.appendRaw(record.values[index], to: &out, indentLevel: valueLevel)
+            try JSONText.appendRaw(record, at: index, to: &out, indentLevel: valueLevel)
         }
     }
 

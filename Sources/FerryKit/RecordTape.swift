@@ -10,7 +10,8 @@
 /// cell count (UInt32), the origin's index and byte offset (Int64 each); then
 /// per cell a tag byte and its payload: nothing for null and the two bools,
 /// 8 bytes for an integer or a double, a UInt32 length and the bytes for
-/// text, a UInt32 index into `values` for anything else.
+/// text, a UInt32 index into `values` for anything else (the records read
+/// back point into that array).
 ///
 /// A tape is used by one thread at a time: `BackgroundSource` hands it over
 /// through a semaphore, which orders the writes before the reads.
@@ -24,7 +25,7 @@ final class RecordTape: @unchecked Sendable {
     @exclusivity(unchecked) private var values: [Value] = []
     /// The tape's own copies of the records' field lists.
     @exclusivity(unchecked) private var fieldLists = FieldListCopies()
-    @exclusivity(unchecked) private var cells: [RawValue] = []
+    @exclusivity(unchecked) private var cells = RawCellBuffer()
 
     private enum Tag: UInt8 {
         case null, no, yes, integer, double, text, value
@@ -35,7 +36,10 @@ final class RecordTape: @unchecked Sendable {
         base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        cells.deallocate()
+    }
 
     /// Forgets the records, keeping the memory.
     func reset() {
@@ -72,10 +76,10 @@ final class RecordTape: @unchecked Sendable {
                     (base + byteCount).copyMemory(from: source, byteCount: utf8.count)
                     byteCount += utf8.count
                 }
-            case .value(let value):
+            case .other(let other):
                 store(Tag.value.rawValue)
                 store(UInt32(truncatingIfNeeded: values.count))
-                values.append(value)
+                values.append(record.others[other])
             }
         }
         count += 1
@@ -101,36 +105,49 @@ final class RecordTape: @unchecked Sendable {
 
     /// Calls `body` with each record in turn; their text borrows the tape.
     func forEach(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) {
-        var cells: [RawValue] = []
+        var cells = RawCellBuffer()
         swap(&cells, &self.cells)
         defer { swap(&cells, &self.cells) }
+        var cursor = Cursor(base: UnsafeRawPointer(base))
+        for _ in 0..<count {
+            let fields = fieldLists.copies[Int(cursor.load(UInt32.self))]
+            let cellCount = Int(cursor.load(UInt32.self))
+            let origin = RecordOrigin(index: Int(cursor.load(Int64.self)), byteOffset: Int(cursor.load(Int64.self)))
+            cells.removeAll()
+            for _ in 0..<cellCount {
+                switch Tag(rawValue: cursor.load(UInt8.self)) {
+                case .null, nil: cells.append(.null)
+                case .no: cells.append(.bool(false))
+                case .yes: cells.append(.bool(true))
+                case .integer: cells.append(.integer(cursor.load(Int64.self)))
+                case .double: cells.append(.double(Double(bitPattern: cursor.load(UInt64.self))))
+                case .text:
+                    let length = Int(cursor.load(UInt32.self))
+                    cells.append(.text(cursor.bytes(length)))
+                case .value: cells.append(.other(Int(cursor.load(UInt32.self))))
+                }
+            }
+            try RawRecord.with(fields: fields, values: cells.cells, others: values, origin: origin, body)
+        }
+    }
+
+    /// Reads the tape from the start.
+    private struct Cursor {
+        let base: UnsafeRawPointer
         var offset = 0
-        func load<T: FixedWidthInteger>(_: T.Type) -> T {
+
+        @inline(__always)
+        mutating func load<T: FixedWidthInteger>(_: T.Type) -> T {
             let number = base.loadUnaligned(fromByteOffset: offset, as: T.self)
             offset += MemoryLayout<T>.size
             return number
         }
-        for _ in 0..<count {
-            let fields = fieldLists.copies[Int(load(UInt32.self))]
-            let cellCount = Int(load(UInt32.self))
-            let origin = RecordOrigin(index: Int(load(Int64.self)), byteOffset: Int(load(Int64.self)))
-            cells.removeAll(keepingCapacity: true)
-            for _ in 0..<cellCount {
-                switch Tag(rawValue: load(UInt8.self)) {
-                case .null, nil: cells.append(.null)
-                case .no: cells.append(.bool(false))
-                case .yes: cells.append(.bool(true))
-                case .integer: cells.append(.integer(load(Int64.self)))
-                case .double: cells.append(.double(Double(bitPattern: load(UInt64.self))))
-                case .text:
-                    let length = Int(load(UInt32.self))
-                    let start = (base + offset).assumingMemoryBound(to: UInt8.self)
-                    cells.append(.text(UnsafeBufferPointer(start: start, count: length)))
-                    offset += length
-                case .value: cells.append(.value(values[Int(load(UInt32.self))]))
-                }
-            }
-            try body(RawRecord(fields: fields, values: cells, origin: origin))
+
+        @inline(__always)
+        mutating func bytes(_ count: Int) -> UnsafeBufferPointer<UInt8> {
+            let start = (base + offset).assumingMemoryBound(to: UInt8.self)
+            offset += count
+            return UnsafeBufferPointer(start: start, count: count)
         }
     }
 }

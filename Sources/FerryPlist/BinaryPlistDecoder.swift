@@ -98,8 +98,9 @@ public struct BinaryPlistDecoder {
 
     /// A record field's value as `recordValue` gives it, with an ASCII
     /// string left in place (see `RawRecord`): valid while the scanner is.
+    /// Other values are added to `others`.
     @inline(__always)
-    public mutating func rawValue(_ index: Int, depth: Int) throws(FerryError) -> RawValue {
+    public mutating func rawValue(_ index: Int, depth: Int, others: inout [Value]) throws(FerryError) -> RawValue {
         try spend(index)
         switch try scanner.object(index) {
         case .null, .fill: return .null
@@ -109,7 +110,8 @@ public struct BinaryPlistDecoder {
         case .asciiString(let range): return .text(try scanner.asciiBytes(range, index: index))
         default:
             budget += 1  // `recordValue` counts this object again.
-            return .value(try recordValue(index, depth: depth))
+            others.append(try recordValue(index, depth: depth))
+            return .other(others.count - 1)
         }
     }
 

@@ -19,7 +19,7 @@ public final class BinaryPlistReader: RawRecordReader {
     @exclusivity(unchecked) private var keyBuffer: [Int] = []
     private var fieldLists: [FieldList: FieldList] = [:]
     /// The cells of the record being read, reused from one to the next.
-    @exclusivity(unchecked) private var rawValues: [RawValue] = []
+    @exclusivity(unchecked) private var rawBuffers = RawRecordBuffers()
 
     /// - Throws: `limit.inputTooLarge`, the scanner's trailer errors and
     ///   `format.notRecords` when the top object holds no records.
@@ -40,17 +40,19 @@ public final class BinaryPlistReader: RawRecordReader {
         }
     }
 
+    deinit { rawBuffers.deallocate() }
+
     public func next() throws(FerryError) -> Record? {
-        var values: [RawValue] = []
-        swap(&values, &rawValues)
-        defer { swap(&values, &rawValues) }
-        guard let (fields, origin) = try nextRecord(into: &values) else { return nil }
-        return Record(fields: fields, values: values.map(\.value), origin: origin)
+        var record: Record?
+        _ = try readRecords(upTo: 1) { record = $0.record() }
+        return record
     }
 
-    /// Reads the next record's cells into `values`.
+    /// Reads the next record's cells into `buffers`.
     /// - Returns: its fields and origin; nil at the end.
-    private func nextRecord(into values: inout [RawValue]) throws(FerryError) -> (FieldList, RecordOrigin)? {
+    private func nextRecord(
+        into buffers: inout RawRecordBuffers
+    ) throws(FerryError) -> (FieldList, RecordOrigin)? {
         if let failure { throw failure }
         do throws(FerryError) {
             let index: Int
@@ -61,7 +63,7 @@ public final class BinaryPlistReader: RawRecordReader {
                 guard position == 0 else { return nil }
                 index = decoder.scanner.topObject
             }
-            let fields = try fillRecord(index, depth: elements == nil ? 1 : 2, into: &values)
+            let fields = try fillRecord(index, depth: elements == nil ? 1 : 2, into: &buffers)
             let origin = RecordOrigin(index: position, byteOffset: try decoder.scanner.offset(of: index))
             position += 1
             return (fields, origin)
@@ -72,7 +74,9 @@ public final class BinaryPlistReader: RawRecordReader {
         }
     }
 
-    private func fillRecord(_ index: Int, depth: Int, into values: inout [RawValue]) throws(FerryError) -> FieldList {
+    private func fillRecord(
+        _ index: Int, depth: Int, into buffers: inout RawRecordBuffers
+    ) throws(FerryError) -> FieldList {
         let scanner = decoder.scanner
         guard case .dictionary(let list, let count) = try scanner.object(index) else {
             let type = try decoder.value(index, depth: depth).typeName
@@ -85,17 +89,19 @@ public final class BinaryPlistReader: RawRecordReader {
         for position in 0..<count { keys.append(try scanner.reference(list, position)) }
         keyBuffer = keys
         let (fields, slots) = try fieldList(keys, of: index)
-        values.removeAll(keepingCapacity: true)
+        buffers.removeAll()
         if let slots {
             // A repeated key keeps its first place and its last value.
-            values.append(contentsOf: repeatElement(.null, count: fields.count))
+            buffers.cells.append(repeating: .null, count: fields.count)
             for position in 0..<count {
-                values[slots[position]] = try decoder.rawValue(
-                    try scanner.reference(list, count + position), depth: depth + 1)
+                buffers.cells[slots[position]] = try decoder.rawValue(
+                    try scanner.reference(list, count + position), depth: depth + 1, others: &buffers.others)
             }
         } else {
             for position in 0..<count {
-                values.append(try decoder.rawValue(try scanner.reference(list, count + position), depth: depth + 1))
+                buffers.cells.append(
+                    try decoder.rawValue(
+                        try scanner.reference(list, count + position), depth: depth + 1, others: &buffers.others))
             }
         }
         return fields
@@ -135,12 +141,19 @@ extension BinaryPlistReader {
     /// Hands out up to a few thousand records in place: their ASCII strings
     /// point into the plist, which the reader holds whole.
     public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
-        var values: [RawValue] = []
-        swap(&values, &rawValues)
-        defer { swap(&values, &rawValues) }
-        for _ in 0..<4096 {
-            guard let (fields, origin) = try nextRecord(into: &values) else { return false }
-            try body(RawRecord(fields: fields, values: values, origin: origin))
+        try readRecords(upTo: 4096, body)
+    }
+
+    /// Hands out up to `limit` records.
+    /// - Returns: false at the end.
+    private func readRecords(upTo limit: Int, _ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+        // The buffers move into locals for the loop, and back after it.
+        var buffers = RawRecordBuffers()
+        swap(&buffers, &rawBuffers)
+        defer { swap(&buffers, &rawBuffers) }
+        for _ in 0..<limit {
+            guard let (fields, origin) = try nextRecord(into: &buffers) else { return false }
+            try buffers.withRecord(fields: fields, origin: origin, body)
         }
         return true
     }

@@ -157,17 +157,21 @@ struct LineCounter {
             lastLineStart = cursor
             column = 0
         }
+        // Without a CR in the chunk (the common case), each line needs only
+        // the search for its LF.
+        let hasCR = memchr(cursor, 0x0D, end - cursor) != nil
         while cursor < end {
             guard let found = memchr(cursor, 0x0A, end - cursor) else { break }
             let newline = found.assumingMemoryBound(to: UInt8.self)
-            lines += 1 + countLoneCRs(UnsafeRawPointer(cursor), UnsafeRawPointer(newline), lfFollows: true)
+            lines += 1
+            if hasCR { lines += countLoneCRs(UnsafeRawPointer(cursor), UnsafeRawPointer(newline), lfFollows: true) }
             cursor = UnsafeRawPointer(newline) + 1
             lastLineStart = cursor
             column = 0
         }
         // The tail after the last LF may still hold lone CRs.
         var crCursor = lastLineStart
-        while crCursor < end, let found = memchr(crCursor, 0x0D, end - crCursor) {
+        while hasCR, crCursor < end, let found = memchr(crCursor, 0x0D, end - crCursor) {
             lines += 1
             crCursor = UnsafeRawPointer(found) + 1
             lastLineStart = crCursor

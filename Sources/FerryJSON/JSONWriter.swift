@@ -116,6 +116,7 @@ public final class JSONWriter: RawRecordWriter {
     // MARK: - Values
 
     private func encodedKeys(_ fields: FieldList) -> EncodedKeys {
+        if let last = keyCache.last, last.fields === fields { return last.keys }
         for entry in keyCache where entry.fields === fields { return entry.keys }
         let keys = EncodedKeys(fields, pretty: style == .pretty)
         if keyCache.count == 16 { keyCache.removeFirst() }
@@ -134,7 +135,7 @@ public final class JSONWriter: RawRecordWriter {
 /// A field list's keys as JSON, each with what goes before it (the record's
 /// brace or a comma, and the indent when pretty) and the colon after it:
 /// `{"name":`, `,"price":`.
-struct EncodedKeys {
+final class EncodedKeys {
     private let bytes: [UInt8]
     private let starts: [Int]
 

@@ -21,6 +21,51 @@ import Testing
         #expect(here.byteOffset == Array(text.utf8).count - 1)
     }
 
+    /// The line counter, fed random text in random pieces, agrees with a
+    /// plain count: LF, CRLF and a lone CR each end a line; the column is in
+    /// scalars after the last one.
+    @Test func lineCounterAgreesWithAPlainCount() {
+        var seed: UInt64 = 0x1_1E5
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let pieces = ["a", "bc", "\n", "\r", "\r\n", "é", "🎮", "        ", "0123456789abcdef"]
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<next(60) { text += pieces[next(pieces.count)] }
+            let bytes = Array(text.utf8)
+            var lines = 0
+            var column = 0
+            for (index, scalar) in zip(text.unicodeScalars.indices, text.unicodeScalars) {
+                if scalar == "\n" {
+                    if index > text.unicodeScalars.startIndex, text.unicodeScalars[text.unicodeScalars.index(before: index)] == "\r" {
+                        column = 0  // the LF of a CRLF: the CR ended the line
+                        continue
+                    }
+                    lines += 1
+                    column = 0
+                } else if scalar == "\r" {
+                    lines += 1
+                    column = 0
+                } else {
+                    column += 1
+                }
+            }
+            var counter = LineCounter()
+            var start = 0
+            bytes.withUnsafeBytes { raw in
+                while start < bytes.count {
+                    let end = min(bytes.count, start + 1 + next(24))
+                    counter.consume(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                    start = end
+                }
+            }
+            #expect(counter.lines == lines, "\(bytes)")
+            #expect(counter.column == column, "\(bytes)")
+        }
+    }
+
     @Test func crlfSplitAcrossTheDropCountsOnce() throws {
         let text = "a\r\nb"
         let here = try location(text, offset: 3, drop: 2)

@@ -20,7 +20,8 @@ struct OpenedInput {
         let rawPrefix = try raw.peek(FormatResolver.sniffLength)
         let gzipSuffix = path.lowercased().hasSuffix(".gz")
         if GzipInput.isGzip(rawPrefix) || gzipSuffix {
-            input = PeekableInput(try GzipInput(raw, limits: limits))
+            // Inflating runs on its own thread, ahead of the parsing.
+            input = PeekableInput(ReadAheadInput(try GzipInput(raw, limits: limits)))
             prefix = try input.peek(FormatResolver.sniffLength)
             formatPath = gzipSuffix ? String(path.dropLast(3)) : path
             isCompressed = true

@@ -9,7 +9,7 @@
 /// Layout, per record: the field list's index in `fieldLists` (UInt32), the
 /// cell count (UInt32), the origin's index and byte offset (Int64 each); then
 /// per cell a tag byte and its payload: nothing for null and the two bools,
-/// 8 bytes for an integer or a double, a UInt32 length and the bytes for
+/// 8 bytes for an integer or a double, an Int64 length and the bytes for
 /// text, a UInt32 index into `values` for anything else (the records read
 /// back point into that array).
 ///
@@ -69,9 +69,9 @@ final class RecordTape: @unchecked Sendable {
                 store(Tag.double.rawValue)
                 store(number.bitPattern)
             case .text(let utf8):
-                reserve(5 + utf8.count)
+                reserve(9 + utf8.count)
                 store(Tag.text.rawValue)
-                store(UInt32(truncatingIfNeeded: utf8.count))
+                store(Int64(utf8.count))
                 if let source = utf8.baseAddress {
                     (base + byteCount).copyMemory(from: source, byteCount: utf8.count)
                     byteCount += utf8.count
@@ -122,7 +122,7 @@ final class RecordTape: @unchecked Sendable {
                 case .integer: cells.append(.integer(cursor.load(Int64.self)))
                 case .double: cells.append(.double(Double(bitPattern: cursor.load(UInt64.self))))
                 case .text:
-                    let length = Int(cursor.load(UInt32.self))
+                    let length = Int(cursor.load(Int64.self))
                     cells.append(.text(cursor.bytes(length)))
                 case .value: cells.append(.other(Int(cursor.load(UInt32.self))))
                 }

@@ -84,10 +84,12 @@ public final class BinaryPlistReader: RawRecordReader {
         }
         try decoder.enter(index, depth: depth)
         defer { decoder.leave(index) }
-        var keys = keyBuffer
+        // Swapped out, not copied: a copy would make removeAll allocate.
+        var keys: [Int] = []
+        swap(&keys, &keyBuffer)
+        defer { swap(&keys, &keyBuffer) }
         keys.removeAll(keepingCapacity: true)
         for position in 0..<count { keys.append(try scanner.reference(list, position)) }
-        keyBuffer = keys
         let (fields, slots) = try fieldList(keys, of: index)
         buffers.removeAll()
         if let slots {

@@ -144,24 +144,8 @@ public struct RawCellBuffer {
         filled += 1
     }
 
-    public mutating func append(repeating cell: RawValue, count more: Int) {
-        for _ in 0..<more { append(cell) }
-    }
-
     @inlinable @inline(__always)
     public mutating func removeAll() { filled = 0 }
-
-    @inlinable
-    public subscript(index: Int) -> RawValue {
-        get {
-            precondition(index >= 0 && index < filled)
-            return start.unsafelyUnwrapped[index]
-        }
-        set {
-            precondition(index >= 0 && index < filled)
-            start.unsafelyUnwrapped[index] = newValue
-        }
-    }
 
     @usableFromInline mutating func grow() {
         let grown = UnsafeMutablePointer<RawValue>.allocate(capacity: max(room * 2, 16))

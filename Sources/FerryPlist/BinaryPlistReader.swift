@@ -94,11 +94,12 @@ public final class BinaryPlistReader: RawRecordReader {
         buffers.removeAll()
         if let slots {
             // A repeated key keeps its first place and its last value.
-            buffers.cells.append(repeating: .null, count: fields.count)
+            var cells = [RawValue](repeating: .null, count: fields.count)
             for position in 0..<count {
-                buffers.cells[slots[position]] = try decoder.rawValue(
+                cells[slots[position]] = try decoder.rawValue(
                     try scanner.reference(list, count + position), depth: depth + 1, others: &buffers.others)
             }
+            for cell in cells { buffers.cells.append(cell) }
         } else {
             for position in 0..<count {
                 buffers.cells.append(

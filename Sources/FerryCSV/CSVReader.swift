@@ -210,6 +210,7 @@ public final class CSVReader: RecordReader {
         return RowShape(fields: list, start: rowStart, ragged: ragged)
     }
 
+    /// The header widened with `columnN` names to `count` fields, for long rows under `--ragged pad`.
     private func widerList(_ count: Int) -> FieldList {
         if let known = widerLists[count] { return known }
         let names = (header?.names ?? []) + ((header?.count ?? 0)..<count).map { "column\($0 + 1)" }
@@ -218,12 +219,10 @@ public final class CSVReader: RecordReader {
         return made
     }
 
-    /// Scans one row and hands it to `build`, refilling the window and
-    /// scanning again from the row's start when the row is cut off.
-    /// - Returns: nil at the end of the input.
     /// Scans the rows that follow in the window, up to `limit`, and calls
-    /// `handle` with each in turn while it returns true. The position moves
-    /// past each row before `handle` sees it.
+    /// `handle` with each in turn while it returns true, refilling the window
+    /// and scanning again from a row's start when the row is cut off. The
+    /// position moves past each row before `handle` sees it.
     /// - Returns: true at the end of the input.
     private func scanRows(
         upTo limit: Int = 4096, _ handle: (CSVScanner, [CSVField]) throws(CSVScanError) -> Bool
@@ -271,6 +270,8 @@ public final class CSVReader: RecordReader {
         }
     }
 
+    /// Scans one row and hands it to `build`.
+    /// - Returns: nil at the end of the input.
     private func scanRow<Result>(
         build: (CSVScanner, [CSVField]) throws(CSVScanError) -> Result
     ) throws(FerryError) -> Result? {

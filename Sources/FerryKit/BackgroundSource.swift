@@ -38,6 +38,8 @@ final class BackgroundSource<Batch: Sendable>: @unchecked Sendable {
         free = DispatchSemaphore(value: depth)
     }
 
+    /// Starts reading on another thread, with a stack deep enough for any
+    /// nesting the limits allow.
     func start() {
         LargeStackThread.detach { self.run() }
     }
@@ -58,7 +60,8 @@ final class BackgroundSource<Batch: Sendable>: @unchecked Sendable {
         spent.withLock { $0.append(batch) }
     }
 
-    /// Stops the reading thread after its current batch, and waits for it.
+    /// Stops the reading thread after its current batch and waits until it
+    /// has, so that its files can be cleaned up safely.
     func stop() {
         cancelled.store(true, ordering: .relaxed)
         while !finished { _ = receive() }

@@ -94,7 +94,7 @@ public struct Converter {
                 try outputCodec.makeWriter(output, context: WriteContext(kind: kind, options: options.codecOptions))
             }
             let embedPhotos = options.embedPhotos || outputCodec.embedsMedia
-            var stream = Stream(inputPath: inputPath, kind: options.kind, makeWriter: makeWriter)
+            var stream = Stream(kind: options.kind, makeWriter: makeWriter)
             if options.rawRecords, let raw = reader as? any RawRecordReader, !embedPhotos, options.photosDirectory == nil,
                 inputCodec.capabilities.contains(.readsRaw), outputCodec.capabilities.contains(.writesRaw)
             {
@@ -151,14 +151,12 @@ public struct Converter {
 /// The writing end of a conversion: it makes the writer once the kind is
 /// known, and hands it the records of either path.
 private struct Stream {
-    let inputPath: String
     var kind: RecordKind?
     let makeWriter: (RecordKind?) throws(FerryError) -> any RecordWriter
     var writer: (any RecordWriter)?
     var count = 0
 
-    init(inputPath: String, kind: RecordKind?, makeWriter: @escaping (RecordKind?) throws(FerryError) -> any RecordWriter) {
-        self.inputPath = inputPath
+    init(kind: RecordKind?, makeWriter: @escaping (RecordKind?) throws(FerryError) -> any RecordWriter) {
         self.kind = kind
         self.makeWriter = makeWriter
     }

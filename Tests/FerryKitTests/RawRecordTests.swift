@@ -166,6 +166,29 @@ import Testing
         }
     }
 
+    /// Binary plists, made from the examples and from records whose keys
+    /// repeat, come and go, and hold nested values.
+    @Test func binaryPlistsConvertTheSame() throws {
+        var inputs: [String] = []
+        for name in ["products-inline.json", "books.json"] {
+            let plist = scratch.path("\(name).plist")
+            var options = ConversionOptions()
+            options.overwrite = true
+            _ = try Converter().convert(TestPaths.example(name), to: plist, options: options)
+            inputs.append(plist)
+        }
+        let mixed = try scratch.write(
+            "mixed.jsonl",
+            #"{"name":"a","price":1,"tags":["x",{"y":2}]}"# + "\n" + #"{"price":2.5,"name":"b\"é"}"# + "\n"
+                + #"{"name":"c"}"# + "\n" + #"{"name":"","price":-1}"# + "\n")
+        var options = ConversionOptions()
+        options.overwrite = true
+        options.kind = .generic
+        _ = try Converter().convert(mixed, to: scratch.path("mixed.plist"), options: options)
+        inputs.append(scratch.path("mixed.plist"))
+        for input in inputs { expectSameBothWays(input, kinds: [nil, .product, .generic]) }
+    }
+
     /// Many records whose fields come and go, in windows of every size.
     @Test func generatedLinesConvertTheSame() throws {
         var generator = SplitMix64(seed: 0x5EED)

@@ -52,43 +52,41 @@ final class RecordTape: @unchecked Sendable {
     // MARK: - Writing
 
     func append(_ record: RawRecord) {
-        reserve(24)
-        store(UInt32(truncatingIfNeeded: fieldLists.index(of: record.fields)))
-        store(UInt32(truncatingIfNeeded: record.values.count))
-        store(Int64(record.origin.index))
-        store(Int64(record.origin.byteOffset))
+        // Room for the whole record first, then plain stores through a local
+        // cursor.
+        var needed = 24
         for cell in record.values {
-            reserve(9)
+            needed += 9
+            if case .text(let utf8) = cell { needed += utf8.count }
+        }
+        reserve(needed)
+        var out = Cursor(base: UnsafeRawPointer(base), offset: byteCount)
+        out.store(UInt32(truncatingIfNeeded: fieldLists.index(of: record.fields)))
+        out.store(UInt32(truncatingIfNeeded: record.values.count))
+        out.store(Int64(record.origin.index))
+        out.store(Int64(record.origin.byteOffset))
+        for cell in record.values {
             switch cell {
-            case .null: store(Tag.null.rawValue)
-            case .bool(let flag): store(flag ? Tag.yes.rawValue : Tag.no.rawValue)
+            case .null: out.store(Tag.null.rawValue)
+            case .bool(let flag): out.store(flag ? Tag.yes.rawValue : Tag.no.rawValue)
             case .integer(let number):
-                store(Tag.integer.rawValue)
-                store(number)
+                out.store(Tag.integer.rawValue)
+                out.store(number)
             case .double(let number):
-                store(Tag.double.rawValue)
-                store(number.bitPattern)
+                out.store(Tag.double.rawValue)
+                out.store(number.bitPattern)
             case .text(let utf8):
-                reserve(9 + utf8.count)
-                store(Tag.text.rawValue)
-                store(Int64(utf8.count))
-                if let source = utf8.baseAddress {
-                    (base + byteCount).copyMemory(from: source, byteCount: utf8.count)
-                    byteCount += utf8.count
-                }
+                out.store(Tag.text.rawValue)
+                out.store(Int64(utf8.count))
+                out.copy(utf8)
             case .other(let other):
-                store(Tag.value.rawValue)
-                store(UInt32(truncatingIfNeeded: values.count))
+                out.store(Tag.value.rawValue)
+                out.store(UInt32(truncatingIfNeeded: values.count))
                 values.append(record.others[other])
             }
         }
+        byteCount = out.offset
         count += 1
-    }
-
-    @inline(__always)
-    private func store<T: FixedWidthInteger>(_ number: T) {
-        base.storeBytes(of: number, toByteOffset: byteCount, as: T.self)
-        byteCount += MemoryLayout<T>.size
     }
 
     private func reserve(_ extra: Int) {
@@ -131,7 +129,7 @@ final class RecordTape: @unchecked Sendable {
         }
     }
 
-    /// Reads the tape from the start.
+    /// Writes the tape, or reads it from the start.
     private struct Cursor {
         let base: UnsafeRawPointer
         var offset = 0
@@ -141,6 +139,19 @@ final class RecordTape: @unchecked Sendable {
             let number = base.loadUnaligned(fromByteOffset: offset, as: T.self)
             offset += MemoryLayout<T>.size
             return number
+        }
+
+        @inline(__always)
+        mutating func store<T: FixedWidthInteger>(_ number: T) {
+            UnsafeMutableRawPointer(mutating: base).storeBytes(of: number, toByteOffset: offset, as: T.self)
+            offset += MemoryLayout<T>.size
+        }
+
+        @inline(__always)
+        mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress else { return }
+            UnsafeMutableRawPointer(mutating: base + offset).copyMemory(from: source, byteCount: bytes.count)
+            offset += bytes.count
         }
 
         @inline(__always)

@@ -225,18 +225,15 @@ extension JSONScanner {
                 others.append(other)
                 return .other(others.count - 1)
             }
-        case UInt8(ascii: "n"):
-            try parseLiteral("null")
-            return .null
-        case UInt8(ascii: "t"):
-            try parseLiteral("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try parseLiteral("false")
-            return .bool(false)
         default:
-            others.append(try parseValue(depth: depth))
-            return .other(others.count - 1)
+            // Literals, arrays and objects.
+            switch try parseValue(depth: depth) {
+            case .null: return .null
+            case .bool(let flag): return .bool(flag)
+            case let value:
+                others.append(value)
+                return .other(others.count - 1)
+            }
         }
     }
 }

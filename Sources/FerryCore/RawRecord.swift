@@ -1,13 +1,16 @@
 // MARK: - Design
 //
-// A conversion between two text formats (CSV, JSON, JSON Lines) spends most
-// of its time making and freeing `Value`s: a `String` per cell, an array per
-// record, released again a moment later by the writer. Raw records skip that.
+// A conversion from CSV, JSON, JSON Lines or a binary plist to a text format
+// spent most of its time making and freeing `Value`s: a `String` per cell,
+// an array per record, released again a moment later by the writer. Raw
+// records skip that.
 // A reader that can hand out its records in place (`RawRecordReader`) calls a
 // closure with each one, its text cells still pointing into the reader's
 // window; a writer that can write them (`RawRecordWriter`) copies those bytes
 // straight to its output. Nothing outlives the call: the window moves on as
-// soon as the closure returns.
+// soon as the closure returns. (A conversion copies each record onto a
+// `RecordTape` in FerryKit to hand it from its reading to its writing
+// thread; that copy is the only one.)
 //
 //     window: {"name":"Wii","price":269.0}\n{"name":…
 //                      ^^^ .text(bytes 9..<12)    .double(269.0)

@@ -191,7 +191,7 @@ import Testing
 
     /// Many records whose fields come and go, in windows of every size.
     @Test func generatedLinesConvertTheSame() throws {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         let keys = ["name", "price", "photo", "sku", "ключ", "q\"k"]
         var text = ""
         for _ in 0..<3000 {
@@ -206,29 +206,11 @@ import Testing
                 case 4: value = "null"
                 default: value = "[1,{\"x\":true}]"
                 }
-                pairs.append("\(JSONText.compactString(key)):\(value)")
+                pairs.append("\(try JSONText.compact(.string(key))):\(value)")
             }
             text += "{" + pairs.joined(separator: ",") + "}\n"
         }
         let input = try scratch.write("generated.jsonl", text)
         expectSameBothWays(input)
     }
-}
-
-/// A small seeded generator, so a failure can be replayed.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-extension JSONText {
-    /// `text` as a quoted JSON string.
-    static func compactString(_ text: String) -> String { String(decoding: quoted(text), as: UTF8.self) }
 }

@@ -102,6 +102,7 @@ public struct BinaryPlistDecoder {
     @inline(__always)
     public mutating func rawValue(_ index: Int, depth: Int, others: inout [Value]) throws(FerryError) -> RawValue {
         try spend(index)
+        if let scalar = try scanner.rawScalar(index) { return scalar }
         switch try scanner.object(index) {
         case .null, .fill: return .null
         case .bool(let flag): return .bool(flag)

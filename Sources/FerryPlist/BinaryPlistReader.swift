@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 import FerryCore
 
 /// Streams records out of a binary plist whose top object is an array of
@@ -14,9 +22,17 @@ public final class BinaryPlistReader: RawRecordReader {
     private let elements: (list: Int, count: Int)?
     private var position = 0
     private var failure: FerryError?
+    /// Whether `failure` is set: cheaper to test for every record.
+    private var failed = false
     /// Key references of the last few key sets, with their field lists.
-    @exclusivity(unchecked) private var recentKeys: [(keys: [Int], fields: FieldList, slots: [Int]?)] = []
-    @exclusivity(unchecked) private var keyBuffer: [Int] = []
+    /// The last few key sets read: their key counts, fields and slots, and
+    /// in `keySetBytes` their key reference bytes (up to 256 each).
+    @exclusivity(unchecked) private var keySets: [(count: Int, fields: FieldList, slots: [Int]?)] = []
+    private let keySetBytes = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: keySetCount * keySetBytes, alignment: 8)
+    private var nextKeySet = 0
+    private static let keySetCount = 16
+    private static let keySetBytes = 256
     private var fieldLists: [FieldList: FieldList] = [:]
     /// The cells of the record being read, reused from one to the next.
     @exclusivity(unchecked) private var rawBuffers = RawRecordBuffers()
@@ -40,7 +56,10 @@ public final class BinaryPlistReader: RawRecordReader {
         }
     }
 
-    deinit { rawBuffers.deallocate() }
+    deinit {
+        rawBuffers.deallocate()
+        keySetBytes.deallocate()
+    }
 
     public func next() throws(FerryError) -> Record? {
         var record: Record?
@@ -53,7 +72,7 @@ public final class BinaryPlistReader: RawRecordReader {
     private func nextRecord(
         into buffers: inout RawRecordBuffers
     ) throws(FerryError) -> (FieldList, RecordOrigin)? {
-        if let failure { throw failure }
+        if failed, let failure { throw failure }
         do throws(FerryError) {
             let index: Int
             if let elements {
@@ -70,6 +89,7 @@ public final class BinaryPlistReader: RawRecordReader {
         } catch {
             let located = error.located(SourceLocation(file: decoder.scanner.name, record: position))
             failure = located
+            failed = true
             throw located
         }
     }
@@ -84,13 +104,7 @@ public final class BinaryPlistReader: RawRecordReader {
         }
         try decoder.enter(index, depth: depth)
         defer { decoder.leave(index) }
-        // Swapped out, not copied: a copy would make removeAll allocate.
-        var keys: [Int] = []
-        swap(&keys, &keyBuffer)
-        defer { swap(&keys, &keyBuffer) }
-        keys.removeAll(keepingCapacity: true)
-        for position in 0..<count { keys.append(try scanner.reference(list, position)) }
-        let (fields, slots) = try fieldList(keys, of: index)
+        let (fields, slots) = try fieldList(list, count: count, of: index)
         buffers.removeAll()
         if let slots {
             // A repeated key keeps its first place and its last value.
@@ -110,8 +124,42 @@ public final class BinaryPlistReader: RawRecordReader {
         return fields
     }
 
+    /// The fields of the dictionary whose `count` key references start at
+    /// byte `list`, and where each key's value goes when a key repeats.
+    private func fieldList(_ list: Int, count: Int, of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {
+        // Records nearly always share their key objects, in the same order,
+        // and so the same reference bytes: those of the last few key sets
+        // are kept to compare with.
+        let referenceBytes = decoder.scanner.referenceBytes(list, count: count)
+        for slot in keySets.indices where keySets[slot].count == count {
+            let saved = UnsafeRawBufferPointer(rebasing: keySetBytes[slot * Self.keySetBytes..<(slot + 1) * Self.keySetBytes])
+            if Self.startsAlike(saved, referenceBytes) {
+                return (keySets[slot].fields, keySets[slot].slots)
+            }
+        }
+        var keys: [Int] = []
+        keys.reserveCapacity(count)
+        for position in 0..<count { keys.append(try decoder.scanner.reference(list, position)) }
+        let (fields, slots) = try fieldList(keys, of: dictionary)
+        if referenceBytes.count <= Self.keySetBytes {
+            let slot = keySets.count < Self.keySetCount ? keySets.count : nextKeySet
+            nextKeySet = (slot + 1) % Self.keySetCount
+            UnsafeMutableRawBufferPointer(rebasing: keySetBytes[(slot * Self.keySetBytes)...])
+                .copyMemory(from: referenceBytes)
+            let entry = (count, fields, slots)
+            if slot == keySets.count { keySets.append(entry) } else { keySets[slot] = entry }
+        }
+        return (fields, slots)
+    }
+
+    /// Whether `saved` starts with the bytes of `bytes`.
+    @inline(__always)
+    private static func startsAlike(_ saved: UnsafeRawBufferPointer, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let savedStart = saved.baseAddress, let start = bytes.baseAddress else { return bytes.isEmpty }
+        return memcmp(savedStart, start, bytes.count) == 0
+    }
+
     private func fieldList(_ keys: [Int], of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {
-        for entry in recentKeys where entry.keys == keys { return (entry.fields, entry.slots) }
         var names: [String] = []
         names.reserveCapacity(keys.count)
         var slots: [Int] = []
@@ -134,8 +182,6 @@ public final class BinaryPlistReader: RawRecordReader {
             if fieldLists.count >= 256 { fieldLists.removeAll(keepingCapacity: true) }
             fieldLists[made] = made
         }
-        if recentKeys.count == 16 { recentKeys.removeFirst() }
-        recentKeys.append((keys, fields, repeats ? slots : nil))
         return (fields, repeats ? slots : nil)
     }
 }

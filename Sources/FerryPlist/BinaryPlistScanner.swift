@@ -70,6 +70,11 @@ public final class BinaryPlistScanner {
     private let bytes: UnsafeRawBufferPointer
     /// Objects live in `8..<objectsEnd`.
     private let objectsEnd: Int
+    /// Where each object starts, decoded from the offset table once (every
+    /// object is looked up several times). 0 marks an offset outside the
+    /// object area, reported only when that object is asked for. Nil for a
+    /// file of 4 GiB or more, whose offsets are read from the table.
+    private let offsets: UnsafeMutableBufferPointer<UInt32>?
 
     /// The magic number every binary plist starts with.
     public static let magic: [UInt8] = Array("bplist00".utf8)
@@ -133,15 +138,53 @@ public final class BinaryPlistScanner {
         objectsEnd = Int(offsetTable)
         self.contents = contents
         bytes = contents.bytes
+        offsets = BinaryPlistScanner.decodeOffsets(
+            raw, table: Int(offsetTable), count: Int(objectCount), width: offsetSize, objectsEnd: Int(offsetTable))
+    }
+
+    deinit { offsets?.deallocate() }
+
+    /// The offset table as 32-bit numbers, with 0 for an offset outside
+    /// `8..<objectsEnd`; nil when offsets may not fit in 32 bits.
+    private static func decodeOffsets(
+        _ raw: UnsafeRawBufferPointer, table: Int, count: Int, width: Int, objectsEnd: Int
+    ) -> UnsafeMutableBufferPointer<UInt32>? {
+        guard objectsEnd <= Int(UInt32.max) else { return nil }
+        let offsets = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
+        let end = UInt64(objectsEnd)
+        func fill<Width: FixedWidthInteger>(_: Width.Type) {
+            for index in 0..<count {
+                let value = UInt64(Width(bigEndian: raw.loadUnaligned(fromByteOffset: table + index * width, as: Width.self)))
+                offsets[index] = value >= 8 && value < end ? UInt32(value) : 0
+            }
+        }
+        switch width {
+        case 1: fill(UInt8.self)
+        case 2: fill(UInt16.self)
+        case 4: fill(UInt32.self)
+        case 8: fill(UInt64.self)
+        default:
+            for index in 0..<count {
+                let value = number(raw, at: table + index * width, width: width)
+                offsets[index] = value >= 8 && value < end ? UInt32(value) : 0
+            }
+        }
+        return offsets
     }
 
     // MARK: - Objects
 
     /// Where object `index` starts.
     /// - Throws: `bplist.referenceOutOfRange`, `bplist.offsetOutOfRange`.
+    @inline(__always)
     public func offset(of index: Int) throws(FerryError) -> Int {
         guard index >= 0, index < objectCount else {
             throw .bplistReferenceOutOfRange(index, count: objectCount, at: location(offsetTable))
+        }
+        if let offsets {
+            let offset = offsets[index]
+            guard offset != 0 else { throw .bplistOffsetOutOfRange(index, at: location(offsetTable + index * offsetSize)) }
+            return Int(offset)
         }
         let start = offsetTable + index * offsetSize
         let offset = readNumber(at: start, width: offsetSize)
@@ -246,19 +289,74 @@ public final class BinaryPlistScanner {
 
     /// The bytes of an ASCII string object, checked.
     /// - Throws: `bplist.invalidString` for a byte outside ASCII.
+    @inline(__always)
     func asciiBytes(_ range: Range<Int>, index: Int) throws(FerryError) -> UnsafeBufferPointer<UInt8> {
         let raw = payload(range)
-        // Eight bytes at a time: any high bit means a byte outside ASCII.
-        var position = 0
-        while position + 8 <= raw.count {
-            if raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            position += 8
+        // Any high bit means a byte outside ASCII: eight bytes at a time, the
+        // last eight overlapping, or byte by byte for a short string.
+        let highBits: UInt64
+        if raw.count >= 8 {
+            var seen: UInt64 = 0
+            var position = 0
+            while position + 8 <= raw.count {
+                seen |= raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                position += 8
+            }
+            seen |= raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
+            highBits = seen & 0x8080_8080_8080_8080
+        } else {
+            var seen: UInt8 = 0
+            for byte in raw { seen |= byte }
+            highBits = UInt64(seen & 0x80)
         }
-        while position < raw.count {
-            guard raw[position] < 0x80 else { throw .bplistInvalidString(index, at: location(range.lowerBound + position)) }
-            position += 1
+        if highBits != 0 {
+            let position = raw.firstIndex { $0 >= 0x80 } ?? 0
+            throw .bplistInvalidString(index, at: location(range.lowerBound + position))
         }
         return raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// The common scalars of a record (short ASCII strings, integers of up
+    /// to 8 bytes, 8-byte reals, booleans, null) as raw values, decoded
+    /// without going through `object(_:)`; nil for anything else, and for
+    /// anything malformed, which `object(_:)` then reports.
+    @inline(__always)
+    func rawScalar(_ index: Int) throws(FerryError) -> RawValue? {
+        let start = try offset(of: index)
+        let marker = bytes[start]
+        let info = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x5:
+            var payload = start + 1
+            var count = info
+            if info == 0xF {
+                guard start + 3 <= objectsEnd, bytes[start + 1] == 0x10 else { return nil }
+                count = Int(bytes[start + 2])
+                payload = start + 3
+            }
+            guard payload + count <= objectsEnd else { return nil }
+            return .text(try asciiBytes(payload..<payload + count, index: index))
+        case 0x1 where info <= 3:
+            let width = 1 << info
+            guard start + 1 + width <= objectsEnd else { return nil }
+            let raw = readNumber(at: start + 1, width: width)
+            return .integer(width == 8 ? Int64(bitPattern: raw) : Int64(raw))
+        case 0x2 where info == 3:
+            guard start + 9 <= objectsEnd else { return nil }
+            return .double(Double(bitPattern: readNumber(at: start + 1, width: 8)))
+        case 0x0 where marker == 0x08 || marker == 0x09:
+            return .bool(marker == 0x09)
+        case 0x0 where marker == 0x00:
+            return .null
+        default:
+            return nil
+        }
+    }
+
+    /// The `count` references that start at byte `list`, as bytes: two
+    /// dictionaries with the same keys in the same order have the same.
+    func referenceBytes(_ list: Int, count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[list..<list + count * referenceSize])
     }
 
     func asciiString(_ range: Range<Int>, index: Int) throws(FerryError) -> String {
@@ -270,26 +368,49 @@ public final class BinaryPlistScanner {
         }
     }
 
+    /// The text of a UTF-16BE payload, transcoded straight to UTF-8.
+    /// - Throws: `bplist.invalidString` for a lone surrogate.
     func utf16String(_ range: Range<Int>, index: Int) throws(FerryError) -> String {
         let raw = payload(range)
-        var units: [UInt16] = []
-        units.reserveCapacity(raw.count / 2)
-        var position = 0
-        while position < raw.count {
-            units.append(UInt16(raw[position]) << 8 | UInt16(raw[position + 1]))
-            position += 2
-        }
-        var text = String()
-        text.reserveCapacity(units.count)
-        var decoder = UTF16()
-        var iterator = units.makeIterator()
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
-            case .emptyInput: break loop
-            case .error: throw .bplistInvalidString(index, at: location(range.lowerBound))
+        let units = raw.count / 2
+        var broken: Int?
+        // Each unit makes at most three UTF-8 bytes; a pair makes four.
+        let text = String(unsafeUninitializedCapacity: units * 3) { buffer in
+            var written = 0
+            var position = 0
+            func put(_ byte: UInt32) {
+                buffer[written] = UInt8(truncatingIfNeeded: byte)
+                written += 1
             }
+            while position < units {
+                let unit = UInt32(raw[2 * position]) << 8 | UInt32(raw[2 * position + 1])
+                position += 1
+                if unit < 0x80 {
+                    put(unit)
+                } else if unit < 0x800 {
+                    put(0xC0 | unit >> 6)
+                    put(0x80 | unit & 0x3F)
+                } else if unit & 0xF800 != 0xD800 {
+                    put(0xE0 | unit >> 12)
+                    put(0x80 | unit >> 6 & 0x3F)
+                    put(0x80 | unit & 0x3F)
+                } else {
+                    let low = position < units ? UInt32(raw[2 * position]) << 8 | UInt32(raw[2 * position + 1]) : 0
+                    guard unit < 0xDC00, low & 0xFC00 == 0xDC00 else {
+                        broken = position - 1
+                        return 0
+                    }
+                    position += 1
+                    let scalar = 0x10000 + ((unit - 0xD800) << 10 | (low - 0xDC00))
+                    put(0xF0 | scalar >> 18)
+                    put(0x80 | scalar >> 12 & 0x3F)
+                    put(0x80 | scalar >> 6 & 0x3F)
+                    put(0x80 | scalar & 0x3F)
+                }
+            }
+            return written
         }
+        if let broken { throw .bplistInvalidString(index, at: location(range.lowerBound + 2 * broken)) }
         return text
     }
 
@@ -304,6 +425,11 @@ public final class BinaryPlistScanner {
     /// has bounds-checked.
     @inline(__always)
     private func readNumber(at start: Int, width: Int) -> UInt64 {
+        BinaryPlistScanner.number(bytes, at: start, width: width)
+    }
+
+    @inline(__always)
+    private static func number(_ bytes: UnsafeRawBufferPointer, at start: Int, width: Int) -> UInt64 {
         switch width {
         case 1: return UInt64(bytes[start])
         case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt16.self)))

@@ -3,6 +3,7 @@ import Testing
 
 @testable import FerryKit
 @testable import FerryPlist
+import FerryTestSupport
 
 @Suite struct BinaryPlistTests {
     // MARK: - Corpora
@@ -123,6 +124,45 @@ import Testing
         // Not a plist at all, and a file too short for a trailer.
         #expect(code(Array("hello, world".utf8)) == "bplist.notBinaryPlist")
         #expect(code(Array("bplist00".utf8) + [0x08]) == "bplist.invalidTrailer")
+    }
+
+    /// UTF-16 strings are transcoded by hand: every kind of scalar (one to
+    /// four UTF-8 bytes, pairs included) must come out as Swift decodes it.
+    @Test func utf16StringsTranscodeLikeSwift() throws {
+        var generator = SeededGenerator(seed: 16)
+        let ranges: [ClosedRange<UInt32>] = [0x0...0x7F, 0x80...0x7FF, 0x800...0xD7FF, 0xE000...0xFFFF, 0x10000...0x10FFFF]
+        for _ in 0..<200 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...14, using: &generator) {
+                let range = ranges.randomElement(using: &generator)!
+                text.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: range, using: &generator))!)
+            }
+            let units = Array(text.utf16)
+            var object: [UInt8] = units.count < 15 ? [0x60 | UInt8(units.count)] : [0x6F, 0x10, UInt8(units.count)]
+            for unit in units { object += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+            #expect(try PlistFixtures.decode(PlistFixtures.handMade([object])) == .string(text))
+        }
+        // Lone surrogates: a low one, a high one before a letter, a high one at the end.
+        for object: [UInt8] in [[0x61, 0xDC, 0x00], [0x62, 0xD8, 0x3D, 0x00, 0x41], [0x62, 0x00, 0x41, 0xD8, 0x3D]] {
+            #expect(throws: FerryError.self) { _ = try PlistFixtures.decode(PlistFixtures.handMade([object])) }
+        }
+    }
+
+    /// Offsets are checked when their object is asked for, not before: a bad
+    /// offset of an object nobody refers to does not spoil the file.
+    @Test func badOffsetsFailOnlyWhenUsed() throws {
+        var bytes = PlistFixtures.handMade([[0xA1, 0x01], [0x09], [0x08]])
+        let table = bytes.count - 32 - 3
+        bytes[table + 2] = 0xFF  // object 2, never referred to
+        #expect(try PlistFixtures.decode(bytes) == .array([.bool(true)]))
+        bytes[table + 1] = 0x02  // object 1 now starts inside the header
+        do throws(FerryError) {
+            _ = try PlistFixtures.decode(bytes)
+            Issue.record("a bad offset was accepted")
+        } catch {
+            #expect(error.code.rawValue == "bplist.offsetOutOfRange")
+            #expect(error.location.byteOffset == table + 1)
+        }
     }
 
     /// Forty arrays, each holding the next one twice: a trillion values if

@@ -2,14 +2,26 @@
 #include "ferry_system.h"
 
 #ifdef __linux__
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+int ferry_start_writeback(int descriptor, long long offset, long long count) {
+    return sync_file_range(descriptor, offset, count, SYNC_FILE_RANGE_WRITE);
+}
 
 long ferry_getdents64(int descriptor, void *buffer, size_t length) {
     return syscall(SYS_getdents64, descriptor, buffer, length);
 }
 #else
 #include <errno.h>
+
+int ferry_start_writeback(int descriptor, long long offset, long long count) {
+    (void)descriptor;
+    (void)offset;
+    (void)count;
+    return 0;
+}
 
 long ferry_getdents64(int descriptor, void *buffer, size_t length) {
     (void)descriptor;

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import CFerrySystem
+
 /// A destination for bytes: a file, standard output, memory, or a compressor
 /// wrapped around another output.
 public protocol ByteOutput: AnyObject {
@@ -32,6 +34,13 @@ public final class FileOutput: ByteOutput {
     public let descriptor: Int32
     private let ownsDescriptor: Bool
     private var closed = false
+    /// Whether to start writing finished stretches of a file to the disk
+    /// while more is written, for an output that will be synced: the sync at
+    /// the end then waits for the last stretch only.
+    public var writesBackEarly = false
+    private var bytesWritten = 0
+    private var bytesWrittenBack = 0
+    private static let writeBackStretch = 8 << 20
 
     /// Wraps `descriptor`; when `owns` is true, `close()` and `deinit` close it.
     public init(descriptor: Int32, name: String, owns: Bool) {
@@ -58,6 +67,13 @@ public final class FileOutput: ByteOutput {
             }
             remaining -= written
             pointer += written
+        }
+        guard writesBackEarly else { return }
+        bytesWritten += bytes.count
+        if bytesWritten - bytesWrittenBack >= FileOutput.writeBackStretch {
+            // A hint only: a real failure shows at the sync.
+            _ = ferry_start_writeback(descriptor, Int64(bytesWrittenBack), Int64(bytesWritten - bytesWrittenBack))
+            bytesWrittenBack = bytesWritten
         }
     }
 

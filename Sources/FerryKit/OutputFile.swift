@@ -40,6 +40,7 @@ public final class OutputFile {
         umask(mask)
         fchmod(descriptor, 0o666 & ~mask)
         output = FileOutput(descriptor: descriptor, name: path, owns: true)
+        output.writesBackEarly = true
     }
 
     deinit { discard() }

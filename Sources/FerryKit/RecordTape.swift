@@ -107,8 +107,17 @@ final class RecordTape: @unchecked Sendable {
         swap(&cells, &self.cells)
         defer { swap(&cells, &self.cells) }
         var cursor = Cursor(base: UnsafeRawPointer(base))
+        let others = values
+        // Records in a row mostly share their fields: fetched (and retained)
+        // only when they change.
+        var fieldsIndex = -1
+        var fields = FieldList([])
         for _ in 0..<count {
-            let fields = fieldLists.copies[Int(cursor.load(UInt32.self))]
+            let index = Int(cursor.load(UInt32.self))
+            if index != fieldsIndex {
+                fieldsIndex = index
+                fields = fieldLists.copies[index]
+            }
             let cellCount = Int(cursor.load(UInt32.self))
             let origin = RecordOrigin(index: Int(cursor.load(Int64.self)), byteOffset: Int(cursor.load(Int64.self)))
             cells.removeAll()
@@ -125,7 +134,7 @@ final class RecordTape: @unchecked Sendable {
                 case .value: cells.append(.other(Int(cursor.load(UInt32.self))))
                 }
             }
-            try RawRecord.with(fields: fields, values: cells.cells, others: values, origin: origin, body)
+            try RawRecord.with(fields: fields, values: cells.cells, others: others, origin: origin, body)
         }
     }
 
@@ -172,15 +181,19 @@ final class RecordTape: @unchecked Sendable {
 /// the rest of the record; with a copy per batch, each thread counts on
 /// objects of its own.
 struct FieldListCopies {
+    /// The lists copied, kept so that their identities stay theirs.
     private var sources: [FieldList] = []
+    /// Their identities, searched without reference counting.
+    private var identities: [ObjectIdentifier] = []
     private(set) var copies: [FieldList] = []
 
     /// The index in `copies` of the copy of `fields`, made on first sight.
     mutating func index(of fields: FieldList) -> Int {
-        if let last = sources.last, last === fields { return sources.count - 1 }
+        let identity = ObjectIdentifier(fields)
         // Records often alternate between a few lists (with and without a photo).
-        for index in sources.indices.reversed().prefix(8) where sources[index] === fields { return index }
+        for index in identities.indices.reversed().prefix(8) where identities[index] == identity { return index }
         sources.append(fields)
+        identities.append(identity)
         copies.append(FieldList(fields.names))
         return sources.count - 1
     }
@@ -190,6 +203,7 @@ struct FieldListCopies {
 
     mutating func removeAll() {
         sources.removeAll(keepingCapacity: true)
+        identities.removeAll(keepingCapacity: true)
         copies.removeAll(keepingCapacity: true)
     }
 }

@@ -90,6 +90,12 @@ public struct OrderedObject: Sendable, Hashable {
         values[index] = value
     }
 
+    /// Makes room for `count` pairs.
+    public mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+    }
+
     /// Appends a pair without looking for an existing key; readers use it after
     /// they have checked for duplicates themselves.
     public mutating func append(key: String, value: Value) {

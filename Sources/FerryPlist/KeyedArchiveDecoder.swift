@@ -166,6 +166,7 @@ public struct KeyedArchiveDecoder {
         _ uid: Int, of archiveClass: ArchiveClass, fields: PlistDictionary, depth: Int
     ) throws(FerryError) -> Value {
         var object = OrderedObject()
+        object.reserveCapacity(fields.count)
         object.append(key: "$class", value: .string(archiveClass.name))
         for (key, value) in zip(fields.keys, fields.values) where key != "$class" {
             object.append(key: key, value: try field(value, in: uid, field: key, depth: depth + 1))
@@ -363,12 +364,14 @@ public struct ArchiveClass: Sendable, Hashable {
     /// The class and its superclasses, most derived first.
     public let chain: [String]
 
-    /// What Foundation class this stands for, looked up along the chain.
-    var foundationKind: FoundationKind? {
-        for name in chain {
-            if let kind = FoundationKind.byName[name] { return kind }
-        }
-        return nil
+    /// What Foundation class this stands for, looked up along the chain
+    /// once: every instance of the class asks.
+    let foundationKind: FoundationKind?
+
+    public init(name: String, chain: [String]) {
+        self.name = name
+        self.chain = chain
+        foundationKind = chain.lazy.compactMap { FoundationKind.byName[$0] }.first
     }
 
     enum FoundationKind {

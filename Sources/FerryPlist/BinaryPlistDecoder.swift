@@ -151,7 +151,15 @@ public struct BinaryPlistDecoder {
 
     @inline(__always)
     private mutating func spend(_ index: Int) throws(FerryError) {
-        budget -= 1
+        try spend(1, at: index)
+    }
+
+    /// Counts `count` decoded values against the budget, as decoding them
+    /// one by one would: for readers that decode objects in place.
+    /// - Throws: `limit.expansionTooLarge`.
+    @inline(__always)
+    mutating func spend(_ count: Int, at index: Int) throws(FerryError) {
+        budget -= count
         if budget < 0 {
             throw .expansionTooLarge(limit: initialBudget, at: scanner.location(try scanner.offset(of: index)))
         }

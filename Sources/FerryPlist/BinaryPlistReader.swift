@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 import FerryCore
 
 /// Streams records out of a binary plist whose top object is an array of
@@ -24,15 +16,9 @@ public final class BinaryPlistReader: RawRecordReader {
     private var failure: FerryError?
     /// Whether `failure` is set: cheaper to test for every record.
     private var failed = false
-    /// Key references of the last few key sets, with their field lists.
-    /// The last few key sets read: their key counts, fields and slots, and
-    /// in `keySetBytes` their key reference bytes (up to 256 each).
-    @exclusivity(unchecked) private var keySets: [(count: Int, fields: FieldList, slots: [Int]?)] = []
-    private let keySetBytes = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: keySetCount * keySetBytes, alignment: 8)
-    private var nextKeySet = 0
-    private static let keySetCount = 16
-    private static let keySetBytes = 256
+    /// The fields of the last few key sets, and where each key's value goes
+    /// when a key repeats.
+    @exclusivity(unchecked) private var keySets = KeySetCache<(fields: FieldList, slots: [Int]?)>()
     private var fieldLists: [FieldList: FieldList] = [:]
     /// The cells of the record being read, reused from one to the next.
     @exclusivity(unchecked) private var rawBuffers = RawRecordBuffers()
@@ -58,7 +44,7 @@ public final class BinaryPlistReader: RawRecordReader {
 
     deinit {
         rawBuffers.deallocate()
-        keySetBytes.deallocate()
+        keySets.deallocate()
     }
 
     public func next() throws(FerryError) -> Record? {
@@ -127,36 +113,14 @@ public final class BinaryPlistReader: RawRecordReader {
     /// The fields of the dictionary whose `count` key references start at
     /// byte `list`, and where each key's value goes when a key repeats.
     private func fieldList(_ list: Int, count: Int, of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {
-        // Records nearly always share their key objects, in the same order,
-        // and so the same reference bytes: those of the last few key sets
-        // are kept to compare with.
         let referenceBytes = decoder.scanner.referenceBytes(list, count: count)
-        for slot in keySets.indices where keySets[slot].count == count {
-            let saved = UnsafeRawBufferPointer(rebasing: keySetBytes[slot * Self.keySetBytes..<(slot + 1) * Self.keySetBytes])
-            if Self.startsAlike(saved, referenceBytes) {
-                return (keySets[slot].fields, keySets[slot].slots)
-            }
-        }
+        if let known = keySets.find(referenceBytes, count: count) { return known }
         var keys: [Int] = []
         keys.reserveCapacity(count)
         for position in 0..<count { keys.append(try decoder.scanner.reference(list, position)) }
-        let (fields, slots) = try fieldList(keys, of: dictionary)
-        if referenceBytes.count <= Self.keySetBytes {
-            let slot = keySets.count < Self.keySetCount ? keySets.count : nextKeySet
-            nextKeySet = (slot + 1) % Self.keySetCount
-            UnsafeMutableRawBufferPointer(rebasing: keySetBytes[(slot * Self.keySetBytes)...])
-                .copyMemory(from: referenceBytes)
-            let entry = (count, fields, slots)
-            if slot == keySets.count { keySets.append(entry) } else { keySets[slot] = entry }
-        }
-        return (fields, slots)
-    }
-
-    /// Whether `saved` starts with the bytes of `bytes`.
-    @inline(__always)
-    private static func startsAlike(_ saved: UnsafeRawBufferPointer, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let savedStart = saved.baseAddress, let start = bytes.baseAddress else { return bytes.isEmpty }
-        return memcmp(savedStart, start, bytes.count) == 0
+        let made = try fieldList(keys, of: dictionary)
+        keySets.insert(made, for: referenceBytes, count: count)
+        return made
     }
 
     private func fieldList(_ keys: [Int], of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {

@@ -74,8 +74,7 @@ public struct KeyedArchiveDecoder {
     /// The value a UID stands for.
     /// - Parameter depth: the nesting of the value (1 for the root).
     public mutating func value(uid: Int, depth: Int) throws(FerryError) -> Value {
-        budget -= 1
-        if budget < 0 { throw .expansionTooLarge(limit: initialBudget, at: location(uid)) }
+        try spend(uid: uid)
         let object = try objects.object(uid)
         switch object {
         case .string(let text):
@@ -100,16 +99,30 @@ public struct KeyedArchiveDecoder {
         }
     }
 
+    /// Counts `count` plist values of an entry (plist object `object`)
+    /// against the binary decoder's budget, as decoding the entry would.
+    mutating func spendDecoding(_ count: Int, atPlistObject object: Int) throws(FerryError) {
+        try objects.spendDecoding(count, atPlistObject: object)
+    }
+
+    /// Counts one followed UID against the budget, as `value(uid:depth:)`
+    /// does first.
+    /// - Throws: `limit.expansionTooLarge`.
+    mutating func spend(uid: Int) throws(FerryError) {
+        budget -= 1
+        if budget < 0 { throw .expansionTooLarge(limit: initialBudget, at: location(uid)) }
+    }
+
     /// Puts object `uid` on the path being decoded.
     /// - Throws: `limit.nestingTooDeep`; `archive.cycle` when it already is.
-    private mutating func enter(_ uid: Int, depth: Int) throws(FerryError) {
+    mutating func enter(_ uid: Int, depth: Int) throws(FerryError) {
         guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: location(uid)) }
         let (word, bit) = (uid / 64, UInt64(1) << UInt64(uid % 64))
         guard onPath[word] & bit == 0 else { throw .archiveCycle(uid, at: location(uid)) }
         onPath[word] |= bit
     }
 
-    private mutating func leave(_ uid: Int) {
+    mutating func leave(_ uid: Int) {
         onPath[uid / 64] &= ~(UInt64(1) << UInt64(uid % 64))
     }
 

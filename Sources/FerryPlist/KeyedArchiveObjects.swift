@@ -114,6 +114,21 @@ public struct KeyedArchiveObjects {
         return try binary?.decoder.value(reference, depth: 3) ?? .null
     }
 
+    /// The scanner of a binary archive and where its `$objects` references
+    /// start, for readers that decode entries in place; nil for a parsed
+    /// archive.
+    var entries: (scanner: BinaryPlistScanner, list: Int)? {
+        guard let binary else { return nil }
+        return (binary.decoder.scanner, binary.list)
+    }
+
+    /// Counts `count` plist values of plist object `object` against the
+    /// budget of the binary decoder, as `object(_:)` counts the values it
+    /// decodes.
+    mutating func spendDecoding(_ count: Int, atPlistObject object: Int) throws(FerryError) {
+        try binary?.decoder.spend(count, at: object)
+    }
+
     /// Where entry `index` starts in a binary file, for locations.
     public func byteOffset(of index: Int) -> Int? {
         guard let binary, index >= 0, index < count else { return nil }

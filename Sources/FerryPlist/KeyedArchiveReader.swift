@@ -9,21 +9,37 @@ import FerryCore
 /// and `--class-map NAME=kind` names others. Instances of other classes keep
 /// their class name in a `$class` field.
 public final class KeyedArchiveReader: RecordReader {
-    private var decoder: KeyedArchiveDecoder
+    // The state below is shared with the raw reading of
+    // KeyedArchiveReader+Raw.swift. It is never shared between threads, so
+    // the run-time exclusivity checks are left out of what each record uses.
+    @exclusivity(unchecked) var decoder: KeyedArchiveDecoder
     private let classMap: ClassMap
     private let context: ReadContext
-    private var elements: [PlistValue]
-    private var position = 0
-    private var failure: FerryError?
+    let elements: [PlistValue]
+    var position = 0
+    var failure: FerryError?
     private var recentFields: [FieldList] = []
     private var classKinds: [String: RecordKind?] = [:]
     public private(set) var declaredKind: RecordKind?
     private var kindDeclared = false
+    /// The cells of the raw record being read, reused from one to the next.
+    @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
+    /// How the last few key sets of instances read raw turn into fields.
+    @exclusivity(unchecked) var keySets = KeySetCache<InstanceKeys?>()
+    /// The same for the UIImages of their photos.
+    @exclusivity(unchecked) var imageKeySets = KeySetCache<ImageKeys?>()
+    /// How each field of the instance being read raw is to be read.
+    @exclusivity(unchecked) var plans: [FieldPlan] = []
+    /// The entries of a binary archive, for reading them in place.
+    let entries: (scanner: BinaryPlistScanner, list: Int)?
+    /// The classes of the instances read raw lately, with their kinds.
+    @exclusivity(unchecked) var recentClasses: [(uid: UInt64, archiveClass: ArchiveClass, kind: RecordKind?)] = []
 
     /// - Throws: `archive.*` header errors, `format.notRecords` when the root
     ///   holds no records, and the plist's errors.
     public init(_ objects: KeyedArchiveObjects, context: ReadContext, classMap: ClassMap) throws(FerryError) {
         decoder = KeyedArchiveDecoder(objects, limits: context.limits)
+        entries = objects.entries
         self.classMap = classMap
         self.context = context
         let root = objects.root
@@ -42,6 +58,12 @@ public final class KeyedArchiveReader: RecordReader {
         }
     }
 
+    deinit {
+        rawBuffers.deallocate()
+        keySets.deallocate()
+        imageKeySets.deallocate()
+    }
+
     public func next() throws(FerryError) -> Record? {
         if let failure { throw failure }
         guard position < elements.count else { return nil }
@@ -56,7 +78,7 @@ public final class KeyedArchiveReader: RecordReader {
         }
     }
 
-    private func record(_ element: PlistValue) throws(FerryError) -> Record {
+    func record(_ element: PlistValue) throws(FerryError) -> Record {
         guard case .uid(let reference) = element else {
             throw .archiveWrongType(decoder.objects.root, field: "NS.objects", expected: "type.uid", at: decoder.location(decoder.objects.root))
         }
@@ -71,6 +93,13 @@ public final class KeyedArchiveReader: RecordReader {
             kind = mapped
             object["$class"] = nil
         }
+        recordRead(kind: kind)
+        return Record(fields: fieldList(object.keys), values: object.values, origin: origin)
+    }
+
+    /// Notes the kind of the first record, and warns of the named images
+    /// of the record just read.
+    func recordRead(kind: RecordKind?) {
         if !kindDeclared {
             kindDeclared = true
             declaredKind = kind
@@ -79,11 +108,10 @@ public final class KeyedArchiveReader: RecordReader {
             context.warn(FerryWarning(.archiveNamedImage, [.string(name)], at: SourceLocation(file: decoder.objects.name, record: position)))
         }
         decoder.clearNamedImages()
-        return Record(fields: fieldList(object.keys), values: object.values, origin: origin)
     }
 
     /// The kind of class `name`, looked up once per class.
-    private func classKind(_ name: String) -> RecordKind? {
+    func classKind(_ name: String) -> RecordKind? {
         if let known = classKinds[name] { return known }
         let found = classMap.kind(of: name)
         if classKinds.count < 4096 { classKinds[name] = found }

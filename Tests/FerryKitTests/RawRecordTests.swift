@@ -29,9 +29,12 @@ import Testing
     init() throws { scratch = try ScratchFolder() }
 
     func convert(
-        _ input: String, to format: String, kind: RecordKind?, codecOptions: [String: String], raw: Bool
+        _ input: String, to format: String, kind: RecordKind?, codecOptions: [String: String], raw: Bool,
+        from: String? = nil, limits: ReadLimits = ReadLimits()
     ) -> Outcome {
         var options = ConversionOptions()
+        options.from = from
+        options.limits = limits
         options.to = format
         options.kind = kind
         options.overwrite = true
@@ -187,6 +190,46 @@ import Testing
         _ = try Converter().convert(mixed, to: scratch.path("mixed.plist"), options: options)
         inputs.append(scratch.path("mixed.plist"))
         for input in inputs { expectSameBothWays(input, kinds: [nil, .product, .generic]) }
+    }
+
+    /// Keyed archives: the legacy example, the corpora (broken ones
+    /// included), archives Ferry writes, seeded mutants of the legacy
+    /// archive with a few bytes changed, and limits that stop the decoding
+    /// midway.
+    @Test func keyedArchivesConvertTheSame() throws {
+        var inputs = [TestPaths.example("Products")]
+        let corpora = TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/keyed-archives")
+        for folder in ["bpylist2", "libplist", "rust-plist", "swift-corelibs-foundation"] {
+            let url = corpora.appendingPathComponent(folder)
+            inputs += try FileManager.default.contentsOfDirectory(atPath: url.path).sorted().map { url.appendingPathComponent($0).path }
+        }
+        for name in ["products-inline.json", "books.json"] {
+            var options = ConversionOptions()
+            options.overwrite = true
+            options.to = "archive"
+            _ = try Converter().convert(TestPaths.example(name), to: scratch.path("\(name).archive"), options: options)
+            inputs.append(scratch.path("\(name).archive"))
+        }
+        let legacy = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestPaths.example("Products"))))
+        var generator = SeededGenerator(seed: 0xA4C1)
+        for index in 0..<80 {
+            var mutant = legacy
+            for _ in 0...(generator.next() % 3) {
+                mutant[Int(generator.next() % UInt64(mutant.count))] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            inputs.append(try scratch.write("mutant-\(index).archive", mutant))
+        }
+        #expect(inputs.count > 120)
+        var tight = ReadLimits()
+        tight.maxDepth = 2
+        for input in inputs {
+            let runs: [(String, RecordKind?, ReadLimits)] = [("json", nil, ReadLimits()), ("csv", .generic, ReadLimits()), ("jsonl", nil, tight)]
+            for (format, kind, limits) in runs {
+                let raw = convert(input, to: format, kind: kind, codecOptions: [:], raw: true, from: "archive", limits: limits)
+                let records = convert(input, to: format, kind: kind, codecOptions: [:], raw: false, from: "archive", limits: limits)
+                #expect(raw == records, "\(input) → \(format)")
+            }
+        }
     }
 
     /// Many records whose fields come and go, in windows of every size.

@@ -5,7 +5,8 @@ import FerryKit
 import FuzzSupport
 
 // Keyed archives, binary or XML: the object graph (UIDs, cycles, classes),
-// the records of every kind, and the structure `ferry inspect` reports.
+// the records of every kind, the structure `ferry inspect` reports, and raw
+// records against records.
 let test: FuzzTest = { data, size in
     let bytes = fuzzBytes(data, size)
     var limits = ReadLimits()
@@ -21,6 +22,10 @@ let test: FuzzTest = { data, size in
     guard let writer = try? ArchiveCodec().makeWriter(output, context: WriteContext(kind: kind ?? .generic)) else { return 0 }
     for record in records { try? writer.write(record) }
     try? writer.finish()
+    // Instances read in place against the general path.
+    expectRawMatchesRecords(kind: kind ?? .generic) {
+        try? ArchiveCodec().makeReader(MemoryInput(bytes), context: context)
+    } writer: { JSONWriter($0, style: .lines) }
     return 0
 }
 exit(runFuzzer(test))

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a reader made of the last few key sets of binary plist
+/// dictionaries, found again by the bytes of their key references.
+///
+/// Writers share key objects, so the dictionaries of a million records name
+/// their keys with the same few reference byte strings: comparing those
+/// bytes (a `memcmp` of a few bytes) replaces decoding and comparing keys.
+/// The references were checked when the entry was made, so equal bytes
+/// mean equal, valid keys.
+struct KeySetCache<Entry> {
+    private var entries: [(count: Int, entry: Entry)] = []
+    /// The reference bytes of each entry, `slotBytes` apart.
+    private let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: slotCount * slotBytes, alignment: 8)
+    private var next = 0
+    private static var slotCount: Int { 16 }
+    /// Longer reference lists are never cached.
+    private static var slotBytes: Int { 256 }
+    private var slotCount: Int { Self.slotCount }
+    private var slotBytes: Int { Self.slotBytes }
+
+    /// Frees the bytes; the owner's `deinit` calls it.
+    func deallocate() { bytes.deallocate() }
+
+    /// The entry of the `count` keys whose references are `references`.
+    @inline(__always)
+    func find(_ references: UnsafeRawBufferPointer, count: Int) -> Entry? {
+        for slot in entries.indices where entries[slot].count == count {
+            guard let saved = bytes.baseAddress?.advanced(by: slot * slotBytes) else { return nil }
+            guard let start = references.baseAddress else { return entries[slot].entry }
+            if memcmp(saved, start, references.count) == 0 { return entries[slot].entry }
+        }
+        return nil
+    }
+
+    /// Keeps `entry` for the `count` keys whose references are
+    /// `references`, in place of the oldest once full.
+    mutating func insert(_ entry: Entry, for references: UnsafeRawBufferPointer, count: Int) {
+        guard references.count <= slotBytes else { return }
+        let slot = entries.count < slotCount ? entries.count : next
+        next = (slot + 1) % slotCount
+        UnsafeMutableRawBufferPointer(rebasing: bytes[(slot * slotBytes)...]).copyMemory(from: references)
+        if slot == entries.count { entries.append((count, entry)) } else { entries[slot] = (count, entry) }
+    }
+}

@@ -1,0 +1,303 @@
+import FerryCore
+
+// MARK: - Design
+//
+// Raw records from a binary archive. `record(_:)` decodes an instance the
+// general way: the whole entry into a `PlistValue` dictionary, each field
+// through `KeyedArchiveDecoder`, the result into an `OrderedObject` and then
+// a `Record`. For the common shape, the GameStore app's products, that is
+// most of the work: an instance of a class that is no Foundation class,
+// with string keys, a `$class` UID, and fields that are numbers in place or
+// UIDs of strings and `$null`.
+//
+// Such an instance is read in place instead, in two steps:
+// 1. Look, changing nothing: the entry is a dictionary, its key set is one
+//    seen before (by reference bytes, `KeySetCache`) or valid, its class is
+//    a custom class, and each field is planned (`FieldPlan`). Anything else,
+//    or anything malformed, leaves the record to `record(_:)`.
+// 2. Read: spend the budgets, enter the instance for cycle checks, and fill
+//    the cells, in the order the general path does, so that any error comes
+//    out the same. ASCII strings stay in the file as text cells; a field of
+//    any other kind (an image, a date, a nested instance) goes through the
+//    decoder's `field`, as in the general path.
+//
+// RawRecordTests check that both paths give the same bytes and the same
+// errors, over the examples, the corpora and generated archives.
+
+/// What a key set of an instance turns into, made once per key set.
+struct InstanceKeys {
+    /// Where `$class` is among the keys.
+    let classSlot: Int
+    /// The other keys, in order.
+    let names: [String]
+    /// The record's fields when the class maps to a kind (no `$class`) and
+    /// when it does not (`$class` first).
+    let kindFields: FieldList
+    let classFields: FieldList
+}
+
+/// How one field of an instance is read.
+enum FieldPlan {
+    /// A number, boolean or ASCII string stored in place.
+    case inline(RawValue)
+    /// The UID of an ASCII string entry (plist object `entry`), `$null`
+    /// included (text nil).
+    case string(uid: Int, entry: Int, text: UnsafeBufferPointer<UInt8>?)
+    /// The UID of a UIImage (plist object `entry`, a dictionary of `count`
+    /// scalars) whose `UIImageData` is data: in place (`dataUID` nil) or the
+    /// entry `dataUID` (plist object `dataEntry`).
+    case image(uid: Int, entry: Int, count: Int, dataUID: Int?, dataEntry: Int, data: UnsafeRawBufferPointer)
+    /// The UID of anything else, decoded the general way.
+    case follow(uid: Int, key: Int)
+}
+
+/// Where `$class` and `UIImageData` are among the keys of a UIImage.
+struct ImageKeys {
+    let classSlot: Int
+    let dataSlot: Int
+}
+
+extension KeyedArchiveReader: RawRecordReader {
+    /// Hands out up to a few thousand records; the ASCII strings of those
+    /// read in place point into the archive, which the reader holds whole.
+    public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+        // The buffers move into a local for the loop, and back after it.
+        var buffers = RawRecordBuffers()
+        swap(&buffers, &rawBuffers)
+        defer { swap(&buffers, &rawBuffers) }
+        for _ in 0..<4096 {
+            guard let (fields, origin) = try nextRaw(into: &buffers) else { return false }
+            try buffers.withRecord(fields: fields, origin: origin, body)
+        }
+        return true
+    }
+
+    /// Reads the next record's cells into `buffers`.
+    /// - Returns: its fields and origin; nil at the end.
+    private func nextRaw(into buffers: inout RawRecordBuffers) throws(FerryError) -> (FieldList, RecordOrigin)? {
+        if let failure { throw failure }
+        guard position < elements.count else { return nil }
+        do throws(FerryError) {
+            let read: (FieldList, RecordOrigin)
+            if let inPlace = try instanceInPlace(elements[position], into: &buffers) {
+                read = inPlace
+            } else {
+                let record = try record(elements[position])
+                buffers.removeAll()
+                for value in record.values { buffers.append(other: value) }
+                read = (record.fields, record.origin)
+            }
+            position += 1
+            return read
+        } catch {
+            let located = error.located(SourceLocation(file: decoder.objects.name, record: position))
+            failure = located
+            throw located
+        }
+    }
+
+    /// Reads the instance `element` names in place, when it has the common
+    /// shape (see the design note).
+    /// - Returns: its fields and origin; nil to leave it to `record(_:)`.
+    private func instanceInPlace(
+        _ element: PlistValue, into buffers: inout RawRecordBuffers
+    ) throws(FerryError) -> (FieldList, RecordOrigin)? {
+        // 1. Look.
+        guard case .uid(let reference) = element, let (scanner, entryList) = entries,
+            reference < UInt64(decoder.objects.count)
+        else { return nil }
+        let uid = Int(reference)
+        guard let index = try? scanner.reference(entryList, uid),
+            case .dictionary(let list, let count)? = try? scanner.object(index)
+        else { return nil }
+        let referenceBytes = scanner.referenceBytes(list, count: count)
+        let keys: InstanceKeys
+        if let known = keySets.find(referenceBytes, count: count) {
+            guard let known else { return nil }
+            keys = known
+        } else {
+            let made = Self.instanceKeys(list, count: count, scanner: scanner)
+            keySets.insert(made, for: referenceBytes, count: count)
+            guard let made else { return nil }
+            keys = made
+        }
+        guard let classReference = try? scanner.reference(list, count + keys.classSlot),
+            case .uid(let classUID)? = try? scanner.object(classReference),
+            let (archiveClass, kind) = instanceClass(classUID, of: uid)
+        else { return nil }
+        var plans: [FieldPlan] = []
+        swap(&plans, &self.plans)
+        defer { swap(&plans, &self.plans) }
+        plans.removeAll(keepingCapacity: true)
+        for position in 0..<count where position != keys.classSlot {
+            guard
+                let plan = plan(
+                    try? scanner.reference(list, count + position), key: plans.count, scanner: scanner, entryList: entryList)
+            else { return nil }
+            plans.append(plan)
+        }
+
+        // 2. Read, spending and checking as `record(_:)` would.
+        try decoder.spend(uid: uid)
+        try decoder.spendDecoding(1 + count, atPlistObject: index)
+        try decoder.enter(uid, depth: 2)
+        defer { decoder.leave(uid) }
+        buffers.removeAll()
+        if kind == nil { buffers.append(other: .string(archiveClass.name)) }
+        for plan in plans {
+            switch plan {
+            case .inline(let value):
+                buffers.cells.append(value)
+            case .string(let target, let entry, let text):
+                try decoder.spend(uid: target)
+                try decoder.spendDecoding(1, atPlistObject: entry)
+                buffers.cells.append(text.map(RawValue.text) ?? .null)
+            case .image(let target, let entry, let count, let dataUID, let dataEntry, let data):
+                try decoder.spend(uid: target)
+                try decoder.spendDecoding(1 + count, atPlistObject: entry)
+                try decoder.enter(target, depth: 3)
+                defer { decoder.leave(target) }
+                if let dataUID {
+                    try decoder.spend(uid: dataUID)
+                    try decoder.spendDecoding(1, atPlistObject: dataEntry)
+                }
+                buffers.append(other: .bytes(Array(data)))
+            case .follow(let target, let key):
+                let name = keys.names[key]
+                buffers.append(other: try decoder.field(.uid(UInt64(target)), in: uid, field: name, depth: 3))
+            }
+        }
+        recordRead(kind: kind)
+        let origin = RecordOrigin(index: position, byteOffset: (try? scanner.offset(of: index)) ?? 0)
+        return (kind == nil ? keys.classFields : keys.kindFields, origin)
+    }
+
+    /// How to read the field whose value is plist object `reference`; nil
+    /// when the general path must.
+    private func plan(_ reference: Int?, key: Int, scanner: BinaryPlistScanner, entryList: Int) -> FieldPlan? {
+        guard let reference, let object = try? scanner.object(reference) else { return nil }
+        switch object {
+        case .uid(let target):
+            guard target < UInt64(decoder.objects.count), let entry = try? scanner.reference(entryList, Int(target))
+            else { return nil }
+            guard case .asciiString(let range)? = try? scanner.object(entry) else {
+                return imagePlan(Int(target), entry: entry, scanner: scanner, entryList: entryList)
+                    ?? .follow(uid: Int(target), key: key)
+            }
+            guard let text = try? scanner.asciiBytes(range, index: entry) else { return nil }
+            return .string(uid: Int(target), entry: entry, text: Self.isNull(text) ? nil : text)
+        case .integer(let number): return .inline(.integer(number))
+        case .real(let number): return .inline(.double(number))
+        case .bool(let flag): return .inline(.bool(flag))
+        case .null, .fill: return .inline(.null)
+        case .asciiString(let range):
+            guard let text = try? scanner.asciiBytes(range, index: reference) else { return nil }
+            return .inline(.text(text))
+        default: return nil
+        }
+    }
+
+    /// How to read entry `uid` (plist object `entry`) when it is a UIImage
+    /// of scalars whose `UIImageData` is data; nil otherwise.
+    private func imagePlan(_ uid: Int, entry: Int, scanner: BinaryPlistScanner, entryList: Int) -> FieldPlan? {
+        guard case .dictionary(let list, let count)? = try? scanner.object(entry) else { return nil }
+        let referenceBytes = scanner.referenceBytes(list, count: count)
+        let keys: ImageKeys
+        if let known = imageKeySets.find(referenceBytes, count: count) {
+            guard let known else { return nil }
+            keys = known
+        } else {
+            let made = Self.imageKeys(list, count: count, scanner: scanner)
+            imageKeySets.insert(made, for: referenceBytes, count: count)
+            guard let made else { return nil }
+            keys = made
+        }
+        // Every value a scalar, as decoding the dictionary then counts one
+        // value each; the class a UIImage.
+        for position in 0..<count {
+            guard let reference = try? scanner.reference(list, count + position), let object = try? scanner.object(reference)
+            else { return nil }
+            switch object {
+            case .array, .set, .dictionary: return nil
+            default: continue
+            }
+        }
+        guard let classReference = try? scanner.reference(list, count + keys.classSlot),
+            case .uid(let classUID)? = try? scanner.object(classReference),
+            let (archiveClass, _) = knownClass(classUID, of: uid), archiveClass.foundationKind == .image,
+            let dataReference = try? scanner.reference(list, count + keys.dataSlot),
+            let dataObject = try? scanner.object(dataReference)
+        else { return nil }
+        switch dataObject {
+        case .data(let range):
+            return .image(uid: uid, entry: entry, count: count, dataUID: nil, dataEntry: dataReference, data: scanner.payload(range))
+        case .uid(let dataUID):
+            guard dataUID < UInt64(decoder.objects.count), let dataEntry = try? scanner.reference(entryList, Int(dataUID)),
+                case .data(let range)? = try? scanner.object(dataEntry)
+            else { return nil }
+            return .image(
+                uid: uid, entry: entry, count: count, dataUID: Int(dataUID), dataEntry: dataEntry, data: scanner.payload(range))
+        default:
+            return nil
+        }
+    }
+
+    /// The class of an instance read in place and the kind it maps to; nil
+    /// for a Foundation class or a broken class, left to `record(_:)`.
+    private func instanceClass(_ uid: UInt64, of instance: Int) -> (ArchiveClass, RecordKind?)? {
+        guard let known = knownClass(uid, of: instance), known.archiveClass.foundationKind == nil else { return nil }
+        return known
+    }
+
+    /// Class `uid` and the kind it maps to, kept for the next instances;
+    /// nil for a broken class, left to `record(_:)`.
+    private func knownClass(_ uid: UInt64, of instance: Int) -> (archiveClass: ArchiveClass, kind: RecordKind?)? {
+        for known in recentClasses where known.uid == uid { return (known.archiveClass, known.kind) }
+        guard uid < UInt64(decoder.objects.count), let archiveClass = try? decoder.archiveClass(Int(uid), of: instance)
+        else { return nil }
+        let kind = archiveClass.foundationKind == nil ? classKind(archiveClass.name) : nil
+        if recentClasses.count == 8 { recentClasses.removeFirst() }
+        recentClasses.append((uid, archiveClass, kind))
+        return (archiveClass, kind)
+    }
+
+    /// Whether an ASCII string is `$null`, which stands for nil.
+    private static func isNull(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.count == 5 && text[0] == UInt8(ascii: "$") && text[1] == UInt8(ascii: "n") && text[2] == UInt8(ascii: "u")
+            && text[3] == UInt8(ascii: "l") && text[4] == UInt8(ascii: "l")
+    }
+
+    /// The fields of an instance with these keys; nil unless every key is a
+    /// string, none repeats, and one is `$class`.
+    private static func instanceKeys(_ list: Int, count: Int, scanner: BinaryPlistScanner) -> InstanceKeys? {
+        guard let names = keyNames(list, count: count, scanner: scanner),
+            let classSlot = names.firstIndex(of: "$class")
+        else { return nil }
+        var others = names
+        others.remove(at: classSlot)
+        return InstanceKeys(
+            classSlot: classSlot, names: others, kindFields: FieldList(others), classFields: FieldList(["$class"] + others))
+    }
+
+    /// Where `$class` and `UIImageData` are among these keys; nil unless
+    /// every key is a string, none repeats, and both are there.
+    private static func imageKeys(_ list: Int, count: Int, scanner: BinaryPlistScanner) -> ImageKeys? {
+        guard let names = keyNames(list, count: count, scanner: scanner),
+            let classSlot = names.firstIndex(of: "$class"), let dataSlot = names.firstIndex(of: "UIImageData")
+        else { return nil }
+        return ImageKeys(classSlot: classSlot, dataSlot: dataSlot)
+    }
+
+    /// The `count` keys whose references start at byte `list`; nil unless
+    /// every key is a string and no two have the same bytes.
+    private static func keyNames(_ list: Int, count: Int, scanner: BinaryPlistScanner) -> [String]? {
+        var names: [String] = []
+        for position in 0..<count {
+            guard let reference = try? scanner.reference(list, position), let name = try? scanner.string(reference),
+                !names.contains(where: { $0.hasSameBytes(as: name) })
+            else { return nil }
+            names.append(name)
+        }
+        return names
+    }
+}

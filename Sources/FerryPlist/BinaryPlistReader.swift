@@ -114,13 +114,12 @@ public final class BinaryPlistReader: RawRecordReader {
     /// byte `list`, and where each key's value goes when a key repeats.
     private func fieldList(_ list: Int, count: Int, of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {
         let referenceBytes = decoder.scanner.referenceBytes(list, count: count)
-        if let known = keySets.find(referenceBytes, count: count) { return known }
-        var keys: [Int] = []
-        keys.reserveCapacity(count)
-        for position in 0..<count { keys.append(try decoder.scanner.reference(list, position)) }
-        let made = try fieldList(keys, of: dictionary)
-        keySets.insert(made, for: referenceBytes, count: count)
-        return made
+        return try keySets.entry(for: referenceBytes, count: count) { () throws(FerryError) in
+            var keys: [Int] = []
+            keys.reserveCapacity(count)
+            for position in 0..<count { keys.append(try decoder.scanner.reference(list, position)) }
+            return try fieldList(keys, of: dictionary)
+        }
     }
 
     private func fieldList(_ keys: [Int], of dictionary: Int) throws(FerryError) -> (FieldList, [Int]?) {

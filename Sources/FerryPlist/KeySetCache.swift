@@ -39,6 +39,18 @@ struct KeySetCache<Entry> {
         return nil
     }
 
+    /// The entry of the `count` keys whose references are `references`,
+    /// made by `make` and kept on first sight.
+    @inline(__always)
+    mutating func entry<Failure: Error>(
+        for references: UnsafeRawBufferPointer, count: Int, make: () throws(Failure) -> Entry
+    ) throws(Failure) -> Entry {
+        if let known = find(references, count: count) { return known }
+        let made = try make()
+        insert(made, for: references, count: count)
+        return made
+    }
+
     /// Keeps `entry` for the `count` keys whose references are
     /// `references`, in place of the oldest once full.
     mutating func insert(_ entry: Entry, for references: UnsafeRawBufferPointer, count: Int) {

@@ -75,24 +75,12 @@ extension KeyedArchiveReader: RawRecordReader {
     /// Reads the next record's cells into `buffers`.
     /// - Returns: its fields and origin; nil at the end.
     private func nextRaw(into buffers: inout RawRecordBuffers) throws(FerryError) -> (FieldList, RecordOrigin)? {
-        if let failure { throw failure }
-        guard position < elements.count else { return nil }
-        do throws(FerryError) {
-            let read: (FieldList, RecordOrigin)
-            if let inPlace = try instanceInPlace(elements[position], into: &buffers) {
-                read = inPlace
-            } else {
-                let record = try record(elements[position])
-                buffers.removeAll()
-                for value in record.values { buffers.append(other: value) }
-                read = (record.fields, record.origin)
-            }
-            position += 1
-            return read
-        } catch {
-            let located = error.located(SourceLocation(file: decoder.objects.name, record: position))
-            failure = located
-            throw located
+        try readNext { (element) throws(FerryError) in
+            if let inPlace = try instanceInPlace(element, into: &buffers) { return inPlace }
+            let record = try record(element)
+            buffers.removeAll()
+            for value in record.values { buffers.append(other: value) }
+            return (record.fields, record.origin)
         }
     }
 
@@ -110,17 +98,11 @@ extension KeyedArchiveReader: RawRecordReader {
         guard let index = try? scanner.reference(entryList, uid),
             case .dictionary(let list, let count)? = try? scanner.object(index)
         else { return nil }
-        let referenceBytes = scanner.referenceBytes(list, count: count)
-        let keys: InstanceKeys
-        if let known = keySets.find(referenceBytes, count: count) {
-            guard let known else { return nil }
-            keys = known
-        } else {
-            let made = Self.instanceKeys(list, count: count, scanner: scanner)
-            keySets.insert(made, for: referenceBytes, count: count)
-            guard let made else { return nil }
-            keys = made
-        }
+        guard
+            let keys = keySets.entry(
+                for: scanner.referenceBytes(list, count: count), count: count,
+                make: { Self.instanceKeys(list, count: count, scanner: scanner) })
+        else { return nil }
         guard let classReference = try? scanner.reference(list, count + keys.classSlot),
             case .uid(let classUID)? = try? scanner.object(classReference),
             let (archiveClass, kind) = instanceClass(classUID, of: uid)
@@ -201,17 +183,11 @@ extension KeyedArchiveReader: RawRecordReader {
     /// of scalars whose `UIImageData` is data; nil otherwise.
     private func imagePlan(_ uid: Int, entry: Int, scanner: BinaryPlistScanner, entryList: Int) -> FieldPlan? {
         guard case .dictionary(let list, let count)? = try? scanner.object(entry) else { return nil }
-        let referenceBytes = scanner.referenceBytes(list, count: count)
-        let keys: ImageKeys
-        if let known = imageKeySets.find(referenceBytes, count: count) {
-            guard let known else { return nil }
-            keys = known
-        } else {
-            let made = Self.imageKeys(list, count: count, scanner: scanner)
-            imageKeySets.insert(made, for: referenceBytes, count: count)
-            guard let made else { return nil }
-            keys = made
-        }
+        guard
+            let keys = imageKeySets.entry(
+                for: scanner.referenceBytes(list, count: count), count: count,
+                make: { Self.imageKeys(list, count: count, scanner: scanner) })
+        else { return nil }
         // Every value a scalar, as decoding the dictionary then counts one
         // value each; the class a UIImage.
         for position in 0..<count {

@@ -17,7 +17,7 @@ public final class KeyedArchiveReader: RecordReader {
     private let context: ReadContext
     let elements: [PlistValue]
     var position = 0
-    var failure: FerryError?
+    private var failure: FerryError?
     private var recentFields: [FieldList] = []
     private var classKinds: [String: RecordKind?] = [:]
     public private(set) var declaredKind: RecordKind?
@@ -65,12 +65,18 @@ public final class KeyedArchiveReader: RecordReader {
     }
 
     public func next() throws(FerryError) -> Record? {
+        try readNext { (element) throws(FerryError) in try record(element) }
+    }
+
+    /// Reads the next element with `read`; nil at the end. An error is
+    /// located at the record and kept: every later call throws it again.
+    func readNext<Read>(_ read: (PlistValue) throws(FerryError) -> Read) throws(FerryError) -> Read? {
         if let failure { throw failure }
         guard position < elements.count else { return nil }
         do throws(FerryError) {
-            let record = try record(elements[position])
+            let result = try read(elements[position])
             position += 1
-            return record
+            return result
         } catch {
             let located = error.located(SourceLocation(file: decoder.objects.name, record: position))
             failure = located

@@ -353,6 +353,18 @@ public final class BinaryPlistScanner {
         }
     }
 
+    /// The number a UID object holds; nil for any other object, or a broken
+    /// one, which `object(_:)` then reports.
+    @inline(__always)
+    func uidValue(_ index: Int) -> UInt64? {
+        guard let start = try? offset(of: index) else { return nil }
+        let marker = bytes[start]
+        guard marker >> 4 == 0x8 else { return nil }
+        let width = Int(marker & 0x0F) + 1
+        guard start + 1 + width <= objectsEnd else { return nil }
+        return readNumber(at: start + 1, width: width)
+    }
+
     /// The `count` references that start at byte `list`, as bytes: two
     /// dictionaries with the same keys in the same order have the same.
     func referenceBytes(_ list: Int, count: Int) -> UnsafeRawBufferPointer {

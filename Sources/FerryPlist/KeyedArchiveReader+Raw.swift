@@ -104,7 +104,7 @@ extension KeyedArchiveReader: RawRecordReader {
                 make: { Self.instanceKeys(list, count: count, scanner: scanner) })
         else { return nil }
         guard let classReference = try? scanner.reference(list, count + keys.classSlot),
-            case .uid(let classUID)? = try? scanner.object(classReference),
+            let classUID = scanner.uidValue(classReference),
             let (archiveClass, kind) = instanceClass(classUID, of: uid)
         else { return nil }
         var plans: [FieldPlan] = []
@@ -157,17 +157,19 @@ extension KeyedArchiveReader: RawRecordReader {
     /// How to read the field whose value is plist object `reference`; nil
     /// when the general path must.
     private func plan(_ reference: Int?, key: Int, scanner: BinaryPlistScanner, entryList: Int) -> FieldPlan? {
-        guard let reference, let object = try? scanner.object(reference) else { return nil }
-        switch object {
-        case .uid(let target):
+        guard let reference else { return nil }
+        if let target = scanner.uidValue(reference) {
             guard target < UInt64(decoder.objects.count), let entry = try? scanner.reference(entryList, Int(target))
             else { return nil }
-            guard case .asciiString(let range)? = try? scanner.object(entry) else {
-                return imagePlan(Int(target), entry: entry, scanner: scanner, entryList: entryList)
-                    ?? .follow(uid: Int(target), key: key)
+            if case .text(let text)? = try? scanner.rawScalar(entry) {
+                return .string(uid: Int(target), entry: entry, text: Self.isNull(text) ? nil : text)
             }
-            guard let text = try? scanner.asciiBytes(range, index: entry) else { return nil }
-            return .string(uid: Int(target), entry: entry, text: Self.isNull(text) ? nil : text)
+            return imagePlan(Int(target), entry: entry, scanner: scanner, entryList: entryList)
+                ?? .follow(uid: Int(target), key: key)
+        }
+        if let value = try? scanner.rawScalar(reference) { return .inline(value) }
+        guard let object = try? scanner.object(reference) else { return nil }
+        switch object {
         case .integer(let number): return .inline(.integer(number))
         case .real(let number): return .inline(.double(number))
         case .bool(let flag): return .inline(.bool(flag))
@@ -199,7 +201,7 @@ extension KeyedArchiveReader: RawRecordReader {
             }
         }
         guard let classReference = try? scanner.reference(list, count + keys.classSlot),
-            case .uid(let classUID)? = try? scanner.object(classReference),
+            let classUID = scanner.uidValue(classReference),
             let (archiveClass, _) = knownClass(classUID, of: uid), archiveClass.foundationKind == .image,
             let dataReference = try? scanner.reference(list, count + keys.dataSlot),
             let dataObject = try? scanner.object(dataReference)

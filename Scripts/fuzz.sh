@@ -37,7 +37,11 @@ echo "==> building the fuzz targets (release, AddressSanitizer)"
     -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
     -Xlinker "$runtime" -Xlinker -lstdc++ 2>&1 | grep -v 'ld.gold: warning' | grep -E 'error|Compiling|Build' || true)
 
-export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
+# Allocation is most of an execution's cost under ASan: no fill of new
+# memory and no allocation stacks make each about a fifth faster. To see
+# where the memory of a crashing input came from, replay it with
+# ASAN_OPTIONS=detect_leaks=0 "$BUILD/release/Fuzz<target>" <input>.
+export SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:max_malloc_fill_size=0:malloc_context_size=0
 mkdir -p "$WORK/crashes"
 status=0
 for target in $TARGETS; do

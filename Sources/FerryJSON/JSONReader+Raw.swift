@@ -67,9 +67,7 @@ extension JSONReader: RawRecordReader {
                         }
                         if layout == .lines { try scanner.skipLineEnd() }
                         if scanner.position - start > maxRecordBytes {
-                            var location = window.location(of: start)
-                            location.record = recordIndex
-                            failure = .recordTooLarge(limit: maxRecordBytes, at: location)
+                            failure = .recordTooLarge(limit: maxRecordBytes, at: recordLocation(of: start))
                             break
                         }
                         position = scanner.position
@@ -98,9 +96,7 @@ extension JSONReader: RawRecordReader {
             case .failure(.needMore):
                 if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index)):
-                var location = window.location(of: index)
-                location.record = recordIndex
-                throw FerryError(code, arguments, at: location)
+                throw FerryError(code, arguments, at: recordLocation(of: index))
             }
         }
     }

@@ -242,9 +242,7 @@ public final class JSONReader: RecordReader {
             // The window catches most large records as it grows; this catches
             // the rest exactly, once the record is whole.
             if position - start > maxRecordBytes {
-                var location = window.location(of: start)
-                location.record = recordIndex
-                throw .recordTooLarge(limit: maxRecordBytes, at: location)
+                throw .recordTooLarge(limit: maxRecordBytes, at: recordLocation(of: start))
             }
             self.fields = fields
             recordIndex += 1
@@ -307,10 +305,15 @@ public final class JSONReader: RecordReader {
             case .failure(.needMore):
                 if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index)):
-                var location = window.location(of: index)
-                if inRecord { location.record = recordIndex }
-                throw FerryError(code, arguments, at: location)
+                throw FerryError(code, arguments, at: inRecord ? recordLocation(of: index) : window.location(of: index))
             }
         }
+    }
+
+    /// Where byte `index` of the window is, in the record being read.
+    func recordLocation(of index: Int) -> SourceLocation {
+        var location = window.location(of: index)
+        location.record = recordIndex
+        return location
     }
 }

@@ -72,6 +72,9 @@ public struct CodecCapabilities: OptionSet, Sendable, Hashable {
     public static let readsRaw = CodecCapabilities(rawValue: 4)
     /// The codec's writers are `RawRecordWriter`s.
     public static let writesRaw = CodecCapabilities(rawValue: 8)
+    /// The codec's output is gzip-compressed already (a bundle): asking for
+    /// compression adds nothing.
+    public static let writesGzip = CodecCapabilities(rawValue: 16)
 }
 
 /// How well some bytes match a format. Larger wins.

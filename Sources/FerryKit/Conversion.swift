@@ -67,9 +67,12 @@ public struct Converter {
         let input = opened.input
         let resolver = FormatResolver(registry: registry)
         let inputCodec = try resolver.inputCodec(path: opened.formatPath, prefix: opened.prefix, from: options.from)
-        let compress = options.compressOutput || (outputPath?.lowercased().hasSuffix(".gz") ?? false)
-        let outputFormatPath = outputPath.map { compress && $0.lowercased().hasSuffix(".gz") ? String($0.dropLast(3)) : $0 }
+        let gzSuffix = outputPath?.lowercased().hasSuffix(".gz") ?? false
+        let outputFormatPath = outputPath.map { gzSuffix ? String($0.dropLast(3)) : $0 }
         let outputCodec = try resolver.outputCodec(path: outputFormatPath, to: options.to, inputCodec: inputCodec)
+        // `--gzip` on a format that is gzip already (a bundle) adds nothing;
+        // a `.gz` suffix asks for it anyway.
+        let compress = gzSuffix || (options.compressOutput && !outputCodec.capabilities.contains(.writesGzip))
 
         let toFile = outputPath.map { $0 != "-" } ?? false
         let file = toFile ? try OutputFile(path: outputPath ?? "-", overwrite: options.overwrite) : nil

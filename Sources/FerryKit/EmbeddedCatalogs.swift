@@ -32,7 +32,7 @@ enum EmbeddedCatalogs {
             "convert.option.force": "Replace the output file if it exists.",
             "convert.option.maxDepth": "The deepest nesting of arrays and objects allowed (default 512).",
             "convert.option.maxRecordBytes": "The most bytes one record may take in the input (default 67108864).",
-            "convert.option.gzip": "Compress the output with gzip; an output name ending in .gz does too.",
+            "convert.option.gzip": "Compress the output with gzip (a bundle is compressed already); an output name ending in .gz does too.",
             "convert.option.level": "The gzip level: 1 is fastest, 9 smallest (default 6).",
             "convert.option.jobs": "Threads that compress gzip output; more than one compresses blocks in parallel, as pigz does (default: the number of cores).",
             "option.maxExpandedBytes": "The most bytes a gzip input may expand to (default 68719476736).",

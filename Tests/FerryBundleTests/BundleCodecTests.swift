@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Testing
 
 @testable import FerryBundle
@@ -102,6 +103,18 @@ func handmade(manifest: String, _ entries: [(String, [UInt8])]) throws(FerryErro
         #expect(manifest.media.map(\.crc32) == [Self.crc(png), Self.crc(jpeg), Self.crc([1, 2, 3])])
         #expect(manifest.created?.hasSuffix("Z") == true)
         #expect(text.hasPrefix("{\n  \"format\": \"ferry-bundle\",\n  \"version\": 1,\n"))
+    }
+
+    /// A bundle is gzip already: `--gzip` must not compress it twice.
+    @Test func gzipOptionDoesNotCompressABundleTwice() throws {
+        let scratch = try ScratchFolder()
+        var options = ConversionOptions()
+        options.compressOutput = true
+        let output = scratch.path("products.ferry.tgz")
+        _ = try Converter().convert(TestPaths.example("products.json"), to: output, options: options)
+        let tar = try gunzip(try scratch.read("products.ferry.tgz"))
+        #expect(Array(tar[257..<262]) == Array("ustar".utf8))
+        #expect(try records(try scratch.read("products.ferry.tgz")).count == 3)
     }
 
     @Test func emptyBundlesRoundTrip() throws {

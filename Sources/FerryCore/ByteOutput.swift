@@ -128,7 +128,10 @@ public struct WriteBuffer {
     /// The number of bytes in the buffer.
     public var count: Int { used }
 
-    public init(capacity: Int = 1 << 18) {
+    /// - Parameter capacity: the first size. Small by default, as many
+    ///   outputs are: a large one grows to its writer's drain threshold in a
+    ///   few doublings.
+    public init(capacity: Int = 1 << 12) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
     }

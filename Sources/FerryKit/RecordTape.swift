@@ -181,19 +181,15 @@ final class RecordTape: @unchecked Sendable {
 /// the rest of the record; with a copy per batch, each thread counts on
 /// objects of its own.
 struct FieldListCopies {
-    /// The lists copied, kept so that their identities stay theirs.
     private var sources: [FieldList] = []
-    /// Their identities, searched without reference counting.
-    private var identities: [ObjectIdentifier] = []
     private(set) var copies: [FieldList] = []
 
     /// The index in `copies` of the copy of `fields`, made on first sight.
     mutating func index(of fields: FieldList) -> Int {
-        let identity = ObjectIdentifier(fields)
+        if let last = sources.last, last === fields { return sources.count - 1 }
         // Records often alternate between a few lists (with and without a photo).
-        for index in identities.indices.reversed().prefix(8) where identities[index] == identity { return index }
+        for index in sources.indices.reversed().prefix(8) where sources[index] === fields { return index }
         sources.append(fields)
-        identities.append(identity)
         copies.append(FieldList(fields.names))
         return sources.count - 1
     }
@@ -203,7 +199,6 @@ struct FieldListCopies {
 
     mutating func removeAll() {
         sources.removeAll(keepingCapacity: true)
-        identities.removeAll(keepingCapacity: true)
         copies.removeAll(keepingCapacity: true)
     }
 }

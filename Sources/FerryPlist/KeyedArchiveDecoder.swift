@@ -381,7 +381,7 @@ public struct ArchiveClass: Sendable, Hashable {
     /// once: every instance of the class asks.
     let foundationKind: FoundationKind?
 
-    public init(name: String, chain: [String]) {
+    init(name: String, chain: [String]) {
         self.name = name
         self.chain = chain
         foundationKind = chain.lazy.compactMap { FoundationKind.byName[$0] }.first

@@ -170,9 +170,21 @@ public struct WriteBuffer {
     @inlinable @inline(__always)
     public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        reserve(bytes.count)
-        (base + used).update(from: source, count: bytes.count)
-        used += bytes.count
+        let count = bytes.count
+        reserve(count)
+        // Keys and most values are short: 8 to 16 bytes move as two
+        // overlapping words, without a call to memcpy.
+        if count >= 8 && count <= 16 {
+            let from = UnsafeRawPointer(source)
+            let to = UnsafeMutableRawPointer(base + used)
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else {
+            (base + used).update(from: source, count: count)
+        }
+        used += count
     }
 
     @inlinable @inline(__always)

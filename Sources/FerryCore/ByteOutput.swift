@@ -112,6 +112,20 @@ public final class MemoryOutput: ByteOutput {
 
 // MARK: - Buffering
 
+/// Copies `count` bytes. Keys and most values are short: 8 to 16 bytes move
+/// as two overlapping words, without a call to memcpy.
+@inlinable @inline(__always)
+public func copyBytes(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
+    if count >= 8 && count <= 16 {
+        let head = source.loadUnaligned(as: UInt64.self)
+        let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        target.storeBytes(of: head, as: UInt64.self)
+        target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+    } else {
+        target.copyMemory(from: source, byteCount: count)
+    }
+}
+
 /// The bytes a writer has produced but not yet handed to its output, in
 /// memory the buffer manages itself, so that appending a byte is a store and
 /// appending a run is one `memcpy`.
@@ -172,18 +186,7 @@ public struct WriteBuffer {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         let count = bytes.count
         reserve(count)
-        // Keys and most values are short: 8 to 16 bytes move as two
-        // overlapping words, without a call to memcpy.
-        if count >= 8 && count <= 16 {
-            let from = UnsafeRawPointer(source)
-            let to = UnsafeMutableRawPointer(base + used)
-            let head = from.loadUnaligned(as: UInt64.self)
-            let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            to.storeBytes(of: head, as: UInt64.self)
-            to.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
-        } else {
-            (base + used).update(from: source, count: count)
-        }
+        copyBytes(to: UnsafeMutableRawPointer(base + used), from: UnsafeRawPointer(source), count: count)
         used += count
     }
 

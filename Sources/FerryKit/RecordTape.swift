@@ -159,7 +159,7 @@ final class RecordTape: @unchecked Sendable {
         @inline(__always)
         mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let source = bytes.baseAddress else { return }
-            UnsafeMutableRawPointer(mutating: base + offset).copyMemory(from: source, byteCount: bytes.count)
+            copyBytes(to: UnsafeMutableRawPointer(mutating: base + offset), from: UnsafeRawPointer(source), count: bytes.count)
             offset += bytes.count
         }
 

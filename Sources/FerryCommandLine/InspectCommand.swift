@@ -32,7 +32,7 @@ struct InspectCommand {
                 let inspection = try inspector.inspect(path, from: arguments["from"], options: options, limits: limits)
                 for warning in inspection.warnings { console.report(warning) }
                 if arguments["report"] == "json" {
-                    console.print(json(inspection))
+                    console.print(try json(inspection))
                 } else {
                     console.print(text(inspection, catalog: console.catalog))
                 }
@@ -66,19 +66,24 @@ struct InspectCommand {
     }
 
     /// The report for programs: one JSON object a file, on one line.
-    static func json(_ inspection: Inspection) -> String {
-        func quoted(_ text: String) -> String { String(decoding: JSONText.quoted(text), as: UTF8.self) }
-        var members = [
-            "\"file\":\(quoted(inspection.file))", "\"format\":\(quoted(inspection.format))",
-            "\"compressed\":\(inspection.compressed)", "\"kind\":\(quoted(inspection.kind.rawValue))",
-            "\"records\":\(inspection.records)",
-            "\"fields\":[\(inspection.fields.map(quoted).joined(separator: ","))]", "\"photos\":\(inspection.photos)",
-        ]
-        if let objects = inspection.structure.objectCount { members.append("\"objects\":\(objects)") }
+    /// - Throws: nothing in practice; `JSONText.compact` refuses only
+    ///   numbers that are not finite, and the report has none.
+    static func json(_ inspection: Inspection) throws(FerryError) -> String {
+        var report = OrderedObject()
+        report.append(key: "file", value: .string(inspection.file))
+        report.append(key: "format", value: .string(inspection.format))
+        report.append(key: "compressed", value: .bool(inspection.compressed))
+        report.append(key: "kind", value: .string(inspection.kind.rawValue))
+        report.append(key: "records", value: .integer(Int64(inspection.records)))
+        report.append(key: "fields", value: .array(inspection.fields.map(Value.string)))
+        report.append(key: "photos", value: .integer(Int64(inspection.photos)))
+        if let objects = inspection.structure.objectCount { report.append(key: "objects", value: .integer(Int64(objects))) }
         if !inspection.structure.classes.isEmpty {
-            let classes = inspection.structure.classes.map { "{\"name\":\(quoted($0.name)),\"count\":\($0.count)}" }
-            members.append("\"classes\":[\(classes.joined(separator: ","))]")
+            let classes = inspection.structure.classes.map { entry in
+                Value.object(OrderedObject([("name", .string(entry.name)), ("count", .integer(Int64(entry.count)))]))
+            }
+            report.append(key: "classes", value: .array(classes))
         }
-        return "{" + members.joined(separator: ",") + "}"
+        return try JSONText.compact(.object(report))
     }
 }

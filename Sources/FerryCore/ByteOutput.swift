@@ -112,20 +112,6 @@ public final class MemoryOutput: ByteOutput {
 
 // MARK: - Buffering
 
-/// Copies `count` bytes. Keys and most values are short: 8 to 16 bytes move
-/// as two overlapping words, without a call to memcpy.
-@inlinable @inline(__always)
-public func copyBytes(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
-    if count >= 8 && count <= 16 {
-        let head = source.loadUnaligned(as: UInt64.self)
-        let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        target.storeBytes(of: head, as: UInt64.self)
-        target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
-    } else {
-        target.copyMemory(from: source, byteCount: count)
-    }
-}
-
 /// The bytes a writer has produced but not yet handed to its output, in
 /// memory the buffer manages itself, so that appending a byte is a store and
 /// appending a run is one `memcpy`.
@@ -186,7 +172,7 @@ public struct WriteBuffer {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         let count = bytes.count
         reserve(count)
-        copyBytes(to: UnsafeMutableRawPointer(base + used), from: UnsafeRawPointer(source), count: count)
+        WriteBuffer.copy(to: UnsafeMutableRawPointer(base + used), from: UnsafeRawPointer(source), count: count)
         used += count
     }
 
@@ -222,4 +208,18 @@ public struct WriteBuffer {
 
     /// Frees the memory. The buffer must not be used afterwards.
     public func release() { base.deallocate() }
+
+    /// Copies `count` bytes. Keys and most values are short: 8 to 16 bytes
+    /// move as two overlapping words, without a call to memcpy.
+    @inlinable @inline(__always)
+    public static func copy(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
+        if count >= 8 && count <= 16 {
+            let head = source.loadUnaligned(as: UInt64.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else {
+            target.copyMemory(from: source, byteCount: count)
+        }
+    }
 }

@@ -159,7 +159,8 @@ final class RecordTape: @unchecked Sendable {
         @inline(__always)
         mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let source = bytes.baseAddress else { return }
-            copyBytes(to: UnsafeMutableRawPointer(mutating: base + offset), from: UnsafeRawPointer(source), count: bytes.count)
+            WriteBuffer.copy(
+                to: UnsafeMutableRawPointer(mutating: base + offset), from: UnsafeRawPointer(source), count: bytes.count)
             offset += bytes.count
         }
 

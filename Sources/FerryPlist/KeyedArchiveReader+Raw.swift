@@ -8,7 +8,7 @@ import FerryCore
 // a `Record`. For the common shape, the GameStore app's products, that is
 // most of the work: an instance of a class that is no Foundation class,
 // with string keys, a `$class` UID, and fields that are numbers in place or
-// UIDs of strings and `$null`.
+// UIDs of strings, `$null` and UIImages.
 //
 // Such an instance is read in place instead, in two steps:
 // 1. Look, changing nothing: the entry is a dictionary, its key set is one
@@ -17,9 +17,10 @@ import FerryCore
 //    or anything malformed, leaves the record to `record(_:)`.
 // 2. Read: spend the budgets, enter the instance for cycle checks, and fill
 //    the cells, in the order the general path does, so that any error comes
-//    out the same. ASCII strings stay in the file as text cells; a field of
-//    any other kind (an image, a date, a nested instance) goes through the
-//    decoder's `field`, as in the general path.
+//    out the same. ASCII strings stay in the file as text cells, a UIImage
+//    of data becomes its bytes; a field of any other kind (a date, a nested
+//    instance, an image of another shape) goes through the decoder's
+//    `field`, as in the general path.
 //
 // RawRecordTests check that both paths give the same bytes and the same
 // errors, over the examples, the corpora and generated archives.

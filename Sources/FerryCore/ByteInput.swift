@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 
 /// A source of bytes that readers pull from: a file, standard input, memory,
 /// or a decompressor wrapped around another input.
@@ -15,6 +16,17 @@ public protocol ByteInput: AnyObject {
     /// - Returns: the number of bytes read; 0 only at the end of the input.
     /// - Throws: `io.readFailed`.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int
+    /// Reads the rest of the input into `buffer` at once, on several threads
+    /// when that is faster, for formats read whole. Inputs that can only be
+    /// read in order answer nil without reading anything (the default).
+    /// - Returns: the number of bytes read, which the caller checks against
+    ///   the room it gave; nil when the caller must use `read(into:)`.
+    /// - Throws: `io.readFailed`.
+    func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int?
+}
+
+extension ByteInput {
+    public func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? { nil }
 }
 
 // MARK: - Files
@@ -62,6 +74,69 @@ public final class FileInput: ByteInput {
             if count >= 0 { return count }
             if errno == EINTR { continue }
             throw .ioReadFailed(name, errno: errno)
+        }
+    }
+
+    /// The rest of a regular file of some megabytes is read in equal slices
+    /// of about 4 MiB with `pread(2)`, in parallel: copying out of the page
+    /// cache is most of the cost of reading a file whole, and two cores copy
+    /// it nearly twice as fast (40 ms instead of 70 for 76 MB here). The file
+    /// offset then moves past what was read, as `read` would move it.
+    public func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {
+        guard !closed, let size = sizeHint, let base = buffer.baseAddress else { return nil }
+        let start = lseek(descriptor, 0, SEEK_CUR)
+        guard start >= 0 else { return nil }
+        let remaining = size - Int(start)
+        // Small files gain nothing; a buffer without room leaves the growing to the caller.
+        guard remaining >= 2 << 20, remaining <= buffer.count else { return nil }
+        let slices = min(max(remaining >> 22, 2), 64)
+        let sliceBytes = (remaining + slices - 1) / slices
+        // What each slice got, or minus errno; slices write only their own entry.
+        let outcomes = UnsafeMutableBufferPointer<Int>.allocate(capacity: slices)
+        defer { outcomes.deallocate() }
+        let job = SliceRead(
+            descriptor: descriptor, start: Int(start), remaining: remaining, sliceBytes: sliceBytes, base: base,
+            outcomes: outcomes)
+        DispatchQueue.concurrentPerform(iterations: slices) { job.read(slice: $0) }
+        // The bytes count up to the first short slice: a file that shrank
+        // meanwhile ends there.
+        var count = 0
+        for slice in 0..<slices {
+            let got = outcomes[slice]
+            if got < 0 { throw .ioReadFailed(name, errno: Int32(-got)) }
+            count += got
+            if got < min(sliceBytes, remaining - slice * sliceBytes) { break }
+        }
+        guard lseek(descriptor, start + off_t(count), SEEK_SET) >= 0 else { throw .ioReadFailed(name, errno: errno) }
+        return count
+    }
+
+    /// One parallel read: each slice reads its own part of the file into its
+    /// own part of the buffer, and records its outcome in its own entry.
+    private struct SliceRead: @unchecked Sendable {
+        let descriptor: Int32
+        let start: Int
+        let remaining: Int
+        let sliceBytes: Int
+        let base: UnsafeMutableRawPointer
+        let outcomes: UnsafeMutableBufferPointer<Int>
+
+        func read(slice: Int) {
+            let offset = slice * sliceBytes
+            let wanted = min(sliceBytes, remaining - offset)
+            var got = 0
+            while got < wanted {
+                let count = pread(descriptor, base + offset + got, wanted - got, off_t(start + offset + got))
+                if count > 0 {
+                    got += count
+                } else if count == 0 {
+                    break
+                } else if errno != EINTR {
+                    outcomes[slice] = -Int(errno)
+                    return
+                }
+            }
+            outcomes[slice] = got
         }
     }
 
@@ -150,6 +225,12 @@ public final class PeekableInput: ByteInput {
             return count
         }
         return try base.read(into: buffer)
+    }
+
+    /// Passes the call on once the peeked bytes have all been read.
+    public func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {
+        guard prefixPosition == prefix.count else { return nil }
+        return try base.readRemainder(into: buffer)
     }
 }
 

@@ -13,4 +13,10 @@ public final class CountingInput: ByteInput {
         bytesRead += count
         return count
     }
+
+    public func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {
+        guard let count = try base.readRemainder(into: buffer) else { return nil }
+        bytesRead += count
+        return count
+    }
 }

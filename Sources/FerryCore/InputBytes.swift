@@ -40,6 +40,7 @@ public final class InputBytes: @unchecked Sendable {
         var storage = UnsafeMutableRawBufferPointer.allocate(
             byteCount: min(input.sizeHint.map { $0 + 1 } ?? (1 << 16), limit + 1), alignment: 8)
         var count = 0
+        var readRest = false
         do throws(FerryError) {
             while true {
                 if count == storage.count {
@@ -50,7 +51,15 @@ public final class InputBytes: @unchecked Sendable {
                     storage.deallocate()
                     storage = grown
                 }
-                let got = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[count...]))
+                let room = UnsafeMutableRawBufferPointer(rebasing: storage[count...])
+                // After the first read (which takes any peeked bytes), the
+                // rest in one go if the input can.
+                if count > 0, !readRest, let got = try input.readRemainder(into: room) {
+                    readRest = true
+                    count += got
+                    continue
+                }
+                let got = try input.read(into: room)
                 if got == 0 { break }
                 count += got
             }

@@ -8,26 +8,52 @@ public enum Base64 {
         return table
     }()
 
+    /// The same alphabet at a fixed address, for the encoder's table lookups.
+    private static let digits: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+    /// The length of the Base64 form of `count` bytes, padding included.
+    @inlinable
+    public static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
+    /// Writes the Base64 form of `bytes` at `target`, which must have room
+    /// for `encodedCount(bytes.count)` bytes.
+    /// - Returns: the number of bytes written.
+    public static func encode(_ bytes: UnsafeRawBufferPointer, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        let table = digits.utf8Start
+        let count = bytes.count
+        guard count > 0, let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        var input = 0
+        var output = target
+        let full = count - count % 3
+        // Three bytes in, four digits out, stored as one 32-bit word.
+        while input < full {
+            let chunk = UInt32(source[input]) << 16 | UInt32(source[input + 1]) << 8 | UInt32(source[input + 2])
+            let word =
+                UInt32(table[Int(chunk >> 18 & 63)]) | UInt32(table[Int(chunk >> 12 & 63)]) << 8
+                | UInt32(table[Int(chunk >> 6 & 63)]) << 16 | UInt32(table[Int(chunk & 63)]) << 24
+            UnsafeMutableRawPointer(output).storeBytes(of: word.littleEndian, as: UInt32.self)
+            output += 4
+            input += 3
+        }
+        let rest = count - full
+        if rest > 0 {
+            let chunk = UInt32(source[input]) << 16 | (rest == 2 ? UInt32(source[input + 1]) << 8 : 0)
+            output[0] = table[Int(chunk >> 18 & 63)]
+            output[1] = table[Int(chunk >> 12 & 63)]
+            output[2] = rest == 2 ? table[Int(chunk >> 6 & 63)] : UInt8(ascii: "=")
+            output[3] = UInt8(ascii: "=")
+            output += 4
+        }
+        return output - target
+    }
+
     /// Appends the Base64 form of `bytes` to `output`.
     public static func encode(_ bytes: [UInt8], into output: inout [UInt8]) {
-        output.reserveCapacity(output.count + (bytes.count + 2) / 3 * 4)
-        var index = 0
-        let full = bytes.count - bytes.count % 3
-        while index < full {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        let rest = bytes.count - full
-        if rest > 0 {
-            let chunk = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(rest == 2 ? alphabet[Int(chunk >> 6 & 63)] : UInt8(ascii: "="))
-            output.append(UInt8(ascii: "="))
+        let start = output.count
+        let length = encodedCount(bytes.count)
+        output.append(contentsOf: repeatElement(0, count: length))
+        output.withUnsafeMutableBufferPointer { target in
+            bytes.withUnsafeBytes { _ = encode($0, to: target.baseAddress.unsafelyUnwrapped + start) }
         }
     }
 

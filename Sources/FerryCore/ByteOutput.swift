@@ -186,6 +186,14 @@ public struct WriteBuffer {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends what `body` writes in place: at most `maximum` bytes, at the
+    /// address it is given; it returns how many it wrote.
+    @inlinable @inline(__always)
+    public mutating func append(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maximum)
+        used += body(base + used)
+    }
+
     /// Appends `count` copies of `byte`.
     @inlinable
     public mutating func append(repeating byte: UInt8, count repeats: Int) {

@@ -19,7 +19,7 @@ public enum JSONText {
             guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
             appendDouble(number, to: &out)
         case .string(let text): appendQuoted(text, to: &out)
-        case .bytes(let bytes): appendQuoted(Photo.dataURI(bytes), to: &out)
+        case .bytes(let bytes): appendDataURI(bytes, to: &out)
         case .date(let date): appendQuoted(Timestamp.iso8601(date), to: &out)
         case .array(let elements):
             guard !elements.isEmpty else { return out.append("[]") }
@@ -147,6 +147,19 @@ public enum JSONText {
         }
         if runStart < count { output.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart)) }
         output.appendUnchecked(UInt8(ascii: "\""))
+    }
+
+    /// Appends `bytes` as the quoted `data:` URI of an inline photo, encoded
+    /// straight into the output; none of its characters needs escaping.
+    public static func appendDataURI(_ bytes: [UInt8], to out: inout WriteBuffer) {
+        bytes.withUnsafeBytes { raw in
+            out.append("\"data:")
+            var mediaType = Photo.imageType(of: raw).mediaType
+            mediaType.withUTF8 { out.append($0) }
+            out.append(";base64,")
+            out.append(upTo: Base64.encodedCount(raw.count)) { Base64.encode(raw, to: $0) }
+            out.append(UInt8(ascii: "\""))
+        }
     }
 
     @inline(__always)

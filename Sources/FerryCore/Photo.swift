@@ -1,21 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Photos as Ferry carries them: inline bytes, or a relative reference.
 public enum Photo {
     /// The image type of `bytes`, from their magic number.
     public static func imageType(of bytes: [UInt8]) -> ImageType {
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + magic.count && Array(bytes[offset..<offset + magic.count]) == magic
+        bytes.withUnsafeBytes { imageType(of: $0) }
+    }
+
+    /// The image type of `bytes`, from their magic number; it allocates
+    /// nothing, as writers call it for every inline photo.
+    public static func imageType(of bytes: UnsafeRawBufferPointer) -> ImageType {
+        func starts(_ magic: StaticString, at offset: Int = 0) -> Bool {
+            let count = magic.utf8CodeUnitCount
+            guard bytes.count >= offset + count, let base = bytes.baseAddress else { return false }
+            return memcmp(base + offset, magic.utf8Start, count) == 0
         }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts(Array("ftypheic".utf8), at: 4) || starts(Array("ftypheix".utf8), at: 4)
-            || starts(Array("ftypmif1".utf8), at: 4)
-        {
-            return .heic
+        /// Whether the first `count` bytes, read as a little-endian number, are `magic`.
+        func starts(_ magic: UInt64, count: Int) -> Bool {
+            guard bytes.count >= count else { return false }
+            var word: UInt64 = 0
+            for index in 0..<count { word |= UInt64(bytes[index]) << (8 * index) }
+            return word == magic
         }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if starts(Array("BM".utf8)) && bytes.count > 14 { return .bmp }
+        if starts(0x0A1A_0A0D_474E_5089, count: 8) { return .png }  // 89 'PNG' CR LF 1A LF
+        if starts(0xFF_D8FF, count: 3) { return .jpeg }
+        if starts("GIF87a") || starts("GIF89a") { return .gif }
+        if starts("RIFF") && starts("WEBP", at: 8) { return .webp }
+        if starts("ftypheic", at: 4) || starts("ftypheix", at: 4) || starts("ftypmif1", at: 4) { return .heic }
+        if starts(0x002A_4949, count: 4) || starts(0x2A00_4D4D, count: 4) { return .tiff }  // II*\0, MM\0*
+        if starts("BM") && bytes.count > 14 { return .bmp }
         return .unknown
     }
 

@@ -181,7 +181,9 @@ public struct RawRecordBuffers {
     @inlinable
     public mutating func removeAll() {
         cells.removeAll()
-        others.removeAll(keepingCapacity: true)
+        // Most records have no other values, and emptying an empty array
+        // still costs a call through `replaceSubrange`.
+        if !others.isEmpty { others.removeAll(keepingCapacity: true) }
     }
 
     /// Adds `value` to `others` and a cell that points at it.

@@ -25,8 +25,9 @@ import FerryCore
 // RawRecordTests check that both paths give the same bytes and the same
 // errors, over the examples, the corpora and generated archives.
 
-/// What a key set of an instance turns into, made once per key set.
-struct InstanceKeys {
+/// What a key set of an instance turns into, made once per key set. A
+/// class, so handing it out retains one object, not each of its members.
+final class InstanceKeys {
     /// Where `$class` is among the keys.
     let classSlot: Int
     /// The other keys, in order.
@@ -35,6 +36,26 @@ struct InstanceKeys {
     /// when it does not (`$class` first).
     let kindFields: FieldList
     let classFields: FieldList
+
+    init(classSlot: Int, names: [String], kindFields: FieldList, classFields: FieldList) {
+        self.classSlot = classSlot
+        self.names = names
+        self.kindFields = kindFields
+        self.classFields = classFields
+    }
+}
+
+/// A class met lately by the raw path, with the kind it maps to.
+final class KnownClass {
+    let uid: UInt64
+    let archiveClass: ArchiveClass
+    let kind: RecordKind?
+
+    init(uid: UInt64, archiveClass: ArchiveClass, kind: RecordKind?) {
+        self.uid = uid
+        self.archiveClass = archiveClass
+        self.kind = kind
+    }
 }
 
 /// How one field of an instance is read.
@@ -106,18 +127,22 @@ extension KeyedArchiveReader: RawRecordReader {
         else { return nil }
         guard let classReference = try? scanner.reference(list, count + keys.classSlot),
             let classUID = scanner.uidValue(classReference),
-            let (archiveClass, kind) = instanceClass(classUID, of: uid)
+            let known = instanceClass(classUID, of: uid)
         else { return nil }
+        let kind = known.kind
+        // The plans overwrite the last instance's in place: emptying the
+        // array first would cost a call for every record.
         var plans: [FieldPlan] = []
         swap(&plans, &self.plans)
         defer { swap(&plans, &self.plans) }
-        plans.removeAll(keepingCapacity: true)
+        var planned = 0
         for position in 0..<count where position != keys.classSlot {
             guard
                 let plan = plan(
-                    try? scanner.reference(list, count + position), key: plans.count, scanner: scanner, entryList: entryList)
+                    try? scanner.reference(list, count + position), key: planned, scanner: scanner, entryList: entryList)
             else { return nil }
-            plans.append(plan)
+            if planned < plans.count { plans[planned] = plan } else { plans.append(plan) }
+            planned += 1
         }
 
         // 2. Read, spending and checking as `record(_:)` would.
@@ -126,8 +151,8 @@ extension KeyedArchiveReader: RawRecordReader {
         try decoder.enter(uid, depth: 2)
         defer { decoder.leave(uid) }
         buffers.removeAll()
-        if kind == nil { buffers.append(other: .string(archiveClass.name)) }
-        for plan in plans {
+        if kind == nil { buffers.append(other: .string(known.archiveClass.name)) }
+        for plan in plans[0..<planned] {
             switch plan {
             case .inline(let value):
                 buffers.cells.append(value)
@@ -203,7 +228,7 @@ extension KeyedArchiveReader: RawRecordReader {
         }
         guard let classReference = try? scanner.reference(list, count + keys.classSlot),
             let classUID = scanner.uidValue(classReference),
-            let (archiveClass, _) = knownClass(classUID, of: uid), archiveClass.foundationKind == .image,
+            let known = knownClass(classUID, of: uid), known.archiveClass.foundationKind == .image,
             let dataReference = try? scanner.reference(list, count + keys.dataSlot),
             let dataObject = try? scanner.object(dataReference)
         else { return nil }
@@ -223,21 +248,22 @@ extension KeyedArchiveReader: RawRecordReader {
 
     /// The class of an instance read in place and the kind it maps to; nil
     /// for a Foundation class or a broken class, left to `record(_:)`.
-    private func instanceClass(_ uid: UInt64, of instance: Int) -> (ArchiveClass, RecordKind?)? {
+    private func instanceClass(_ uid: UInt64, of instance: Int) -> KnownClass? {
         guard let known = knownClass(uid, of: instance), known.archiveClass.foundationKind == nil else { return nil }
         return known
     }
 
     /// Class `uid` and the kind it maps to, kept for the next instances;
     /// nil for a broken class, left to `record(_:)`.
-    private func knownClass(_ uid: UInt64, of instance: Int) -> (archiveClass: ArchiveClass, kind: RecordKind?)? {
-        for known in recentClasses where known.uid == uid { return (known.archiveClass, known.kind) }
+    private func knownClass(_ uid: UInt64, of instance: Int) -> KnownClass? {
+        for known in recentClasses where known.uid == uid { return known }
         guard uid < UInt64(decoder.objects.count), let archiveClass = try? decoder.archiveClass(Int(uid), of: instance)
         else { return nil }
         let kind = archiveClass.foundationKind == nil ? classKind(archiveClass.name) : nil
         if recentClasses.count == 8 { recentClasses.removeFirst() }
-        recentClasses.append((uid, archiveClass, kind))
-        return (archiveClass, kind)
+        let known = KnownClass(uid: uid, archiveClass: archiveClass, kind: kind)
+        recentClasses.append(known)
+        return known
     }
 
     /// Whether an ASCII string is `$null`, which stands for nil.

@@ -33,7 +33,7 @@ public final class KeyedArchiveReader: RecordReader {
     /// The entries of a binary archive, for reading them in place.
     let entries: (scanner: BinaryPlistScanner, list: Int)?
     /// The classes of the instances read raw lately, with their kinds.
-    @exclusivity(unchecked) var recentClasses: [(uid: UInt64, archiveClass: ArchiveClass, kind: RecordKind?)] = []
+    @exclusivity(unchecked) var recentClasses: [KnownClass] = []
 
     /// - Throws: `archive.*` header errors, `format.notRecords` when the root
     ///   holds no records, and the plist's errors.
@@ -110,6 +110,7 @@ public final class KeyedArchiveReader: RecordReader {
             kindDeclared = true
             declaredKind = kind
         }
+        guard decoder.hasNamedImages else { return }
         for name in decoder.namedImages {
             context.warn(FerryWarning(.archiveNamedImage, [.string(name)], at: SourceLocation(file: decoder.objects.name, record: position)))
         }

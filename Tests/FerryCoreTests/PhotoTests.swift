@@ -10,14 +10,29 @@ import Testing
 @Suite struct PhotoTests {
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
 
-    @Test(arguments: [
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] as [UInt8], ImageType.png),
+    static let magics: [([UInt8], ImageType)] = [
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
         ([0xFF, 0xD8, 0xFF, 0xE0], .jpeg),
         (Array("GIF89a..".utf8), .gif),
         (Array("RIFF\0\0\0\0WEBP".utf8), .webp),
         ([0, 0, 0, 24] + Array("ftypheic".utf8), .heic),
+        ([0, 0, 0, 24] + Array("ftypmif1".utf8), .heic),
+        (Array("GIF87a".utf8), .gif),
+        ([0x49, 0x49, 0x2A, 0x00, 8], .tiff),
+        ([0x4D, 0x4D, 0x00, 0x2A, 0], .tiff),
+        (Array("BM".utf8) + Array(repeating: 0, count: 13), .bmp),
+        // Near misses: one byte off, or cut short.
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0B], .unknown),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A], .unknown),
+        ([0xFF, 0xD8], .unknown),
+        ([0x49, 0x49, 0x2A, 0x01], .unknown),
+        (Array("BM".utf8), .unknown),
+        (Array("RIFF\0\0\0\0WEBQ".utf8), .unknown),
+        ([], .unknown),
         ([1, 2, 3], .unknown),
-    ])
+    ]
+
+    @Test(arguments: Self.magics)
     func imageTypeComesFromMagic(bytes: [UInt8], type: ImageType) {
         #expect(Photo.imageType(of: bytes) == type)
     }
@@ -38,6 +53,28 @@ import Testing
         let encoded = Base64.encode(bytes)
         #expect(encoded == Data(bytes).base64EncodedString())
         #expect(try #require(Base64.decode(Array(encoded.utf8))) == bytes)
+    }
+
+    /// Every byte value, at every position in a group of three.
+    @Test func base64OfEveryByteMatchesFoundation() throws {
+        var state: UInt64 = 11
+        let bytes = (0..<3_001).map { index -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1442695040888963407
+            return index < 768 ? UInt8(index / 3) : UInt8(truncatingIfNeeded: state >> 56)
+        }
+        #expect(Base64.encode(bytes) == Data(bytes).base64EncodedString())
+    }
+
+    /// The JSON writers' data URI, encoded in place, is the quoted `dataURI`.
+    static let photos: [[UInt8]] = [Self.png, [0xFF, 0xD8, 0xFF, 0xE0, 0x10], [], [0x22, 0x5C, 0x0A]]
+
+    @Test(arguments: Self.photos)
+    func dataURIsWrittenInPlaceMatch(bytes: [UInt8]) {
+        var buffer = WriteBuffer(capacity: 4)
+        defer { buffer.release() }
+        buffer.append("[")
+        JSONText.appendDataURI(bytes, to: &buffer)
+        #expect(String(decoding: buffer.bytes, as: UTF8.self) == "[" + String(decoding: JSONText.quoted(Photo.dataURI(bytes)), as: UTF8.self))
     }
 
     @Test(arguments: ["A", "AB=C", "A===", "AAAA=", "AA AA"])

@@ -103,6 +103,10 @@ public struct RecordValidator {
     /// Where each spec's field sits, for the field lists seen lately:
     /// records often alternate between a few (with and without a photo).
     private var recent: [(fields: FieldList, positions: [Int?])] = []
+    /// The field list raw records had last (alive in `recent`, so its
+    /// identity is not reused) and its positions.
+    private var lastFields: ObjectIdentifier?
+    private var lastPositions: [Int?] = []
 
     public init(kind: RecordKind) {
         self.kind = kind
@@ -135,10 +139,15 @@ public struct RecordValidator {
     /// names the field; the caller adds where the record is.
     public mutating func validate(_ record: RawRecord) throws(FerryError) {
         guard !specs.isEmpty else { return }
-        let positions = self.positions(in: record.fields)
+        // The positions of the last field list are kept apart, so the common
+        // case (the same list as the record before) retains nothing.
+        if ObjectIdentifier(record.fields) != lastFields {
+            lastPositions = positions(in: record.fields)
+            lastFields = ObjectIdentifier(record.fields)
+        }
         for index in specs.indices {
             let spec = specs[index]
-            guard let position = positions[index] else {
+            guard let position = lastPositions[index] else {
                 if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
                 continue
             }
@@ -161,7 +170,11 @@ public struct RecordValidator {
                     if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
                     continue
                 }
-                try spec.check(value, at: SourceLocation(field: spec.name))
+                do throws(FerryError) {
+                    try spec.check(value)
+                } catch {
+                    throw error.located(SourceLocation(field: spec.name))
+                }
             case (_, let raw):
                 throw .recordWrongType(
                     spec.name, expected: spec.type.rawValue, found: raw.typeName ?? "", at: SourceLocation(field: spec.name))
@@ -174,7 +187,10 @@ public struct RecordValidator {
         if let last = recent.last, last.fields === fields { return last.positions }
         if let known = recent.first(where: { $0.fields === fields }) { return known.positions }
         let positions = specs.map { fields.index(of: $0.name) }
-        if recent.count == 8 { recent.removeFirst() }
+        if recent.count == 8 {
+            if ObjectIdentifier(recent[0].fields) == lastFields { lastFields = nil }
+            recent.removeFirst()
+        }
         recent.append((fields, positions))
         return positions
     }

@@ -353,6 +353,28 @@ public final class BinaryPlistScanner {
         }
     }
 
+    /// Whether object `index` decodes without error to anything but an
+    /// array, a set or a dictionary, as `object(_:)` would tell, without
+    /// decoding the common fixed-size scalars.
+    @inline(__always)
+    func isScalar(_ index: Int) -> Bool {
+        guard let start = try? offset(of: index) else { return false }
+        let marker = bytes[start]
+        let info = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0: return marker == 0x00 || marker == 0x08 || marker == 0x09 || marker == 0x0F
+        case 0x1 where info <= 3: return start + 1 + (1 << info) <= objectsEnd
+        case 0x2 where info == 2 || info == 3: return start + 1 + (1 << info) <= objectsEnd
+        case 0x8: return start + 2 + info <= objectsEnd
+        case 0xA, 0xB, 0xC, 0xD: return false
+        default:
+            switch try? object(index) {
+            case nil, .array?, .set?, .dictionary?: return false
+            default: return true
+            }
+        }
+    }
+
     /// The number a UID object holds; nil for any other object, or a broken
     /// one, which `object(_:)` then reports.
     @inline(__always)

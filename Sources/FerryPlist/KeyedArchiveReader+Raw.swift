@@ -219,12 +219,8 @@ extension KeyedArchiveReader: RawRecordReader {
         // Every value a scalar, as decoding the dictionary then counts one
         // value each; the class a UIImage.
         for position in 0..<count {
-            guard let reference = try? scanner.reference(list, count + position), let object = try? scanner.object(reference)
+            guard let reference = try? scanner.reference(list, count + position), scanner.isScalar(reference)
             else { return nil }
-            switch object {
-            case .array, .set, .dictionary: return nil
-            default: continue
-            }
         }
         guard let classReference = try? scanner.reference(list, count + keys.classSlot),
             let classUID = scanner.uidValue(classReference),

@@ -18,6 +18,9 @@ public final class KeyedArchiveReader: RecordReader {
     let elements: [PlistValue]
     var position = 0
     private var failure: FerryError?
+    /// Whether `failure` is set: cheaper to test for every record than
+    /// copying the optional error out.
+    private var failed = false
     private var recentFields: [FieldList] = []
     private var classKinds: [String: RecordKind?] = [:]
     public private(set) var declaredKind: RecordKind?
@@ -71,7 +74,7 @@ public final class KeyedArchiveReader: RecordReader {
     /// Reads the next element with `read`; nil at the end. An error is
     /// located at the record and kept: every later call throws it again.
     func readNext<Read>(_ read: (PlistValue) throws(FerryError) -> Read) throws(FerryError) -> Read? {
-        if let failure { throw failure }
+        if failed, let failure { throw failure }
         guard position < elements.count else { return nil }
         do throws(FerryError) {
             let result = try read(elements[position])
@@ -80,6 +83,7 @@ public final class KeyedArchiveReader: RecordReader {
         } catch {
             let located = error.located(SourceLocation(file: decoder.objects.name, record: position))
             failure = located
+            failed = true
             throw located
         }
     }

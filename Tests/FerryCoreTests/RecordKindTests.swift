@@ -71,4 +71,34 @@ import Testing
             try validator.validate(Record([("price", .double(1)), ("name", .null)]), at: .unknown)
         }
     }
+
+    /// More field lists than the validator keeps, made and dropped as it
+    /// goes, with raw and whole records mixed: each record is checked
+    /// against its own list, never a stale one whose memory was reused.
+    @Test func rawValidationFollowsFieldListsComingAndGoing() throws {
+        var validator = RecordValidator(kind: .product)
+        for round in 0..<60 {
+            // The price moves: after 0…11 extra fields.
+            let extras = round % 12
+            let names = (0..<extras).map { "extra\($0)" } + ["price", "name"]
+            let record = Record(
+                fields: FieldList(names),
+                values: Array(repeating: Value.string("x"), count: extras) + [.double(round % 2 == 0 ? 1 : -1), .string("n")])
+            var outcome: FerryError?
+            do throws(FerryError) {
+                try RawRecord.with(record) { (raw) throws(FerryError) in try validator.validate(raw) }
+            } catch {
+                outcome = error
+            }
+            if round % 2 == 0 {
+                #expect(outcome == nil, "round \(round)")
+            } else {
+                #expect(outcome?.code == .recordNegative, "round \(round)")
+                #expect(outcome?.location.field == "price")
+            }
+            // Whole records with lists of their own push this round's list
+            // out of the validator's memory before it is dropped.
+            for _ in 0..<9 { try validator.validate(Record([("name", .string("a"))]), at: .unknown) }
+        }
+    }
 }

@@ -94,6 +94,32 @@ public enum JSONText {
         return flags & 0x8080_8080_8080_8080
     }
 
+    /// Whether none of the `count` (at most 16) bytes at `bytes` needs an
+    /// escape. The bytes are read as one or two words, overlapping where
+    /// `count` is not a whole number of words; in a string shorter than four
+    /// bytes, `A`s stand in for the bytes it does not have.
+    @inline(__always)
+    static func shortNeedsNoEscape(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
+        let word: UInt64
+        switch count {
+        case 8...:
+            word = escapeMask(bytes.loadUnaligned(as: UInt64.self))
+                | escapeMask(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        case 4...:
+            let low = UInt64(bytes.loadUnaligned(as: UInt32.self))
+            let high = UInt64(bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            word = escapeMask(low | high << 32)
+        case 1...:
+            let first = UInt64(bytes.load(as: UInt8.self))
+            let middle = UInt64(bytes.load(fromByteOffset: count / 2, as: UInt8.self))
+            let last = UInt64(bytes.load(fromByteOffset: count - 1, as: UInt8.self))
+            word = escapeMask(first | middle << 8 | last << 16 | 0x4141_4141_4100_0000)
+        default:
+            return true
+        }
+        return word == 0
+    }
+
     /// Appends `text` as a quoted JSON string.
     public static func appendQuoted(_ text: String, to output: inout WriteBuffer) {
         var text = text
@@ -108,6 +134,13 @@ public enum JSONText {
         // Six bytes per byte covers the worst case, `\u00XX`.
         output.reserve(count * 6 + 2)
         output.appendUnchecked(UInt8(ascii: "\""))
+        // Most strings in records are short and need no escape: one look at
+        // all their bytes, and one copy.
+        if count <= 16 && shortNeedsNoEscape(raw, count: count) {
+            output.append(utf8)
+            output.appendUnchecked(UInt8(ascii: "\""))
+            return
+        }
         var runStart = 0
         var index = 0
         while index < count {

@@ -1,15 +1,14 @@
 /// Base64 (RFC 4648, standard alphabet, padded) for inline photos.
 public enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    /// The alphabet, at a fixed address for the encoder's table lookups.
+    private static let digits: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
     private static let decodeTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
+        let alphabet = UnsafeBufferPointer(start: digits.utf8Start, count: digits.utf8CodeUnitCount)
         for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
         return table
     }()
-
-    /// The same alphabet at a fixed address, for the encoder's table lookups.
-    private static let digits: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
     /// The length of the Base64 form of `count` bytes, padding included.
     @inlinable

@@ -154,6 +154,21 @@ import Testing
         }
     }
 
+    /// A read that fails after the file opened (here `EIO` from
+    /// `/proc/self/mem`, whose address 0 is never mapped) is an I/O error
+    /// that names the file, for streamed and whole-file formats alike.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/mem")), arguments: ["json", "csv", "plist"])
+    func readErrorsExitThreeWithThePath(format: String) throws {
+        let folder = try ScratchFolder()
+        let output = folder.path("out.json")
+        let result = try Ferry.run(["convert", "/proc/self/mem", output, "--from", format])
+        #expect(result.status == 3)
+        let diagnostic = try #require(result.diagnostics.first, "\(result.err)")
+        #expect(diagnostic.code == "io.readFailed")
+        #expect(diagnostic.file == "/proc/self/mem")
+        #expect(try folder.contents().isEmpty)
+    }
+
     @Test func lintReportsEveryFileAndTheWorstStatus() throws {
         let folder = try ScratchFolder()
         let good = try folder.write("good.json", "[1, 2]")

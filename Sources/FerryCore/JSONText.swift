@@ -185,14 +185,9 @@ public enum JSONText {
     /// Appends `bytes` as the quoted `data:` URI of an inline photo, encoded
     /// straight into the output; none of its characters needs escaping.
     public static func appendDataURI(_ bytes: [UInt8], to out: inout WriteBuffer) {
-        bytes.withUnsafeBytes { raw in
-            out.append("\"data:")
-            var mediaType = Photo.imageType(of: raw).mediaType
-            mediaType.withUTF8 { out.append($0) }
-            out.append(";base64,")
-            out.append(upTo: Base64.encodedCount(raw.count)) { Base64.encode(raw, to: $0) }
-            out.append(UInt8(ascii: "\""))
-        }
+        out.append(UInt8(ascii: "\""))
+        bytes.withUnsafeBytes { Photo.appendDataURI($0, to: &out) }
+        out.append(UInt8(ascii: "\""))
     }
 
     @inline(__always)

@@ -38,9 +38,20 @@ public enum Photo {
 
     /// `bytes` as a `data:` URI whose media type comes from their magic.
     public static func dataURI(_ bytes: [UInt8]) -> String {
-        var output = Array("data:\(imageType(of: bytes).mediaType);base64,".utf8)
-        Base64.encode(bytes, into: &output)
-        return String(decoding: output, as: UTF8.self)
+        var buffer = WriteBuffer(capacity: Base64.encodedCount(bytes.count) + 64)
+        defer { buffer.release() }
+        bytes.withUnsafeBytes { appendDataURI($0, to: &buffer) }
+        return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
+    }
+
+    /// Appends the `data:` URI of `bytes` to `out`, base64-encoding them in
+    /// place: writers call it for every inline photo.
+    public static func appendDataURI(_ bytes: UnsafeRawBufferPointer, to out: inout WriteBuffer) {
+        out.append("data:")
+        var mediaType = imageType(of: bytes).mediaType
+        mediaType.withUTF8 { out.append($0) }
+        out.append(";base64,")
+        out.append(upTo: Base64.encodedCount(bytes.count)) { Base64.encode(bytes, to: $0) }
     }
 
     /// A file name stem from a record's name: lowercase ASCII letters and

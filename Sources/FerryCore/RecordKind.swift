@@ -103,10 +103,11 @@ public struct RecordValidator {
     /// Where each spec's field sits, for the field lists seen lately:
     /// records often alternate between a few (with and without a photo).
     private var recent: [(fields: FieldList, positions: [Int?])] = []
-    /// The field list raw records had last (alive in `recent`, so its
-    /// identity is not reused) and its positions.
-    private var lastFields: ObjectIdentifier?
-    private var lastPositions: [Int?] = []
+    /// The positions in the field list of the last record, and that list's
+    /// identity. The list is the one `recent` gained or found last, so it is
+    /// alive there and no other list can have its address.
+    private var positions: [Int?] = []
+    private var positionsFields: ObjectIdentifier?
 
     public init(kind: RecordKind) {
         self.kind = kind
@@ -116,7 +117,7 @@ public struct RecordValidator {
     /// - Throws: as `RecordKind.validate(_:at:)`.
     public mutating func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
         guard !specs.isEmpty else { return }
-        let positions = self.positions(in: record.fields)
+        lookUpPositions(in: record.fields)
         for (spec, position) in zip(specs, positions) {
             let value = position.map { record.values[$0] } ?? .null
             if case .null = value {
@@ -139,15 +140,10 @@ public struct RecordValidator {
     /// names the field; the caller adds where the record is.
     public mutating func validate(_ record: RawRecord) throws(FerryError) {
         guard !specs.isEmpty else { return }
-        // The positions of the last field list are kept apart, so the common
-        // case (the same list as the record before) retains nothing.
-        if ObjectIdentifier(record.fields) != lastFields {
-            lastPositions = positions(in: record.fields)
-            lastFields = ObjectIdentifier(record.fields)
-        }
+        lookUpPositions(in: record.fields)
         for index in specs.indices {
             let spec = specs[index]
-            guard let position = lastPositions[index] else {
+            guard let position = positions[index] else {
                 if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
                 continue
             }
@@ -182,34 +178,36 @@ public struct RecordValidator {
         }
     }
 
-    /// Where each of the kind's fields sits in `fields`.
-    private mutating func positions(in fields: FieldList) -> [Int?] {
-        if let last = recent.last, last.fields === fields { return last.positions }
-        if let known = recent.first(where: { $0.fields === fields }) { return known.positions }
-        let positions = specs.map { fields.index(of: $0.name) }
-        if recent.count == 8 {
-            if ObjectIdentifier(recent[0].fields) == lastFields { lastFields = nil }
-            recent.removeFirst()
+    /// Sets `positions` to where each of the kind's fields sits in
+    /// `fields`. The same list as the record before, the common case, is
+    /// known by identity alone and retains nothing.
+    private mutating func lookUpPositions(in fields: FieldList) {
+        if ObjectIdentifier(fields) == positionsFields { return }
+        if let known = recent.first(where: { $0.fields === fields }) {
+            positions = known.positions
+        } else {
+            positions = specs.map { fields.index(of: $0.name) }
+            if recent.count == 8 { recent.removeFirst() }
+            recent.append((fields, positions))
         }
-        recent.append((fields, positions))
-        return positions
+        positionsFields = ObjectIdentifier(fields)
     }
 }
 
 extension FieldSpec {
-    /// Checks one non-null value against the spec.
-    func check(_ value: Value, at location: SourceLocation = .unknown) throws(FerryError) {
+    /// Checks one non-null value against the spec; the caller locates the error.
+    func check(_ value: Value) throws(FerryError) {
         switch (type, value) {
         case (.string, .string(let text)):
-            if required && text.isEmpty { throw .recordEmptyField(name, at: location) }
+            if required && text.isEmpty { throw .recordEmptyField(name, at: .unknown) }
         case (.number, .integer(let number)), (.integer, .integer(let number)):
-            if number < 0 { throw .recordNegative(name, at: location) }
+            if number < 0 { throw .recordNegative(name, at: .unknown) }
         case (.number, .double(let number)):
-            if !(number >= 0) { throw .recordNegative(name, at: location) }
+            if !(number >= 0) { throw .recordNegative(name, at: .unknown) }
         case (.bool, .bool), (.photo, .bytes), (.photo, .string):
             break
         default:
-            throw .recordWrongType(name, expected: type.rawValue, found: value.typeName, at: location)
+            throw .recordWrongType(name, expected: type.rawValue, found: value.typeName, at: .unknown)
         }
     }
 }

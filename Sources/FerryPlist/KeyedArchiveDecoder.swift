@@ -26,8 +26,6 @@ public struct KeyedArchiveDecoder {
     private let initialBudget: Int
     /// Names of images that a UIImage named without holding their bytes.
     public private(set) var namedImages: [String] = []
-    /// Whether `namedImages` holds any: cheaper to ask after every record.
-    public private(set) var hasNamedImages = false
 
     public init(_ objects: KeyedArchiveObjects, limits: ReadLimits) {
         self.objects = objects
@@ -312,16 +310,12 @@ public struct KeyedArchiveDecoder {
         }
         if let name = fields["UIImageName"], case .string(let text) = try field(name, in: uid, field: "UIImageName", depth: depth + 1) {
             namedImages.append(text)
-            hasNamedImages = true
         }
         return .null
     }
 
     /// Forgets the image names collected so far, once they are reported.
-    public mutating func clearNamedImages() {
-        namedImages.removeAll()
-        hasNamedImages = false
-    }
+    public mutating func clearNamedImages() { namedImages.removeAll() }
 
     static func looksLikeImage(_ bytes: [UInt8]) -> Bool {
         let type = Photo.imageType(of: bytes)

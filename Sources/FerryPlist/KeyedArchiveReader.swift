@@ -114,7 +114,8 @@ public final class KeyedArchiveReader: RecordReader {
             kindDeclared = true
             declaredKind = kind
         }
-        guard decoder.hasNamedImages else { return }
+        // Most records name no image: no loop, and no emptying of an empty array.
+        guard !decoder.namedImages.isEmpty else { return }
         for name in decoder.namedImages {
             context.warn(FerryWarning(.archiveNamedImage, [.string(name)], at: SourceLocation(file: decoder.objects.name, record: position)))
         }

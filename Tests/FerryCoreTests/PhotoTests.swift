@@ -65,16 +65,22 @@ import Testing
         #expect(Base64.encode(bytes) == Data(bytes).base64EncodedString())
     }
 
-    /// The JSON writers' data URI, encoded in place, is the quoted `dataURI`.
-    static let photos: [[UInt8]] = [Self.png, [0xFF, 0xD8, 0xFF, 0xE0, 0x10], [], [0x22, 0x5C, 0x0A]]
+    /// The data URI as JSON and as text, built here independently: the
+    /// media type by hand, the base64 by Foundation.
+    static let photos: [([UInt8], String)] = [
+        (Self.png, "image/png"), ([0xFF, 0xD8, 0xFF, 0xE0, 0x10], "image/jpeg"), ([], "application/octet-stream"),
+        ([0x22, 0x5C, 0x0A], "application/octet-stream"),
+    ]
 
     @Test(arguments: Self.photos)
-    func dataURIsWrittenInPlaceMatch(bytes: [UInt8]) {
-        var buffer = WriteBuffer(capacity: 4)
+    func dataURIsMatchAnIndependentSpelling(bytes: [UInt8], mediaType: String) {
+        let expected = "data:\(mediaType);base64,\(Data(bytes).base64EncodedString())"
+        #expect(Photo.dataURI(bytes) == expected)
+        var buffer = WriteBuffer(capacity: 4)  // grows on the way
         defer { buffer.release() }
         buffer.append("[")
         JSONText.appendDataURI(bytes, to: &buffer)
-        #expect(String(decoding: buffer.bytes, as: UTF8.self) == "[" + String(decoding: JSONText.quoted(Photo.dataURI(bytes)), as: UTF8.self))
+        #expect(String(decoding: buffer.bytes, as: UTF8.self) == "[\"\(expected)\"")
     }
 
     @Test(arguments: ["A", "AB=C", "A===", "AAAA=", "AA AA"])

@@ -101,4 +101,23 @@ import Testing
             for _ in 0..<9 { try validator.validate(Record([("name", .string("a"))]), at: .unknown) }
         }
     }
+
+    /// Two lists that alternate, as records with and without a photo do:
+    /// each is found again among the recent ones, with its own positions.
+    @Test func rawValidationFollowsAlternatingFieldLists() throws {
+        var validator = RecordValidator(kind: .product)
+        let first = Record([("name", .string("n")), ("price", .double(1))])
+        let second = Record([("price", .double(-1)), ("photo", .null), ("name", .string("n"))])
+        for _ in 0..<4 {
+            try RawRecord.with(first) { (raw) throws(FerryError) in try validator.validate(raw) }
+            var outcome: FerryError?
+            do throws(FerryError) {
+                try RawRecord.with(second) { (raw) throws(FerryError) in try validator.validate(raw) }
+            } catch {
+                outcome = error
+            }
+            #expect(outcome?.code == .recordNegative)
+            #expect(outcome?.location.field == "price")
+        }
+    }
 }

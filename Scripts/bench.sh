@@ -25,7 +25,9 @@
 # json), binary plist -> XML plist (ferry --to plist-xml when this build has
 # it, plistutil), and NSKeyedArchiver archive -> JSON (ferry, bpylist2 and
 # NSKeyedUnArchiver through Scripts/bench-archive.py, in a venv under WORK
-# made with pip on first use). The plists come from Scripts/gen-plists.py.
+# made with pip on first use); JSONL -> JSONL.gz (ferry --jobs 1 against
+# gzip -6, ferry --jobs 2 against pigz -6 -p2) and JSONL.gz -> JSONL (ferry,
+# gzip -dc, pigz -dc). The plists come from Scripts/gen-plists.py.
 # Every ferry row gets a ratio line against each other tool of its operation,
 # and the outputs of the plist and archive conversions are compared by value
 # with Python's (Scripts/bench-python.py same).
@@ -54,6 +56,7 @@ target_ratio() {
     case $1 in
         mlr | plistlib) echo 20 ;;
         bpylist2) echo 30 ;;
+        gzip | pigz) echo 1 ;;
         *) echo 0 ;;
     esac
 }
@@ -198,7 +201,7 @@ bench_case() {
 
 report() {
     local i j line
-    local format='%-27s %-17s %9s %9s %9s %12s\n'
+    local format='%-35s %-17s %9s %9s %9s %12s\n'
     printf "\n$format" operation tool seconds "in MB/s" "cpu s" "peak RSS MB"
     printf "$format" --------------------------- ----------------- --------- --------- --------- ------------
     for i in "${!R_OP[@]}"; do
@@ -231,7 +234,8 @@ report() {
         printf '%s\n' "$line"
     done
     printf '\nTargets (../shared/ANCHORS.md): ferry >= 20x mlr on every conversion and peak RSS < %d MB\n' "$TARGET_RSS_MB"
-    printf 'when streaming; >= 20x plistlib on binary plists; >= 30x bpylist2 on keyed archives.\n'
+    printf 'when streaming; >= 20x plistlib on binary plists; >= 30x bpylist2 on keyed archives;\n'
+    printf 'gzip: at least the speed of gzip with one job and of pigz -p2 with two (1x).\n'
     if ((COUNT < 1000000)); then
         printf 'Note: COUNT=%d; the targets are stated for 1,000,000 products (and a 100,000-product archive).\n' "$COUNT"
     fi
@@ -300,9 +304,13 @@ if want "gzip" && [[ ! -s $IN_JSONL_GZ || $IN_JSONL -nt $IN_JSONL_GZ ]]; then
     gzip -6 -c "$IN_JSONL" > "$IN_JSONL_GZ"
 fi
 
-op="gzip -6 (JSONL -> JSONL.gz)"
-want "gzip" && bench_case "$op" ferry "$IN_JSONL" -- "$FERRY" convert "$IN_JSONL" "$OUT/ferry.jsonl.gz" --force --quiet --level 6
+# One job against gzip, two against pigz -p2 (the two targets).
+op="gzip -6, 1 job (JSONL -> JSONL.gz)"
+want "gzip" && bench_case "$op" ferry "$IN_JSONL" -- "$FERRY" convert "$IN_JSONL" "$OUT/ferry-j1.jsonl.gz" --force --quiet --level 6 --jobs 1
 want "gzip" && bench_case "$op" gzip "$IN_JSONL" -o "$OUT/gzip.jsonl.gz" -- gzip -6 -c "$IN_JSONL"
+
+op="gzip -6, 2 jobs (JSONL -> JSONL.gz)"
+want "gzip" && bench_case "$op" ferry "$IN_JSONL" -- "$FERRY" convert "$IN_JSONL" "$OUT/ferry.jsonl.gz" --force --quiet --level 6 --jobs 2
 want "gzip" && bench_case "$op" pigz "$IN_JSONL" -o "$OUT/pigz.jsonl.gz" -- pigz -6 -p2 -c "$IN_JSONL"
 
 op="gunzip (JSONL.gz -> JSONL)"

@@ -6,26 +6,24 @@ import FerryCore
 /// called once the last byte is written.
 public final class GzipOutput: ByteOutput {
     private let base: any ByteOutput
-    private let deflater: Deflater
     private var crc: UInt = 0
     private var size: UInt64 = 0
     private var pending = WriteBuffer(capacity: 1 << 17)
-    private var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 16)
     private var finished = false
-    private var parallel: ParallelDeflate?
+    private let compressor: ParallelDeflate
 
     /// - Parameters:
     ///   - base: where the compressed bytes go.
     ///   - level: 1 to 9.
-    ///   - jobs: how many threads compress; with more than one, blocks are
-    ///     compressed in parallel, as pigz does.
+    ///   - jobs: how many threads compress, beside the one that writes: one
+    ///     compresses the whole stream as it comes; more compress blocks in
+    ///     parallel, as pigz does.
     ///   - fileName: the name stored in the header (the output's name without `.gz`), if any.
     ///   - modified: the modification time stored in the header, in seconds since 1970; 0 for none.
     public init(
         _ base: any ByteOutput, level: Int, jobs: Int = 1, fileName: String? = nil, modified: UInt32 = 0
     ) throws(FerryError) {
         self.base = base
-        deflater = try Deflater(level: level)
         crc = crc32(0, nil, 0)
         var header: [UInt8] = [0x1F, 0x8B, 8, fileName == nil ? 0 : 0x08]
         header += withUnsafeBytes(of: modified.littleEndian, Array.init)
@@ -37,17 +35,11 @@ public final class GzipOutput: ByteOutput {
             header.append(0)
         }
         pending.append(header)
-        if jobs > 1 {
-            parallel = try ParallelDeflate(level: level, jobs: jobs) { [unowned self] (block) throws(FerryError) in
-                pending.append(block)
-                if pending.count >= 1 << 17 { try pending.drain(to: self.base) }
-            }
-        }
+        compressor = try ParallelDeflate(level: level, jobs: jobs)
     }
 
     deinit {
         pending.release()
-        scratch.deallocate()
     }
 
     public var name: String { base.name }
@@ -56,33 +48,23 @@ public final class GzipOutput: ByteOutput {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
         crc = crc32(crc, start.assumingMemoryBound(to: Bytef.self), UInt32(bytes.count))
         size &+= UInt64(bytes.count)
-        if let parallel { return try parallel.write(bytes) }
-        try compress(bytes, finish: false)
+        try compressor.write(bytes, emit: take)
     }
 
     /// Ends the deflate stream and writes the CRC-32 and size trailer.
     public func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
-        if let parallel {
-            try parallel.finish()
-        } else {
-            try compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true)
-        }
+        try compressor.finish(emit: take)
         pending.append(withUnsafeBytes(of: UInt32(truncatingIfNeeded: crc).littleEndian, Array.init))
         pending.append(withUnsafeBytes(of: UInt32(truncatingIfNeeded: size).littleEndian, Array.init))
         try pending.drain(to: base)
-        deflater.end()
         try base.flush()
     }
 
-    private func compress(_ bytes: UnsafeRawBufferPointer, finish: Bool) throws(FerryError) {
-        var out = pending
-        defer { pending = out }
-        let base = self.base
-        try deflater.deflate(bytes, finish: finish, scratch: scratch) { (chunk) throws(FerryError) in
-            out.append(UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count))
-            if out.count >= 1 << 17 { try out.drain(to: base) }
-        }
+    /// Queues compressed bytes for the base output.
+    private func take(_ block: [UInt8]) throws(FerryError) {
+        pending.append(block)
+        if pending.count >= 1 << 17 { try pending.drain(to: base) }
     }
 }

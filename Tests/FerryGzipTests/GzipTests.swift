@@ -92,6 +92,27 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
         #expect(try gunzip(try gzip([], jobs: jobs)) == [])
     }
 
+    /// With one job, the compressing thread takes the 128 KiB blocks in turn
+    /// as one stream: the deflate data is exactly what zlib makes of the
+    /// whole input at once (no sync flush, no priming between blocks).
+    @Test(arguments: [1, 999, 131_073])
+    func oneJobWritesOneStream(chunk: Int) throws {
+        let large = Array(Self.text.prefix(700_000)) + Array(Self.text.prefix(300_001))
+        let compressed = try gzip(large, level: 6, jobs: 1, chunk: chunk)
+        let headerSize = 10 + "data.json".utf8.count + 1
+        let deflated = Array(compressed[headerSize..<(compressed.count - 8)])
+        let python = try run(
+            [
+                "python3", "-c",
+                "import sys,zlib; c=zlib.compressobj(6, zlib.DEFLATED, -15, 8); "
+                    + "sys.stdout.buffer.write(c.compress(sys.stdin.buffer.read()) + c.flush())",
+            ], input: large)
+        #expect(python.status == 0)
+        let same = deflated == Array(python.output)
+        #expect(same, "\(deflated.count) bytes of deflate data against zlib's \(python.output.count)")
+        #expect(try gunzip(compressed) == large)
+    }
+
     @Test func gzipAndPythonReadFerrysOutput() throws {
         let compressed = try gzip(Self.text)
         let folder = NSTemporaryDirectory() + "ferry-gzip-\(UUID().uuidString)"

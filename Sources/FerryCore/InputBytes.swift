@@ -1,27 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A whole input in memory, for formats that must see all of it at once (a
 /// binary plist's offset table is at its end). It is read straight into
 /// memory the object owns, sized from the input when the size is known, so
 /// a large file is held once, not copied.
+///
+/// On Linux, memory for a large input of known size is mapped with its pages
+/// made up front (`MAP_POPULATE`) instead of allocated: faulting each 4 KiB
+/// page in as the read reaches it cost twice as much. For the 11 MB archive
+/// of the benchmark, allocating and reading took about 6 ms instead of 10.
 public final class InputBytes: @unchecked Sendable {
     /// The bytes; valid only while the object lives, so a caller keeps the
     /// object (as the binary plist scanner does) or uses the methods below,
     /// never `bytes` of a temporary.
     public let bytes: UnsafeRawBufferPointer
-    private let storage: UnsafeMutableRawBufferPointer
+    private let storage: Storage
 
-    private init(storage: UnsafeMutableRawBufferPointer, count: Int) {
+    private init(storage: Storage, count: Int) {
         self.storage = storage
-        bytes = UnsafeRawBufferPointer(rebasing: storage[0..<count])
+        bytes = UnsafeRawBufferPointer(rebasing: storage.memory[0..<count])
     }
 
     /// A copy of `array`.
     public convenience init(_ array: [UInt8]) {
-        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(array.count, 1), alignment: 8)
-        array.withUnsafeBytes { storage.copyMemory(from: $0) }
+        let storage = Storage(allocating: array.count)
+        array.withUnsafeBytes { storage.memory.copyMemory(from: $0) }
         self.init(storage: storage, count: array.count)
     }
 
-    deinit { storage.deallocate() }
+    deinit { storage.release() }
 
     public var count: Int { bytes.count }
 
@@ -37,21 +48,20 @@ public final class InputBytes: @unchecked Sendable {
     public static func read(_ input: any ByteInput, limit: Int) throws(FerryError) -> InputBytes {
         if let size = input.sizeHint, size > limit { throw .inputTooLarge(limit: limit, at: SourceLocation(file: input.name)) }
         // One byte more than announced, to notice a file that grew.
-        var storage = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: min(input.sizeHint.map { $0 + 1 } ?? (1 << 16), limit + 1), alignment: 8)
+        var storage =
+            if let size = input.sizeHint { Storage(mapping: min(size + 1, limit + 1)) } else { Storage(allocating: 1 << 16) }
         var count = 0
         var readRest = false
         do throws(FerryError) {
             while true {
-                if count == storage.count {
+                if count == storage.memory.count {
                     guard count <= limit else { throw FerryError.inputTooLarge(limit: limit, at: SourceLocation(file: input.name)) }
-                    let grown = UnsafeMutableRawBufferPointer.allocate(
-                        byteCount: min(storage.count * 2, limit + 1), alignment: 8)
-                    grown.copyMemory(from: UnsafeRawBufferPointer(storage))
-                    storage.deallocate()
+                    let grown = Storage(allocating: min(count * 2, limit + 1))
+                    grown.memory.copyMemory(from: UnsafeRawBufferPointer(storage.memory))
+                    storage.release()
                     storage = grown
                 }
-                let room = UnsafeMutableRawBufferPointer(rebasing: storage[count...])
+                let room = UnsafeMutableRawBufferPointer(rebasing: storage.memory[count...])
                 // After the first read (which takes any peeked bytes), the
                 // rest in one go if the input can.
                 if count > 0, !readRest, let got = try input.readRemainder(into: room) {
@@ -65,9 +75,42 @@ public final class InputBytes: @unchecked Sendable {
             }
             guard count <= limit else { throw FerryError.inputTooLarge(limit: limit, at: SourceLocation(file: input.name)) }
         } catch {
-            storage.deallocate()
+            storage.release()
             throw error
         }
         return InputBytes(storage: storage, count: count)
+    }
+
+    /// Memory from the allocator, or mapped.
+    private struct Storage {
+        let memory: UnsafeMutableRawBufferPointer
+        let mapped: Bool
+
+        private init(memory: UnsafeMutableRawBufferPointer, mapped: Bool) {
+            self.memory = memory
+            self.mapped = mapped
+        }
+
+        init(allocating count: Int) {
+            self.init(memory: .allocate(byteCount: max(count, 1), alignment: 8), mapped: false)
+        }
+
+        /// Mapped and populated when large (on Linux); else allocated.
+        init(mapping count: Int) {
+            #if os(Linux)
+            if count >= 1 << 20,
+                let start = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+                start != MAP_FAILED
+            {
+                self.init(memory: UnsafeMutableRawBufferPointer(start: start, count: count), mapped: true)
+                return
+            }
+            #endif
+            self.init(allocating: count)
+        }
+
+        func release() {
+            if mapped { munmap(memory.baseAddress, memory.count) } else { memory.deallocate() }
+        }
     }
 }

@@ -100,6 +100,9 @@ extension RecordKind {
 public struct RecordValidator {
     public let kind: RecordKind
     private let specs: [FieldSpec]
+    /// Each spec's type and whether it is required, which copy without a
+    /// reference count (the raw path checks every record with them).
+    private let rules: [(type: FieldType, required: Bool)]
     /// Where each spec's field sits, for the field lists seen lately:
     /// records often alternate between a few (with and without a photo).
     private var recent: [(fields: FieldList, positions: [Int?])] = []
@@ -112,6 +115,7 @@ public struct RecordValidator {
     public init(kind: RecordKind) {
         self.kind = kind
         specs = kind.fields
+        rules = specs.map { ($0.type, $0.required) }
     }
 
     /// - Throws: as `RecordKind.validate(_:at:)`.
@@ -141,41 +145,51 @@ public struct RecordValidator {
     public mutating func validate(_ record: RawRecord) throws(FerryError) {
         guard !specs.isEmpty else { return }
         lookUpPositions(in: record.fields)
-        for index in specs.indices {
-            let spec = specs[index]
+        // Only the rules are read per record; a spec (and its name) only
+        // when a check fails.
+        for index in rules.indices {
+            let rule = rules[index]
             guard let position = positions[index] else {
-                if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
+                if rule.required { throw missing(index) }
                 continue
             }
-            switch (spec.type, record.values[position]) {
+            switch (rule.type, record.values[position]) {
             case (_, .null):
-                if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
+                if rule.required { throw missing(index) }
             case (.string, .text(let bytes)):
-                if spec.required && bytes.isEmpty { throw .recordEmptyField(spec.name, at: SourceLocation(field: spec.name)) }
+                if rule.required && bytes.isEmpty {
+                    throw .recordEmptyField(specs[index].name, at: SourceLocation(field: specs[index].name))
+                }
             case (.photo, .text):
                 break
             case (.number, .integer(let number)), (.integer, .integer(let number)):
-                if number < 0 { throw .recordNegative(spec.name, at: SourceLocation(field: spec.name)) }
+                if number < 0 { throw .recordNegative(specs[index].name, at: SourceLocation(field: specs[index].name)) }
             case (.number, .double(let number)):
-                if !(number >= 0) { throw .recordNegative(spec.name, at: SourceLocation(field: spec.name)) }
+                if !(number >= 0) { throw .recordNegative(specs[index].name, at: SourceLocation(field: specs[index].name)) }
             case (.bool, .bool):
+                break
+            case (.photo, .other(let other)) where record.others[other].isPhotoContent:
                 break
             case (_, .other(let other)):
                 let value = record.others[other]
                 if case .null = value {
-                    if spec.required { throw .recordMissingField(spec.name, at: SourceLocation(field: spec.name)) }
+                    if rule.required { throw missing(index) }
                     continue
                 }
                 do throws(FerryError) {
-                    try spec.check(value)
+                    try specs[index].check(value)
                 } catch {
-                    throw error.located(SourceLocation(field: spec.name))
+                    throw error.located(SourceLocation(field: specs[index].name))
                 }
             case (_, let raw):
-                throw .recordWrongType(
-                    spec.name, expected: spec.type.rawValue, found: raw.typeName ?? "", at: SourceLocation(field: spec.name))
+                let name = specs[index].name
+                throw .recordWrongType(name, expected: rule.type.rawValue, found: raw.typeName ?? "", at: SourceLocation(field: name))
             }
         }
+    }
+
+    private func missing(_ index: Int) -> FerryError {
+        .recordMissingField(specs[index].name, at: SourceLocation(field: specs[index].name))
     }
 
     /// Sets `positions` to where each of the kind's fields sits in
@@ -191,6 +205,17 @@ public struct RecordValidator {
             recent.append((fields, positions))
         }
         positionsFields = ObjectIdentifier(fields)
+    }
+}
+
+private extension Value {
+    /// Whether a photo field may hold this value: bytes, or text (a `data:`
+    /// URI or a reference), as `FieldSpec.check` accepts.
+    var isPhotoContent: Bool {
+        switch self {
+        case .bytes, .string: true
+        default: false
+        }
     }
 }
 

@@ -59,7 +59,7 @@ public struct BinaryPlistDecoder {
             var elements: [PlistValue] = []
             elements.reserveCapacity(count)
             for position in 0..<count {
-                elements.append(try value(try scanner.reference(list, position), depth: depth + 1))
+                elements.append(try element(try scanner.reference(list, position), depth: depth + 1))
             }
             return .array(elements)
         case .dictionary(let list, let count):
@@ -68,11 +68,21 @@ public struct BinaryPlistDecoder {
             var dictionary = PlistDictionary()
             for position in 0..<count {
                 let key = try cachedKey(try scanner.reference(list, position), of: index)
-                let element = try value(try scanner.reference(list, count + position), depth: depth + 1)
-                dictionary.append(key: key, value: element)
+                dictionary.append(key: key, value: try element(try scanner.reference(list, count + position), depth: depth + 1))
             }
             return .dictionary(dictionary)
         }
+    }
+
+    /// A container's element: `value(_:depth:)`, with a UID (what keyed
+    /// archives' arrays and instances mostly hold) taken without the call.
+    @inline(__always)
+    private mutating func element(_ index: Int, depth: Int) throws(FerryError) -> PlistValue {
+        if let uid = scanner.uidValue(index) {
+            try spend(index)
+            return .uid(uid)
+        }
+        return try value(index, depth: depth)
     }
 
     /// Object `index` as a record value, without the detour through

@@ -43,6 +43,7 @@ public final class CSVWriter: RawRecordWriter {
             case .integer(let number): appendInteger(number, to: &out)
             case .double(let number): try appendDouble(number, to: &out)
             case .text(let utf8): appendText(utf8, to: &out)
+            case .bytes(let bytes): appendText(Photo.dataURI(bytes), to: &out)
             case .other(let other): try appendCell(record.others[other], to: &out)
             }
         }

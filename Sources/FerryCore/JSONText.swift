@@ -62,6 +62,7 @@ public enum JSONText {
             guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
             appendDouble(number, to: &out)
         case .text(let utf8): appendQuoted(utf8, to: &out)
+        case .bytes(let bytes): appendDataURI(bytes, to: &out)
         case .other(let other): try appendValue(record.others[other], to: &out, indentLevel: indentLevel)
         }
     }
@@ -185,8 +186,13 @@ public enum JSONText {
     /// Appends `bytes` as the quoted `data:` URI of an inline photo, encoded
     /// straight into the output; none of its characters needs escaping.
     public static func appendDataURI(_ bytes: [UInt8], to out: inout WriteBuffer) {
+        bytes.withUnsafeBytes { appendDataURI($0, to: &out) }
+    }
+
+    /// The `data:` URI of `bytes`, quoted.
+    public static func appendDataURI(_ bytes: UnsafeRawBufferPointer, to out: inout WriteBuffer) {
         out.append(UInt8(ascii: "\""))
-        bytes.withUnsafeBytes { Photo.appendDataURI($0, to: &out) }
+        Photo.appendDataURI(bytes, to: &out)
         out.append(UInt8(ascii: "\""))
     }
 

@@ -38,9 +38,14 @@ public enum Photo {
 
     /// `bytes` as a `data:` URI whose media type comes from their magic.
     public static func dataURI(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { dataURI($0) }
+    }
+
+    /// The `data:` URI of borrowed bytes.
+    public static func dataURI(_ bytes: UnsafeRawBufferPointer) -> String {
         var buffer = WriteBuffer(capacity: Base64.encodedCount(bytes.count) + 64)
         defer { buffer.release() }
-        bytes.withUnsafeBytes { appendDataURI($0, to: &buffer) }
+        appendDataURI(bytes, to: &buffer)
         return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
     }
 

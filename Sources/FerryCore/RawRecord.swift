@@ -32,6 +32,9 @@ public enum RawValue {
     /// Valid UTF-8, borrowed from the reader: valid only during the call that
     /// handed it out.
     case text(UnsafeBufferPointer<UInt8>)
+    /// Bytes borrowed from the reader, as text is: a photo's data in a file
+    /// read whole. Its `Value` is `.bytes`.
+    case bytes(UnsafeRawBufferPointer)
     /// Anything a reader does not leave in place (escaped strings, nested
     /// values): its index in the record's `others`.
     case other(Int)
@@ -45,6 +48,7 @@ public enum RawValue {
         case .integer: "integer"
         case .double: "double"
         case .text: "string"
+        case .bytes: "bytes"
         case .other: nil
         }
     }
@@ -109,6 +113,7 @@ public struct RawRecord {
         case .integer(let number): .integer(number)
         case .double(let number): .double(number)
         case .text(let bytes): .string(String(decoding: bytes, as: UTF8.self))
+        case .bytes(let bytes): .bytes(Array(bytes))
         case .other(let other): others[other]
         }
     }

@@ -160,7 +160,7 @@ public struct RecordValidator {
                 if rule.required && bytes.isEmpty {
                     throw .recordEmptyField(specs[index].name, at: SourceLocation(field: specs[index].name))
                 }
-            case (.photo, .text):
+            case (.photo, .text), (.photo, .bytes):
                 break
             case (.number, .integer(let number)), (.integer, .integer(let number)):
                 if number < 0 { throw .recordNegative(specs[index].name, at: SourceLocation(field: specs[index].name)) }

@@ -10,7 +10,7 @@
 /// cell count (UInt32), the origin's index and byte offset (Int64 each); then
 /// per cell a tag byte and its payload: nothing for null and the two bools,
 /// 8 bytes for an integer or a double, an Int64 length and the bytes for
-/// text, a UInt32 index into `values` for anything else (the records read
+/// text or borrowed bytes, a UInt32 index into `values` for anything else (the records read
 /// back point into that array).
 ///
 /// A tape is used by one thread at a time: `BackgroundSource` hands it over
@@ -28,7 +28,7 @@ final class RecordTape: @unchecked Sendable {
     @exclusivity(unchecked) private var cells = RawCellBuffer()
 
     private enum Tag: UInt8 {
-        case null, no, yes, integer, double, text, value
+        case null, no, yes, integer, double, text, bytes, value
     }
 
     init(capacity: Int = 1 << 18) {
@@ -57,7 +57,11 @@ final class RecordTape: @unchecked Sendable {
         var needed = 24
         for cell in record.values {
             needed += 9
-            if case .text(let utf8) = cell { needed += utf8.count }
+            switch cell {
+            case .text(let utf8): needed += utf8.count
+            case .bytes(let bytes): needed += bytes.count
+            default: break
+            }
         }
         reserve(needed)
         var out = Cursor(base: UnsafeRawPointer(base), offset: byteCount)
@@ -79,6 +83,10 @@ final class RecordTape: @unchecked Sendable {
                 out.store(Tag.text.rawValue)
                 out.store(Int64(utf8.count))
                 out.copy(utf8)
+            case .bytes(let bytes):
+                out.store(Tag.bytes.rawValue)
+                out.store(Int64(bytes.count))
+                out.copy(bytes.assumingMemoryBound(to: UInt8.self))
             case .other(let other):
                 out.store(Tag.value.rawValue)
                 out.store(UInt32(truncatingIfNeeded: values.count))
@@ -131,6 +139,9 @@ final class RecordTape: @unchecked Sendable {
                 case .text:
                     let length = Int(cursor.load(Int64.self))
                     cells.append(.text(cursor.bytes(length)))
+                case .bytes:
+                    let length = Int(cursor.load(Int64.self))
+                    cells.append(.bytes(UnsafeRawBufferPointer(cursor.bytes(length))))
                 case .value: cells.append(.other(Int(cursor.load(UInt32.self))))
                 }
             }

@@ -107,7 +107,8 @@ public struct BinaryPlistDecoder {
     }
 
     /// A record field's value as `recordValue` gives it, with an ASCII
-    /// string left in place (see `RawRecord`): valid while the scanner is.
+    /// string or data left in place (see `RawRecord`): valid while the
+    /// scanner is.
     /// Other values are added to `others`.
     @inline(__always)
     public mutating func rawValue(_ index: Int, depth: Int, others: inout [Value]) throws(FerryError) -> RawValue {
@@ -119,6 +120,7 @@ public struct BinaryPlistDecoder {
         case .integer(let number): return .integer(number)
         case .real(let number): return .double(number)
         case .asciiString(let range): return .text(try scanner.asciiBytes(range, index: index))
+        case .data(let range): return .bytes(scanner.payload(range))
         default:
             budget += 1  // `recordValue` counts this object again.
             others.append(try recordValue(index, depth: depth))

@@ -20,7 +20,9 @@ public struct KeyedArchiveDecoder {
     public private(set) var objects: KeyedArchiveObjects
     private let maxDepth: Int
     /// One bit an object: set while the object is on the path being decoded.
-    private var onPath: [UInt64]
+    /// A class, so that setting a bit costs no uniqueness check: copies of
+    /// the decoder share it (a decoder is used from one place).
+    private let onPath: PathBits
     private var classes: [Int: ArchiveClass] = [:]
     private var budget: Int
     private let initialBudget: Int
@@ -30,7 +32,7 @@ public struct KeyedArchiveDecoder {
     public init(_ objects: KeyedArchiveObjects, limits: ReadLimits) {
         self.objects = objects
         maxDepth = limits.maxDepth
-        onPath = [UInt64](repeating: 0, count: objects.count / 64 + 1)
+        onPath = PathBits(count: objects.count)
         initialBudget = max(objects.count, 1 << 16) * 16
         budget = initialBudget
     }
@@ -115,16 +117,14 @@ public struct KeyedArchiveDecoder {
 
     /// Puts object `uid` on the path being decoded.
     /// - Throws: `limit.nestingTooDeep`; `archive.cycle` when it already is.
-    mutating func enter(_ uid: Int, depth: Int) throws(FerryError) {
+    @inline(__always)
+    func enter(_ uid: Int, depth: Int) throws(FerryError) {
         guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: location(uid)) }
-        let (word, bit) = (uid / 64, UInt64(1) << UInt64(uid % 64))
-        guard onPath[word] & bit == 0 else { throw .archiveCycle(uid, at: location(uid)) }
-        onPath[word] |= bit
+        guard onPath.insert(uid) else { throw .archiveCycle(uid, at: location(uid)) }
     }
 
-    mutating func leave(_ uid: Int) {
-        onPath[uid / 64] &= ~(UInt64(1) << UInt64(uid % 64))
-    }
+    @inline(__always)
+    func leave(_ uid: Int) { onPath.remove(uid) }
 
     /// A value stored in an instance's dictionary: a UID to follow, or a
     /// number, string or data stored in place.
@@ -399,5 +399,37 @@ public struct ArchiveClass: Sendable, Hashable {
             "NSDate": .date, "NSNull": .null, "NSUUID": .uuid, "NSURL": .url,
             "UIImage": .image, "NSNumber": .number,
         ]
+    }
+}
+
+/// A set of the UIDs `0..<count`, one bit each.
+final class PathBits {
+    private let words: UnsafeMutableBufferPointer<UInt64>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        words = .allocate(capacity: count / 64 + 1)
+        words.initialize(repeating: 0)
+    }
+
+    deinit { words.deallocate() }
+
+    /// Adds `uid` (in `0..<count`).
+    /// - Returns: false when it was there already.
+    @inline(__always)
+    func insert(_ uid: Int) -> Bool {
+        precondition(uid >= 0 && uid < count, "UID checked by the caller")
+        let bit = UInt64(1) << UInt64(uid & 63)
+        let word = words[uid >> 6]
+        guard word & bit == 0 else { return false }
+        words[uid >> 6] = word | bit
+        return true
+    }
+
+    @inline(__always)
+    func remove(_ uid: Int) {
+        precondition(uid >= 0 && uid < count, "UID checked by the caller")
+        words[uid >> 6] &= ~(UInt64(1) << UInt64(uid & 63))
     }
 }

@@ -130,18 +130,18 @@ extension KeyedArchiveReader: RawRecordReader {
             let known = instanceClass(classUID, of: uid)
         else { return nil }
         let kind = known.kind
-        // The plans overwrite the last instance's in place: emptying the
-        // array first would cost a call for every record.
-        var plans: [FieldPlan] = []
-        swap(&plans, &self.plans)
-        defer { swap(&plans, &self.plans) }
+        // The plans overwrite the last instance's.
+        if plans.count < count {
+            plans.deallocate()
+            plans = .allocate(capacity: count)
+        }
         var planned = 0
         for position in 0..<count where position != keys.classSlot {
             guard
                 let plan = plan(
                     try? scanner.reference(list, count + position), key: planned, scanner: scanner, entryList: entryList)
             else { return nil }
-            if planned < plans.count { plans[planned] = plan } else { plans.append(plan) }
+            plans.initializeElement(at: planned, to: plan)
             planned += 1
         }
 
@@ -169,7 +169,7 @@ extension KeyedArchiveReader: RawRecordReader {
                     try decoder.spend(uid: dataUID)
                     try decoder.spendDecoding(1, atPlistObject: dataEntry)
                 }
-                buffers.append(other: .bytes(Array(data)))
+                buffers.cells.append(.bytes(data))
             case .follow(let target, let key):
                 let name = keys.names[key]
                 buffers.append(other: try decoder.field(.uid(UInt64(target)), in: uid, field: name, depth: 3))
@@ -252,7 +252,7 @@ extension KeyedArchiveReader: RawRecordReader {
     /// Class `uid` and the kind it maps to, kept for the next instances;
     /// nil for a broken class, left to `record(_:)`.
     private func knownClass(_ uid: UInt64, of instance: Int) -> KnownClass? {
-        for known in recentClasses where known.uid == uid { return known }
+        for index in recentClasses.indices where recentClasses[index].uid == uid { return recentClasses[index] }
         guard uid < UInt64(decoder.objects.count), let archiveClass = try? decoder.archiveClass(Int(uid), of: instance)
         else { return nil }
         let kind = archiveClass.foundationKind == nil ? classKind(archiveClass.name) : nil

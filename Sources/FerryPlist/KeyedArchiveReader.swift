@@ -32,7 +32,9 @@ public final class KeyedArchiveReader: RecordReader {
     /// The same for the UIImages of their photos.
     @exclusivity(unchecked) var imageKeySets = KeySetCache<ImageKeys?>()
     /// How each field of the instance being read raw is to be read.
-    @exclusivity(unchecked) var plans: [FieldPlan] = []
+    /// Plain memory, grown as needed: storing a plan costs no uniqueness
+    /// check (`FieldPlan` holds no references).
+    @exclusivity(unchecked) var plans = UnsafeMutableBufferPointer<FieldPlan>.allocate(capacity: 8)
     /// The entries of a binary archive, for reading them in place.
     let entries: (scanner: BinaryPlistScanner, list: Int)?
     /// The classes of the instances read raw lately, with their kinds.
@@ -63,6 +65,7 @@ public final class KeyedArchiveReader: RecordReader {
 
     deinit {
         rawBuffers.deallocate()
+        plans.deallocate()
         keySets.deallocate()
         imageKeySets.deallocate()
     }

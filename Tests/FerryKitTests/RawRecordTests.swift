@@ -192,6 +192,34 @@ import Testing
         for input in inputs { expectSameBothWays(input, kinds: [nil, .product, .generic]) }
     }
 
+    /// Data objects stay in the file as borrowed bytes: a photo of data,
+    /// data where a kind wants text or a number (a wrong type, "bytes"), and
+    /// data in a field no kind names. Python's plistlib writes the plists.
+    @Test func plistDataConvertsTheSame() throws {
+        let script = """
+            import plistlib, sys
+            png = b"\\x89PNG\\r\\n\\x1a\\n" + bytes(range(40))
+            plists = [
+                [{"name": "Xbox 360", "price": 299.0, "photo": png}, {"name": "Wii", "price": 269.0, "photo": b""}],
+                [{"name": "Xbox 360", "price": 299.0}, {"name": b"Wii", "price": 269.0}],
+                [{"name": "Xbox 360", "price": b"\\x00"}],
+                [{"name": "Xbox 360", "blob": bytes(range(256)), "photo": b"GIF89a,"}],
+            ]
+            for index, records in enumerate(plists):
+                with open(f"{sys.argv[1]}/data-{index}.plist", "wb") as file:
+                    plistlib.dump(records, file, fmt=plistlib.FMT_BINARY)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, scratch.path("")]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        for index in 0..<4 {
+            expectSameBothWays(scratch.path("data-\(index).plist"), kinds: [nil, .product, .generic])
+        }
+    }
+
     /// Keyed archives: the legacy example, the corpora (broken ones
     /// included), archives Ferry writes, seeded mutants of the legacy
     /// archive with a few bytes changed, and limits that stop the decoding

@@ -99,8 +99,9 @@ ensure_ferry() {
     fi
     command -v swift >/dev/null || die "swift not found; install it or set FERRY=/path/to/ferry"
     [[ -f $ROOT/Package.swift ]] || die "no Package.swift in $ROOT"
-    say "building ferry (release)"
-    (cd "$ROOT" && swift build -c release --product ferry) >&2 || die "swift build failed"
+    say "building ferry (release, static, as the README installs it)"
+    (cd "$ROOT" && swift build -c release --product ferry --static-swift-stdlib -Xswiftc -use-ld=lld) >&2 ||
+        die "swift build failed"
     FERRY="$ROOT/.build/release/ferry"
 }
 

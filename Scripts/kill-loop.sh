@@ -18,7 +18,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${WORK:-${TMPDIR:-/tmp}/ferry-kill}
 FERRY=${FERRY:-}
 if [[ -z $FERRY ]]; then
-    (cd "$ROOT" && swift build -c release --product ferry >&2)
+    (cd "$ROOT" && swift build -c release --product ferry --static-swift-stdlib -Xswiftc -use-ld=lld >&2)
     FERRY="$ROOT/.build/release/ferry"
 fi
 mkdir -p "$WORK"

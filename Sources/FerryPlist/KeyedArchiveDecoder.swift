@@ -65,10 +65,20 @@ public struct KeyedArchiveDecoder {
 
     /// The class of object `index` when it is an instance dictionary.
     public mutating func classOf(_ index: Int) throws(FerryError) -> (ArchiveClass, PlistDictionary)? {
-        guard case .dictionary(let dictionary) = try objects.object(index), let classValue = dictionary["$class"]
-        else { return nil }
+        try classOf(index, deferring: nil).map { ($0.0, $0.1) }
+    }
+
+    /// `classOf(_:)`, leaving the field `key` in the file when it is an
+    /// array of UIDs (see `KeyedArchiveObjects.object(_:deferring:)`).
+    public mutating func classOf(
+        _ index: Int, deferring key: String?
+    ) throws(FerryError) -> (ArchiveClass, PlistDictionary, deferred: (list: Int, count: Int)?)? {
+        let object: PlistValue
+        var deferred: (list: Int, count: Int)?
+        if let key { (object, deferred) = try objects.object(index, deferring: key) } else { object = try objects.object(index) }
+        guard case .dictionary(let dictionary) = object, let classValue = dictionary["$class"] else { return nil }
         guard case .uid(let uid) = classValue else { throw .archiveInvalidClass(index, at: location(index)) }
-        return (try archiveClass(try checked(uid, from: index), of: index), dictionary)
+        return (try archiveClass(try checked(uid, from: index), of: index), dictionary, deferred)
     }
 
     // MARK: - Values

@@ -114,6 +114,21 @@ public struct KeyedArchiveObjects {
         return try binary?.decoder.value(reference, depth: 3) ?? .null
     }
 
+    /// Entry `index` as `object(_:)` decodes it, except that in a binary
+    /// archive the value of `key`, when it is an array of UIDs, is left in
+    /// the file (see `BinaryPlistDecoder.dictionary(_:depth:deferring:)`):
+    /// `deferred` says where its references are.
+    public mutating func object(
+        _ index: Int, deferring key: String
+    ) throws(FerryError) -> (PlistValue, deferred: (list: Int, count: Int)?) {
+        guard index >= 0, index < count, let list = binary?.list else { return (try object(index), nil) }
+        let reference = try binary?.decoder.scanner.reference(list, index) ?? 0
+        guard let (dictionary, deferred) = try binary?.decoder.dictionary(reference, depth: 3, deferring: key) else {
+            return (try object(index), nil)
+        }
+        return (.dictionary(dictionary), deferred)
+    }
+
     /// The scanner of a binary archive and where its `$objects` references
     /// start, for readers that decode entries in place; nil for a parsed
     /// archive.

@@ -15,7 +15,9 @@ public final class KeyedArchiveReader: RecordReader {
     @exclusivity(unchecked) var decoder: KeyedArchiveDecoder
     private let classMap: ClassMap
     private let context: ReadContext
-    let elements: [PlistValue]
+    /// The records' elements: decoded, or the UIDs of a binary archive's
+    /// root array, read from the file one by one.
+    let elements: RootElements
     var position = 0
     private var failure: FerryError?
     /// Whether `failure` is set: cheaper to test for every record than
@@ -48,18 +50,22 @@ public final class KeyedArchiveReader: RecordReader {
         self.classMap = classMap
         self.context = context
         let root = objects.root
-        guard let (rootClass, fields) = try decoder.classOf(root) else {
+        guard let (rootClass, fields, deferred) = try decoder.classOf(root, deferring: "NS.objects") else {
             let found = try decoder.value(uid: root, depth: 1)
             throw .formatNotRecords(found: found.typeName, at: decoder.location(root))
         }
         if rootClass.foundationKind == .array {
             // A collection of records, as `archiveRootObject([Product], …)` saves.
-            guard case .array(let list)? = fields["NS.objects"] ?? KeyedArchiveDecoder.numberedElements(fields) ?? .array([]) else {
-                throw .archiveWrongType(root, field: "NS.objects", expected: "type.array", at: decoder.location(root, field: "NS.objects"))
+            if let deferred, let scanner = objects.entries?.scanner {
+                elements = RootElements(uidsOf: deferred, in: scanner)
+            } else {
+                guard case .array(let list)? = fields["NS.objects"] ?? KeyedArchiveDecoder.numberedElements(fields) ?? .array([]) else {
+                    throw .archiveWrongType(root, field: "NS.objects", expected: "type.array", at: decoder.location(root, field: "NS.objects"))
+                }
+                elements = RootElements(list)
             }
-            elements = list
         } else {
-            elements = [.uid(UInt64(root))]
+            elements = RootElements([.uid(UInt64(root))])
         }
     }
 
@@ -209,5 +215,34 @@ extension KeyedArchiveReader: StructureReporting {
         let classes = order.map { (name: $0, count: counts[$0] ?? 0) }
             .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
         return InputStructure(objectCount: objects.count, classes: classes)
+    }
+}
+
+/// The elements of an archive's root: decoded values, or the references of
+/// a binary archive's array of UIDs, read when their record is.
+struct RootElements {
+    private let values: [PlistValue]
+    private let uids: (list: Int, scanner: BinaryPlistScanner)?
+    let count: Int
+
+    init(_ values: [PlistValue]) {
+        self.values = values
+        uids = nil
+        count = values.count
+    }
+
+    /// The array `KeyedArchiveObjects.object(_:deferring:)` left in the file.
+    init(uidsOf array: (list: Int, count: Int), in scanner: BinaryPlistScanner) {
+        values = []
+        uids = (array.list, scanner)
+        count = array.count
+    }
+
+    subscript(position: Int) -> PlistValue {
+        guard let (list, scanner) = uids else { return values[position] }
+        guard let reference = try? scanner.reference(list, position), let uid = scanner.uidValue(reference) else {
+            preconditionFailure("a deferred array's UIDs were checked when it was deferred")
+        }
+        return .uid(uid)
     }
 }

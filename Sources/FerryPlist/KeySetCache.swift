@@ -16,8 +16,10 @@ import Darwin
 /// mean equal, valid keys.
 struct KeySetCache<Entry> {
     private var entries: [(count: Int, entry: Entry)] = []
-    /// The reference bytes of each entry, `slotBytes` apart.
-    private let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: slotCount * slotBytes, alignment: 8)
+    /// The reference bytes of each entry, `slotBytes` apart. Made with the
+    /// first entry: a reader whose initializer throws never runs the
+    /// `deinit` that would free it.
+    private var bytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var next = 0
     private static var slotCount: Int { 16 }
     /// Longer reference lists are never cached.
@@ -26,7 +28,7 @@ struct KeySetCache<Entry> {
     private var slotBytes: Int { Self.slotBytes }
 
     /// Frees the bytes; the owner's `deinit` calls it.
-    func deallocate() { bytes.deallocate() }
+    func deallocate() { bytes.deallocate() }  // nothing when never made
 
     /// The entry of the `count` keys whose references are `references`.
     @inline(__always)
@@ -57,6 +59,7 @@ struct KeySetCache<Entry> {
         guard references.count <= slotBytes else { return }
         let slot = entries.count < slotCount ? entries.count : next
         next = (slot + 1) % slotCount
+        if bytes.baseAddress == nil { bytes = .allocate(byteCount: slotCount * slotBytes, alignment: 8) }
         UnsafeMutableRawBufferPointer(rebasing: bytes[(slot * slotBytes)...]).copyMemory(from: references)
         if slot == entries.count { entries.append((count, entry)) } else { entries[slot] = (count, entry) }
     }

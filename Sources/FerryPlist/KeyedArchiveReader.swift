@@ -34,9 +34,10 @@ public final class KeyedArchiveReader: RecordReader {
     /// The same for the UIImages of their photos.
     @exclusivity(unchecked) var imageKeySets = KeySetCache<ImageKeys?>()
     /// How each field of the instance being read raw is to be read.
-    /// Plain memory, grown as needed: storing a plan costs no uniqueness
-    /// check (`FieldPlan` holds no references).
-    @exclusivity(unchecked) var plans = UnsafeMutableBufferPointer<FieldPlan>.allocate(capacity: 8)
+    /// Plain memory, made and grown as needed (not in the initializer, whose
+    /// failure would skip the `deinit` that frees it): storing a plan costs
+    /// no uniqueness check (`FieldPlan` holds no references).
+    @exclusivity(unchecked) var plans = UnsafeMutableBufferPointer<FieldPlan>(start: nil, count: 0)
     /// The entries of a binary archive, for reading them in place.
     let entries: (scanner: BinaryPlistScanner, list: Int)?
     /// The classes of the instances read raw lately, with their kinds.

@@ -76,46 +76,49 @@ public struct BinaryPlistDecoder {
 
     /// Dictionary `index` as `value(_:depth:)` decodes it, except that the
     /// value of `key`, when it is an array of UIDs only, is checked and
-    /// counted as decoding it would, then left in the file: its references
-    /// come back as `deferred` and its value in the dictionary is an empty
-    /// array. A keyed archive's root array holds a UID per record; decoding
-    /// them all up front cost a `PlistValue` each before the first record.
+    /// counted as decoding it would, and comes back as plain numbers
+    /// (`uids`), with an empty array in its place in the dictionary. A keyed
+    /// archive's root array holds a UID per record: a `PlistValue` each cost
+    /// several times as much.
     /// - Returns: nil when `index` is no dictionary.
     public mutating func dictionary(
-        _ index: Int, depth: Int, deferring key: String
-    ) throws(FerryError) -> (PlistDictionary, deferred: (list: Int, count: Int)?)? {
+        _ index: Int, depth: Int, separating key: String
+    ) throws(FerryError) -> (PlistDictionary, uids: [UInt64]?)? {
         guard case .dictionary(let list, let count) = try scanner.object(index) else { return nil }
         try spend(index)
         try enter(index, depth: depth)
         defer { onPath[index] = false }
         var dictionary = PlistDictionary()
-        var deferred: (list: Int, count: Int)?
+        var separated: [UInt64]?
         for position in 0..<count {
             let name = try cachedKey(try scanner.reference(list, position), of: index)
             let valueIndex = try scanner.reference(list, count + position)
-            if deferred == nil, name == key, let uids = try uidArray(valueIndex) {
+            if separated == nil, name == key, let uids = try uidArray(valueIndex) {
                 try spend(1 + uids.count, at: valueIndex)
                 try enter(valueIndex, depth: depth + 1)
                 onPath[valueIndex] = false
-                deferred = uids
+                separated = uids
                 dictionary.append(key: name, value: .array([]))
                 continue
             }
             dictionary.append(key: name, value: try element(valueIndex, depth: depth + 1))
         }
-        return (dictionary, deferred)
+        return (dictionary, separated)
     }
 
-    /// The references of array `index` when every element is a well-formed
-    /// UID; nil otherwise.
-    private func uidArray(_ index: Int) throws(FerryError) -> (list: Int, count: Int)? {
+    /// The numbers of array `index` when every element is a well-formed UID;
+    /// nil otherwise.
+    private func uidArray(_ index: Int) throws(FerryError) -> [UInt64]? {
         guard case .array(let list, let count) = try scanner.object(index) else { return nil }
+        var uids: [UInt64] = []
+        uids.reserveCapacity(count)
         for position in 0..<count {
-            guard let reference = try? scanner.reference(list, position), scanner.uidValue(reference) != nil else {
+            guard let reference = try? scanner.reference(list, position), let uid = scanner.uidValue(reference) else {
                 return nil
             }
+            uids.append(uid)
         }
-        return (list, count)
+        return uids
     }
 
     /// A container's element: `value(_:depth:)`, with a UID (what keyed

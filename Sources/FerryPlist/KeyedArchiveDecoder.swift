@@ -65,20 +65,20 @@ public struct KeyedArchiveDecoder {
 
     /// The class of object `index` when it is an instance dictionary.
     public mutating func classOf(_ index: Int) throws(FerryError) -> (ArchiveClass, PlistDictionary)? {
-        try classOf(index, deferring: nil).map { ($0.0, $0.1) }
+        try classOf(index, separating: nil).map { ($0.0, $0.1) }
     }
 
-    /// `classOf(_:)`, leaving the field `key` in the file when it is an
-    /// array of UIDs (see `KeyedArchiveObjects.object(_:deferring:)`).
+    /// `classOf(_:)`, with the field `key` apart as numbers when it is an
+    /// array of UIDs (see `KeyedArchiveObjects.object(_:separating:)`).
     public mutating func classOf(
-        _ index: Int, deferring key: String?
-    ) throws(FerryError) -> (ArchiveClass, PlistDictionary, deferred: (list: Int, count: Int)?)? {
+        _ index: Int, separating key: String?
+    ) throws(FerryError) -> (ArchiveClass, PlistDictionary, uids: [UInt64]?)? {
         let object: PlistValue
-        var deferred: (list: Int, count: Int)?
-        if let key { (object, deferred) = try objects.object(index, deferring: key) } else { object = try objects.object(index) }
+        var uids: [UInt64]?
+        if let key { (object, uids) = try objects.object(index, separating: key) } else { object = try objects.object(index) }
         guard case .dictionary(let dictionary) = object, let classValue = dictionary["$class"] else { return nil }
         guard case .uid(let uid) = classValue else { throw .archiveInvalidClass(index, at: location(index)) }
-        return (try archiveClass(try checked(uid, from: index), of: index), dictionary, deferred)
+        return (try archiveClass(try checked(uid, from: index), of: index), dictionary, uids)
     }
 
     // MARK: - Values

@@ -115,18 +115,17 @@ public struct KeyedArchiveObjects {
     }
 
     /// Entry `index` as `object(_:)` decodes it, except that in a binary
-    /// archive the value of `key`, when it is an array of UIDs, is left in
-    /// the file (see `BinaryPlistDecoder.dictionary(_:depth:deferring:)`):
-    /// `deferred` says where its references are.
+    /// archive the value of `key`, when it is an array of UIDs, comes back
+    /// as plain numbers (see `BinaryPlistDecoder.dictionary(_:depth:separating:)`).
     public mutating func object(
-        _ index: Int, deferring key: String
-    ) throws(FerryError) -> (PlistValue, deferred: (list: Int, count: Int)?) {
+        _ index: Int, separating key: String
+    ) throws(FerryError) -> (PlistValue, uids: [UInt64]?) {
         guard index >= 0, index < count, let list = binary?.list else { return (try object(index), nil) }
         let reference = try binary?.decoder.scanner.reference(list, index) ?? 0
-        guard let (dictionary, deferred) = try binary?.decoder.dictionary(reference, depth: 3, deferring: key) else {
+        guard let (dictionary, uids) = try binary?.decoder.dictionary(reference, depth: 3, separating: key) else {
             return (try object(index), nil)
         }
-        return (.dictionary(dictionary), deferred)
+        return (.dictionary(dictionary), uids)
     }
 
     /// The scanner of a binary archive and where its `$objects` references

@@ -16,7 +16,7 @@ public final class KeyedArchiveReader: RecordReader {
     private let classMap: ClassMap
     private let context: ReadContext
     /// The records' elements: decoded, or the UIDs of a binary archive's
-    /// root array, read from the file one by one.
+    /// root array as numbers.
     let elements: RootElements
     var position = 0
     private var failure: FerryError?
@@ -51,14 +51,14 @@ public final class KeyedArchiveReader: RecordReader {
         self.classMap = classMap
         self.context = context
         let root = objects.root
-        guard let (rootClass, fields, deferred) = try decoder.classOf(root, deferring: "NS.objects") else {
+        guard let (rootClass, fields, uids) = try decoder.classOf(root, separating: "NS.objects") else {
             let found = try decoder.value(uid: root, depth: 1)
             throw .formatNotRecords(found: found.typeName, at: decoder.location(root))
         }
         if rootClass.foundationKind == .array {
             // A collection of records, as `archiveRootObject([Product], …)` saves.
-            if let deferred, let scanner = objects.entries?.scanner {
-                elements = RootElements(uidsOf: deferred, in: scanner)
+            if let uids {
+                elements = RootElements(uids: uids)
             } else {
                 guard case .array(let list)? = fields["NS.objects"] ?? KeyedArchiveDecoder.numberedElements(fields) ?? .array([]) else {
                     throw .archiveWrongType(root, field: "NS.objects", expected: "type.array", at: decoder.location(root, field: "NS.objects"))
@@ -219,31 +219,26 @@ extension KeyedArchiveReader: StructureReporting {
     }
 }
 
-/// The elements of an archive's root: decoded values, or the references of
-/// a binary archive's array of UIDs, read when their record is.
+/// The elements of an archive's root: decoded values, or the numbers of a
+/// binary archive's array of UIDs.
 struct RootElements {
     private let values: [PlistValue]
-    private let uids: (list: Int, scanner: BinaryPlistScanner)?
+    private let uids: [UInt64]
     let count: Int
 
     init(_ values: [PlistValue]) {
         self.values = values
-        uids = nil
+        uids = []
         count = values.count
     }
 
-    /// The array `KeyedArchiveObjects.object(_:deferring:)` left in the file.
-    init(uidsOf array: (list: Int, count: Int), in scanner: BinaryPlistScanner) {
+    init(uids: [UInt64]) {
         values = []
-        uids = (array.list, scanner)
-        count = array.count
+        self.uids = uids
+        count = uids.count
     }
 
     subscript(position: Int) -> PlistValue {
-        guard let (list, scanner) = uids else { return values[position] }
-        guard let reference = try? scanner.reference(list, position), let uid = scanner.uidValue(reference) else {
-            preconditionFailure("a deferred array's UIDs were checked when it was deferred")
-        }
-        return .uid(uid)
+        values.isEmpty ? .uid(uids[position]) : values[position]
     }
 }

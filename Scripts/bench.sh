@@ -12,7 +12,8 @@
 # ${TMPDIR:-/tmp}/ferry-bench), FERRY (skip the build and use this binary),
 # ONLY (a regex of operation names).
 #
-# Every case runs RUNS times under /usr/bin/time; the table shows the median
+# Every case runs RUNS times under /usr/bin/time, the tools of an operation
+# taking turns (one run each per round); the table shows the median
 # wall time, input MB/s at that median, the median CPU time (user + system)
 # and the highest peak RSS of the runs. CPU time is the steadier figure on a
 # busy machine: other jobs stretch wall time, much less CPU time.
@@ -159,48 +160,80 @@ median() {
 
 # bench_case "<operation>" <tool> <input-file> [-o <stdout-file>] -- <command...>
 #
-# Runs the command RUNS times. Its stdout goes to <stdout-file> (default
-# /dev/null), its stderr to $OUT/<tool>.err. A failing command is reported
-# as FAIL in the table and the benchmark carries on.
+# Adds a tool to the operation. The tools of one operation run in rounds,
+# one run of each per round, RUNS rounds (`run_pending`, called when the next
+# operation starts, before outputs are compared and before the report): a
+# busy spell on the host then slows every tool of the round, not the runs of
+# one tool, and the ratios stay steadier than the seconds. Its stdout goes to
+# <stdout-file> (default /dev/null), its stderr to $OUT/<tool>.err. A
+# failing command is reported as FAIL in the table and the benchmark carries
+# on.
+P_OP= P_TOOL=() P_INPUT=() P_STDOUT=() P_COMMAND=()
 bench_case() {
     local op=$1 tool=$2 input=$3 stdout=/dev/null
     shift 3
     if [[ ${1:-} == -o ]]; then stdout=$2; shift 2; fi
     [[ ${1:-} == -- ]] || die "bench_case: expected -- before the command"
     shift
+    [[ $op == "$P_OP" ]] || run_pending
+    P_OP=$op
+    P_TOOL+=("$tool") P_INPUT+=("$input") P_STDOUT+=("$stdout")
+    P_COMMAND+=("$(printf '%q ' "$@")")
+}
 
-    local err="$OUT/$tool.err" timing="$OUT/$tool.time"
-    local secs=() rss=() cpu=() run start end
+# Runs the pending operation's tools in rounds and records each one's
+# medians.
+run_pending() {
+    local count=${#P_TOOL[@]}
+    ((count > 0)) || return 0
+    local -A secs=() rss=() cpu=() failed=()
+    local run i tool timing start end
     for ((run = 1; run <= RUNS; run++)); do
-        printf '    %-18s %-10s run %d/%d ... ' "$op" "$tool" "$run" "$RUNS" >&2
-        start=$EPOCHREALTIME
-        if ! /usr/bin/time -f '%e %M %U %S' -o "$timing" "$@" >"$stdout" 2>"$err"; then
-            printf 'FAILED\n' >&2
-            sed 's/^/      | /' "$err" | tail -n 5 >&2
-            R_OP+=("$op") R_TOOL+=("$tool") R_SECS+=(FAIL) R_MBS+=(-) R_RSS+=(-) R_CPU+=(-)
-            return 0
-        fi
-        end=$EPOCHREALTIME
-        # Wall time from bash's microsecond clock (%e has only 10 ms resolution);
-        # peak RSS (%M, KiB) and CPU time (%U + %S) from GNU time's last line.
-        secs+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')")
-        rss+=("$(tail -n 1 "$timing" | awk '{ print $2 }')")
-        cpu+=("$(tail -n 1 "$timing" | awk '{ printf "%.2f", $3 + $4 }')")
-        printf '%ss\n' "${secs[-1]}" >&2
+        for ((i = 0; i < count; i++)); do
+            tool=${P_TOOL[i]}
+            [[ -z ${failed[$i]:-} ]] || continue
+            timing="$OUT/$tool.time"
+            printf '    %-18s %-10s run %d/%d ... ' "$P_OP" "$tool" "$run" "$RUNS" >&2
+            start=$EPOCHREALTIME
+            if ! eval "/usr/bin/time -f '%e %M %U %S' -o \"\$timing\" ${P_COMMAND[i]}" >"${P_STDOUT[i]}" 2>"$OUT/$tool.err"; then
+                printf 'FAILED\n' >&2
+                sed 's/^/      | /' "$OUT/$tool.err" | tail -n 5 >&2
+                failed[$i]=1
+                continue
+            fi
+            end=$EPOCHREALTIME
+            # Wall time from bash's microsecond clock (%e has only 10 ms
+            # resolution); peak RSS (%M, KiB) and CPU time (%U + %S) from GNU
+            # time's last line.
+            secs[$i]+="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') "
+            rss[$i]+="$(tail -n 1 "$timing" | awk '{ print $2 }') "
+            cpu[$i]+="$(tail -n 1 "$timing" | awk '{ printf "%.2f", $3 + $4 }') "
+            printf '%ss\n' "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" >&2
+        done
     done
-
     local s mb max_rss
-    s=$(median "${secs[@]}")
-    mb=$(awk -v bytes="$(stat -c %s "$input")" -v s="$s" 'BEGIN { printf "%.1f", bytes / 1e6 / (s > 0 ? s : 0.001) }')
-    max_rss=$(printf '%s\n' "${rss[@]}" | sort -n | tail -n 1)
-    R_OP+=("$op") R_TOOL+=("$tool") R_SECS+=("$s") R_MBS+=("$mb")
-    R_RSS+=("$(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }')")
-    R_CPU+=("$(median "${cpu[@]}")")
+    for ((i = 0; i < count; i++)); do
+        if [[ -n ${failed[$i]:-} ]]; then
+            R_OP+=("$P_OP") R_TOOL+=("${P_TOOL[i]}") R_SECS+=(FAIL) R_MBS+=(-) R_RSS+=(-) R_CPU+=(-)
+            continue
+        fi
+        # shellcheck disable=SC2086  # the lists are space-separated numbers
+        s=$(median ${secs[$i]})
+        mb=$(awk -v bytes="$(stat -c %s "${P_INPUT[i]}")" -v s="$s" 'BEGIN { printf "%.1f", bytes / 1e6 / (s > 0 ? s : 0.001) }')
+        # shellcheck disable=SC2086
+        max_rss=$(printf '%s\n' ${rss[$i]} | sort -n | tail -n 1)
+        R_OP+=("$P_OP") R_TOOL+=("${P_TOOL[i]}") R_SECS+=("$s") R_MBS+=("$mb")
+        R_RSS+=("$(awk -v k="$max_rss" 'BEGIN { printf "%.1f", k / 1024 }')")
+        # shellcheck disable=SC2086
+        R_CPU+=("$(median ${cpu[$i]})")
+    done
+    P_OP= P_TOOL=() P_INPUT=() P_STDOUT=() P_COMMAND=()
 }
 
 # MARK: - Report
 
 report() {
+    run_pending
     local i j line
     local format='%-35s %-17s %9s %9s %9s %12s\n'
     printf "\n$format" operation tool seconds "in MB/s" "cpu s" "peak RSS MB"
@@ -250,6 +283,7 @@ report() {
 # Scripts/bench-python.py, and records the verdict for the report.
 CHECKS=()
 check_same() {
+    run_pending
     local label=$1 a=$2 b=$3 verdict
     [[ -s $a && -s $b ]] || { CHECKS+=("$label: skipped (an output is missing)"); return 0; }
     verdict=$(python3 "$PYBENCH" same "$a" "$b" 2>&1) || true

@@ -186,7 +186,7 @@ bench_case() {
 run_pending() {
     local count=${#P_TOOL[@]}
     ((count > 0)) || return 0
-    local -A secs=() rss=() cpu=() failed=()
+    local -A secs=() rss=() cpu=() failed=() made=()
     local run i tool timing start end
     for ((run = 1; run <= RUNS; run++)); do
         for ((i = 0; i < count; i++)); do
@@ -194,6 +194,16 @@ run_pending() {
             [[ -z ${failed[$i]:-} ]] || continue
             timing="$OUT/$tool.time"
             printf '    %-18s %-10s run %d/%d ... ' "$P_OP" "$tool" "$run" "$RUNS" >&2
+            # Each run starts alike, untimed: the files this tool's last run
+            # wrote are removed (replacing them cost Ferry's rename and the
+            # peers' truncation more or less, as they had reached the disk
+            # or not), and what other runs wrote goes to disk (written back
+            # during a run, it slowed whichever tool came next).
+            if [[ -n ${made[$i]:-} ]]; then
+                while IFS= read -r file; do rm -f -- "$file"; done <<<"${made[$i]}"
+            fi
+            sync
+            touch "$OUT/.before-run"
             start=$EPOCHREALTIME
             if ! eval "/usr/bin/time -f '%e %M %U %S' -o \"\$timing\" ${P_COMMAND[i]}" >"${P_STDOUT[i]}" 2>"$OUT/$tool.err"; then
                 printf 'FAILED\n' >&2
@@ -202,6 +212,7 @@ run_pending() {
                 continue
             fi
             end=$EPOCHREALTIME
+            made[$i]=$(find "$OUT" -type f -newer "$OUT/.before-run" ! -name '*.time' ! -name '*.err' ! -name .before-run)
             # Wall time from bash's microsecond clock (%e has only 10 ms
             # resolution); peak RSS (%M, KiB) and CPU time (%U + %S) from GNU
             # time's last line.

@@ -168,8 +168,6 @@ public struct RecordValidator {
                 if !(number >= 0) { throw .recordNegative(specs[index].name, at: SourceLocation(field: specs[index].name)) }
             case (.bool, .bool):
                 break
-            case (.photo, .other(let other)) where record.others[other].isPhotoContent:
-                break
             case (_, .other(let other)):
                 let value = record.others[other]
                 if case .null = value {
@@ -205,17 +203,6 @@ public struct RecordValidator {
             recent.append((fields, positions))
         }
         positionsFields = ObjectIdentifier(fields)
-    }
-}
-
-private extension Value {
-    /// Whether a photo field may hold this value: bytes, or text (a `data:`
-    /// URI or a reference), as `FieldSpec.check` accepts.
-    var isPhotoContent: Bool {
-        switch self {
-        case .bytes, .string: true
-        default: false
-        }
     }
 }
 

@@ -63,14 +63,7 @@ public struct BinaryPlistDecoder {
             }
             return .array(elements)
         case .dictionary(let list, let count):
-            try enter(index, depth: depth)
-            defer { onPath[index] = false }
-            var dictionary = PlistDictionary()
-            for position in 0..<count {
-                let key = try cachedKey(try scanner.reference(list, position), of: index)
-                dictionary.append(key: key, value: try element(try scanner.reference(list, count + position), depth: depth + 1))
-            }
-            return .dictionary(dictionary)
+            return .dictionary(try dictionary(index, list: list, count: count, depth: depth, separating: nil).0)
         }
     }
 
@@ -86,6 +79,13 @@ public struct BinaryPlistDecoder {
     ) throws(FerryError) -> (PlistDictionary, uids: [UInt64]?)? {
         guard case .dictionary(let list, let count) = try scanner.object(index) else { return nil }
         try spend(index)
+        return try dictionary(index, list: list, count: count, depth: depth, separating: key)
+    }
+
+    /// The entries of dictionary `index`, which `value` has counted.
+    private mutating func dictionary(
+        _ index: Int, list: Int, count: Int, depth: Int, separating key: String?
+    ) throws(FerryError) -> (PlistDictionary, uids: [UInt64]?) {
         try enter(index, depth: depth)
         defer { onPath[index] = false }
         var dictionary = PlistDictionary()
@@ -93,7 +93,7 @@ public struct BinaryPlistDecoder {
         for position in 0..<count {
             let name = try cachedKey(try scanner.reference(list, position), of: index)
             let valueIndex = try scanner.reference(list, count + position)
-            if separated == nil, name == key, let uids = try uidArray(valueIndex) {
+            if separated == nil, let key, name == key, let uids = try uidArray(valueIndex) {
                 try spend(1 + uids.count, at: valueIndex)
                 try enter(valueIndex, depth: depth + 1)
                 onPath[valueIndex] = false

@@ -130,6 +130,9 @@ public struct KeyedArchiveDecoder {
     @inline(__always)
     func enter(_ uid: Int, depth: Int) throws(FerryError) {
         guard depth <= maxDepth else { throw .nestingTooDeep(limit: maxDepth, at: location(uid)) }
+        guard uid >= 0, uid < objects.count else {
+            throw .archiveUIDOutOfRange(uid, count: objects.count, at: SourceLocation(file: objects.name))
+        }
         guard onPath.insert(uid) else { throw .archiveCycle(uid, at: location(uid)) }
     }
 
@@ -425,11 +428,11 @@ final class PathBits {
 
     deinit { words.deallocate() }
 
-    /// Adds `uid` (in `0..<count`).
-    /// - Returns: false when it was there already.
+    /// Adds `uid`.
+    /// - Returns: false when it was there already, or is outside `0..<count`.
     @inline(__always)
     func insert(_ uid: Int) -> Bool {
-        precondition(uid >= 0 && uid < count, "UID checked by the caller")
+        guard uid >= 0 && uid < count else { return false }  // the decoder checks first
         let bit = UInt64(1) << UInt64(uid & 63)
         let word = words[uid >> 6]
         guard word & bit == 0 else { return false }
@@ -439,7 +442,7 @@ final class PathBits {
 
     @inline(__always)
     func remove(_ uid: Int) {
-        precondition(uid >= 0 && uid < count, "UID checked by the caller")
+        guard uid >= 0 && uid < count else { return }
         words[uid >> 6] &= ~(UInt64(1) << UInt64(uid & 63))
     }
 }

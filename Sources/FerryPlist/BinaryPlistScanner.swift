@@ -354,8 +354,8 @@ public final class BinaryPlistScanner {
     }
 
     /// Whether object `index` decodes without error to anything but an
-    /// array, a set or a dictionary, as `object(_:)` would tell, without
-    /// decoding the common fixed-size scalars.
+    /// array, a set or a dictionary, as the decoder would tell (strings
+    /// checked too), without decoding the common fixed-size scalars.
     @inline(__always)
     func isScalar(_ index: Int) -> Bool {
         guard let start = try? offset(of: index) else { return false }
@@ -368,8 +368,11 @@ public final class BinaryPlistScanner {
         case 0x8: return start + 2 + info <= objectsEnd
         case 0xA, 0xB, 0xC, 0xD: return false
         default:
+            // Strings are checked as decoding them checks them.
             switch try? object(index) {
             case nil, .array?, .set?, .dictionary?: return false
+            case .asciiString(let range)?: return (try? asciiBytes(range, index: index)) != nil
+            case .utf16String(let range)?: return (try? utf16String(range, index: index)) != nil
             default: return true
             }
         }

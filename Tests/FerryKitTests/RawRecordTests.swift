@@ -231,6 +231,12 @@ import Testing
             let url = corpora.appendingPathComponent(folder)
             inputs += try FileManager.default.contentsOfDirectory(atPath: url.path).sorted().map { url.appendingPathComponent($0).path }
         }
+        // What the fuzzer found, such as a UIImage whose UIScale is a string
+        // that is not ASCII: the raw path took it for a scalar unchecked.
+        let regressions = TestPaths.packageRoot.appendingPathComponent("Fuzz/Regressions/Archive")
+        inputs += try FileManager.default.contentsOfDirectory(atPath: regressions.path).sorted().map {
+            regressions.appendingPathComponent($0).path
+        }
         for name in ["products-inline.json", "books.json"] {
             var options = ConversionOptions()
             options.overwrite = true

@@ -64,18 +64,12 @@ public struct KeyedArchiveDecoder {
     }
 
     /// The class of object `index` when it is an instance dictionary.
-    public mutating func classOf(_ index: Int) throws(FerryError) -> (ArchiveClass, PlistDictionary)? {
-        try classOf(index, separating: nil).map { ($0.0, $0.1) }
-    }
-
-    /// `classOf(_:)`, with the field `key` apart as numbers when it is an
-    /// array of UIDs (see `KeyedArchiveObjects.object(_:separating:)`).
+    /// The field `key` comes apart as numbers when it is an array of UIDs
+    /// (see `KeyedArchiveObjects.object(_:separating:)`).
     public mutating func classOf(
-        _ index: Int, separating key: String?
+        _ index: Int, separating key: String
     ) throws(FerryError) -> (ArchiveClass, PlistDictionary, uids: [UInt64]?)? {
-        let object: PlistValue
-        var uids: [UInt64]?
-        if let key { (object, uids) = try objects.object(index, separating: key) } else { object = try objects.object(index) }
+        let (object, uids) = try objects.object(index, separating: key)
         guard case .dictionary(let dictionary) = object, let classValue = dictionary["$class"] else { return nil }
         guard case .uid(let uid) = classValue else { throw .archiveInvalidClass(index, at: location(index)) }
         return (try archiveClass(try checked(uid, from: index), of: index), dictionary, uids)

@@ -224,19 +224,18 @@ extension KeyedArchiveReader: StructureReporting {
 struct RootElements {
     private let values: [PlistValue]
     private let uids: [UInt64]
-    let count: Int
 
     init(_ values: [PlistValue]) {
         self.values = values
         uids = []
-        count = values.count
     }
 
     init(uids: [UInt64]) {
         values = []
         self.uids = uids
-        count = uids.count
     }
+
+    var count: Int { values.isEmpty ? uids.count : values.count }
 
     subscript(position: Int) -> PlistValue {
         values.isEmpty ? .uid(uids[position]) : values[position]

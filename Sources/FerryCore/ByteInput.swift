@@ -23,10 +23,37 @@ public protocol ByteInput: AnyObject {
     ///   the room it gave; nil when the caller must use `read(into:)`.
     /// - Throws: `io.readFailed`.
     func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int?
+    /// The rest of the input mapped into memory instead of read, for formats
+    /// read whole, when it is a regular file of a megabyte or more: the
+    /// bytes are `mapping.bytes[start...]`, and count as read. `unread` is
+    /// how many bytes just before the input's position a wrapper still
+    /// holds unread (peeked): the mapping starts with them. Nil (the
+    /// default) when the input must be read.
+    func mapRemainder(holding unread: Int) -> (mapping: FileMapping, start: Int)?
+    /// Throws `io.inputChanged` when a mapping of the input could not be
+    /// read whole (see `FileMapping`). Whoever reads an input that may be
+    /// mapped calls it once done, and before reporting an error, which the
+    /// change may have caused. The default does nothing.
+    func checkIntact() throws(FerryError)
 }
 
 extension ByteInput {
     public func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? { nil }
+
+    public func mapRemainder(holding unread: Int) -> (mapping: FileMapping, start: Int)? { nil }
+
+    public func checkIntact() throws(FerryError) {}
+
+    /// `error`, or `io.inputChanged` when the input changed while it was
+    /// read, which may have caused the error.
+    public func unlessChanged(_ failure: FerryError) -> FerryError {
+        do throws(FerryError) {
+            try checkIntact()
+        } catch {
+            return error
+        }
+        return failure
+    }
 }
 
 // MARK: - Files
@@ -38,6 +65,8 @@ public final class FileInput: ByteInput {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private var closed = false
+    /// The mappings handed out, kept for `checkIntact()`.
+    private var mappings: [FileMapping] = []
 
     /// Opens `path` for reading; `-` means standard input.
     /// - Throws: `io.cannotOpen`, `io.isDirectory`.
@@ -109,6 +138,26 @@ public final class FileInput: ByteInput {
         }
         guard lseek(descriptor, start + off_t(count), SEEK_SET) >= 0 else { throw .ioReadFailed(name, errno: errno) }
         return count
+    }
+
+    /// Maps the file from `unread` bytes before the current position to its
+    /// present end (which may have moved since it was opened), and moves
+    /// the position there, as reading it all would.
+    public func mapRemainder(holding unread: Int) -> (mapping: FileMapping, start: Int)? {
+        guard !closed, sizeHint != nil else { return nil }
+        var info = stat()
+        let position = Int(lseek(descriptor, 0, SEEK_CUR))
+        guard fstat(descriptor, &info) == 0, position >= unread else { return nil }
+        let size = Int(info.st_size)
+        guard size - position >= 1 << 20, let mapping = FileMapping(descriptor: descriptor, count: size),
+            lseek(descriptor, off_t(size), SEEK_SET) >= 0
+        else { return nil }
+        mappings.append(mapping)
+        return (mapping, position - unread)
+    }
+
+    public func checkIntact() throws(FerryError) {
+        if mappings.contains(where: \.isDamaged) { throw .ioInputChanged(name) }
     }
 
     /// One parallel read: each slice reads its own part of the file into its
@@ -226,6 +275,15 @@ public final class PeekableInput: ByteInput {
         }
         return try base.read(into: buffer)
     }
+
+    /// Passes the call on, with the peeked bytes not yet read.
+    public func mapRemainder(holding unread: Int) -> (mapping: FileMapping, start: Int)? {
+        guard let mapped = base.mapRemainder(holding: unread + prefix.count - prefixPosition) else { return nil }
+        prefixPosition = prefix.count
+        return mapped
+    }
+
+    public func checkIntact() throws(FerryError) { try base.checkIntact() }
 
     /// Passes the call on once the peeked bytes have all been read.
     public func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {

@@ -14,6 +14,15 @@ public final class CountingInput: ByteInput {
         return count
     }
 
+    public func mapRemainder(holding unread: Int) -> (mapping: FileMapping, start: Int)? {
+        guard let mapped = base.mapRemainder(holding: unread) else { return nil }
+        // The bytes held unread were counted when they were read.
+        bytesRead += mapped.mapping.bytes.count - mapped.start - unread
+        return mapped
+    }
+
+    public func checkIntact() throws(FerryError) { try base.checkIntact() }
+
     public func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {
         guard let count = try base.readRemainder(into: buffer) else { return nil }
         bytesRead += count

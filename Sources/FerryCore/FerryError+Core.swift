@@ -13,6 +13,7 @@ extension FerryError.Code {
     public static let ioWriteFailed = Self("io.writeFailed", .io)
     public static let ioOutputExists = Self("io.outputExists", .io)
     public static let ioIsDirectory = Self("io.isDirectory", .io)
+    public static let ioInputChanged = Self("io.inputChanged", .io)
 
     // Records and kinds
     public static let recordMissingField = Self("record.missingField", .data)
@@ -74,6 +75,10 @@ extension FerryError {
 
     public static func ioOutputExists(_ path: String) -> FerryError {
         FerryError(.ioOutputExists, [.path(path)], at: SourceLocation(file: path))
+    }
+
+    public static func ioInputChanged(_ path: String) -> FerryError {
+        FerryError(.ioInputChanged, [.path(path)], at: SourceLocation(file: path))
     }
 
     public static func ioIsDirectory(_ path: String) -> FerryError {

@@ -20,9 +20,9 @@ public final class InputBytes: @unchecked Sendable {
     public let bytes: UnsafeRawBufferPointer
     private let storage: Storage
 
-    private init(storage: Storage, count: Int) {
+    private init(storage: Storage, from start: Int = 0, count: Int) {
         self.storage = storage
-        bytes = UnsafeRawBufferPointer(rebasing: storage.memory[0..<count])
+        bytes = UnsafeRawBufferPointer(rebasing: storage.memory[start..<start + count])
     }
 
     /// A copy of `array`.
@@ -47,6 +47,11 @@ public final class InputBytes: @unchecked Sendable {
     ///   `io.readFailed`.
     public static func read(_ input: any ByteInput, limit: Int) throws(FerryError) -> InputBytes {
         if let size = input.sizeHint, size > limit { throw .inputTooLarge(limit: limit, at: SourceLocation(file: input.name)) }
+        if let (mapping, start) = input.mapRemainder(holding: 0) {
+            let count = mapping.bytes.count - start
+            guard count <= limit else { throw .inputTooLarge(limit: limit, at: SourceLocation(file: input.name)) }
+            return InputBytes(storage: Storage(mapping: mapping), from: start, count: count)
+        }
         // One byte more than announced, to notice a file that grew.
         var storage =
             if let size = input.sizeHint { Storage(mapping: min(size + 1, limit + 1)) } else { Storage(allocating: 1 << 16) }
@@ -81,14 +86,23 @@ public final class InputBytes: @unchecked Sendable {
         return InputBytes(storage: storage, count: count)
     }
 
-    /// Memory from the allocator, or mapped.
+    /// Memory from the allocator, or mapped: anonymous memory, or the file.
     private struct Storage {
         let memory: UnsafeMutableRawBufferPointer
         let mapped: Bool
+        /// The file mapped, which unmaps itself.
+        private let file: FileMapping?
 
         private init(memory: UnsafeMutableRawBufferPointer, mapped: Bool) {
             self.memory = memory
             self.mapped = mapped
+            file = nil
+        }
+
+        init(mapping: FileMapping) {
+            memory = UnsafeMutableRawBufferPointer(mutating: mapping.bytes)
+            mapped = false
+            file = mapping
         }
 
         init(allocating count: Int) {
@@ -110,6 +124,7 @@ public final class InputBytes: @unchecked Sendable {
         }
 
         func release() {
+            if file != nil { return }
             if mapped { munmap(memory.baseAddress, memory.count) } else { memory.deallocate() }
         }
     }

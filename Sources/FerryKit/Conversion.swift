@@ -132,6 +132,8 @@ public struct Converter {
                     return records.count
                 }
             }
+            // A mapped input that shrank meanwhile read as zeros somewhere.
+            try input.checkIntact()
             var writer = stream.writer
             let kind = stream.kind
             let count = stream.count
@@ -146,7 +148,7 @@ public struct Converter {
             stopReading?()
             file?.discard()
             photos.removeWrittenFiles()
-            throw error.located(SourceLocation(file: inputPath))
+            throw input.unlessChanged(error).located(SourceLocation(file: inputPath))
         }
     }
 }

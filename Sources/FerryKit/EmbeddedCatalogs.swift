@@ -97,6 +97,7 @@ enum EmbeddedCatalogs {
             "io.writeFailed": "cannot write '%1$@': %2$@",
             "io.outputExists": "'%1$@' already exists; use --force to replace it",
             "io.isDirectory": "'%1$@' is a folder",
+            "io.inputChanged": "'%1$@' shrank or became unreadable while it was being read",
             "io.temporaryFile": "cannot create a temporary file in '%1$@': %2$@",
             "io.renameFailed": "cannot move the finished output to '%1$@': %2$@",
             "record.missingField": "the required field '%1$@' is missing or null",

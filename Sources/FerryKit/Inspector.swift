@@ -24,8 +24,10 @@ public struct Inspector {
     public func inspect(
         _ path: String, from: String?, options: OptionValues = OptionValues(), limits: ReadLimits = ReadLimits()
     ) throws(FerryError) -> Inspection {
+        var input: PeekableInput?
         do throws(FerryError) {
             let opened = try OpenedInput(path: path, limits: limits)
+            input = opened.input
             let codec = try FormatResolver(registry: registry).inputCodec(
                 path: opened.formatPath, prefix: opened.prefix, from: from)
             let context = ReadContext(options: options, limits: limits)
@@ -49,11 +51,12 @@ public struct Inspector {
                 if let photo = record["photo"], photo != .null { photos += 1 }
             }
             let structure = try (reader as? any StructureReporting)?.structure() ?? InputStructure()
+            try opened.input.checkIntact()
             return Inspection(
                 file: path, format: codec.id, compressed: opened.isCompressed, kind: kind ?? .generic, records: records,
                 fields: fields, photos: photos, structure: structure, warnings: context.takeWarnings())
         } catch {
-            throw error.located(SourceLocation(file: path))
+            throw (input?.unlessChanged(error) ?? error).located(SourceLocation(file: path))
         }
     }
 }

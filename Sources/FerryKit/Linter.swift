@@ -8,14 +8,17 @@ public struct Linter {
     /// - Returns: the format it was read as.
     /// - Throws: the first problem, located.
     public func lint(_ path: String, from: String?, limits: ReadLimits = ReadLimits()) throws(FerryError) -> String {
+        var opened: OpenedInput?
         do throws(FerryError) {
-            let opened = try OpenedInput(path: path, limits: limits)
+            let input = try OpenedInput(path: path, limits: limits)
+            opened = input
             let codec = try FormatResolver(registry: registry).inputCodec(
-                path: opened.formatPath, prefix: opened.prefix, from: from)
-            try codec.lint(opened.input, context: ReadContext(limits: limits))
+                path: input.formatPath, prefix: input.prefix, from: from)
+            try codec.lint(input.input, context: ReadContext(limits: limits))
+            try input.input.checkIntact()
             return codec.id
         } catch {
-            throw error.located(SourceLocation(file: path))
+            throw (opened?.input.unlessChanged(error) ?? error).located(SourceLocation(file: path))
         }
     }
 }

@@ -100,3 +100,93 @@ import Testing
         #expect(same)
     }
 }
+
+/// Large files read whole are mapped (`FileMapping`), with a guard for a
+/// file that shrinks under the mapping.
+@Suite struct FileMappingTests {
+    /// 2 MiB and a bit, no zero byte in it.
+    static let bytes: [UInt8] = (0..<2_100_000).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) }
+
+    private func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ferry-map-\(UInt64.random(in: 0...UInt64.max)).bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A mapping keeps its bytes in the file: a file truncated after the
+    /// read is read as zeros past its new end, with no SIGBUS, and the
+    /// input then reports the change.
+    @Test func aFileThatShrinksUnderTheMappingReadsAsZerosAndIsReported() throws {
+        let path = try temporaryFile(Self.bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = PeekableInput(CountingInput(try FileInput(path: path)))
+        _ = try input.peek(64)
+        let read = try InputBytes.read(input, limit: 1 << 30)
+        try input.checkIntact()
+        #expect(truncate(path, 8192) == 0)
+        let contents = read.array()
+        #expect(contents.count == Self.bytes.count)
+        let kept = contents[0..<8192].elementsEqual(Self.bytes[0..<8192])
+        #expect(kept)
+        let zeros = contents[8192...].allSatisfy { $0 == 0 }
+        #expect(zeros)
+        do throws(FerryError) {
+            try input.checkIntact()
+            Issue.record("the change went unnoticed")
+        } catch {
+            #expect(error.code == .ioInputChanged)
+            #expect(error.arguments == [.path(path)])
+        }
+        let reported = input.unlessChanged(.ioReadFailed(path, errno: EIO))
+        #expect(reported.code == .ioInputChanged)
+    }
+
+    @Test func anIntactMappingGivesTheFileBehindAPeekAndACount() throws {
+        let path = try temporaryFile(Self.bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let counting = CountingInput(try FileInput(path: path))
+        let input = PeekableInput(counting)
+        #expect(try input.peek(100) == Array(Self.bytes[0..<100]))
+        // Ten of the peeked bytes are read before the rest is mapped.
+        var first = [UInt8](repeating: 0, count: 10)
+        #expect(try first.withUnsafeMutableBytes { try input.read(into: $0) } == 10)
+        let read = try InputBytes.read(input, limit: 1 << 30)
+        let same = read.array() == Array(Self.bytes[10...])
+        #expect(same)
+        #expect(counting.bytesRead == Self.bytes.count)
+        try input.checkIntact()
+        #expect(input.unlessChanged(.ioReadFailed(path, errno: EIO)).code == .ioReadFailed)
+        // The position is at the end, as after reading.
+        var byte: UInt8 = 0
+        #expect(try withUnsafeMutableBytes(of: &byte) { try input.read(into: $0) } == 0)
+    }
+
+    /// Below a megabyte, a file is read: what was read stays as it was.
+    @Test func aSmallFileIsReadNotMapped() throws {
+        let small = Array(Self.bytes[0..<500_000])
+        let path = try temporaryFile(small)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = PeekableInput(try FileInput(path: path))
+        _ = try input.peek(64)
+        let read = try InputBytes.read(input, limit: 1 << 30)
+        #expect(truncate(path, 0) == 0)
+        let same = read.array() == small
+        #expect(same)
+        try input.checkIntact()
+    }
+
+    /// The parallel read, which a file takes when it cannot be mapped.
+    @Test func theParallelReadGivesTheRestOfTheFile() throws {
+        let path = try temporaryFile(ParallelFileReadTests.bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = try FileInput(path: path)
+        var head = [UInt8](repeating: 0, count: 4096)
+        #expect(try head.withUnsafeMutableBytes { try input.read(into: $0) } == 4096)
+        var rest = [UInt8](repeating: 0, count: ParallelFileReadTests.bytes.count)
+        let got = try rest.withUnsafeMutableBytes { try input.readRemainder(into: $0) }
+        #expect(got == ParallelFileReadTests.bytes.count - 4096)
+        let same = rest[0..<(got ?? 0)].elementsEqual(ParallelFileReadTests.bytes[4096...])
+        #expect(same)
+    }
+}

@@ -15,4 +15,20 @@ long ferry_getdents64(int descriptor, void *buffer, size_t length);
 /// -1 and errno, and does nothing where the call does not exist.
 int ferry_start_writeback(int descriptor, long long offset, long long count);
 
+/// Guards `length` bytes of a file mapped read-only at `base`. Reading a
+/// page of the mapping raises SIGBUS when the file has shrunk under it (or
+/// its storage fails); for a guarded mapping, a SIGBUS handler (installed
+/// on first use, passing other signals on to the handler it replaced) maps
+/// a page of zeros there instead and marks the mapping damaged, and the
+/// read goes on. Returns a slot for the calls below, or -1 when none is
+/// free or the handler cannot be installed: then the file must be read,
+/// not mapped.
+int ferry_mapping_guard(const void *base, size_t length);
+
+/// Whether a read of the mapping guarded in `slot` has failed.
+int ferry_mapping_damaged(int slot);
+
+/// Stops guarding the mapping in `slot`; call it before unmapping.
+void ferry_mapping_unguard(int slot);
+
 #endif

@@ -19,8 +19,10 @@ import FerryCore
 public struct BinaryPlistDecoder {
     public let scanner: BinaryPlistScanner
     private let maxDepth: Int
-    /// Objects on the path being decoded.
-    private var onPath: [Bool]
+    /// Objects on the path being decoded: a class, one bit an object, as in
+    /// `KeyedArchiveDecoder` (copies of a decoder share it; every entry is
+    /// left again, errors included, so none sees another's path).
+    private let onPath: PathBits
     /// Values that may still be decoded.
     private var budget: Int
     private let initialBudget: Int
@@ -30,7 +32,7 @@ public struct BinaryPlistDecoder {
     public init(_ scanner: BinaryPlistScanner, limits: ReadLimits, fileSize: Int) {
         self.scanner = scanner
         maxDepth = limits.maxDepth
-        onPath = [Bool](repeating: false, count: scanner.objectCount)
+        onPath = PathBits(count: scanner.objectCount)
         // A tree of N references decodes to at most N values; allow sharing of
         // small parts (dates, class names) many times over, but no more.
         initialBudget = max(fileSize, 1 << 16) * 8
@@ -55,7 +57,7 @@ public struct BinaryPlistDecoder {
         case .uid(let number): return .uid(number)
         case .array(let list, let count), .set(let list, let count):
             try enter(index, depth: depth)
-            defer { onPath[index] = false }
+            defer { onPath.remove(index) }
             var elements: [PlistValue] = []
             elements.reserveCapacity(count)
             for position in 0..<count {
@@ -87,7 +89,7 @@ public struct BinaryPlistDecoder {
         _ index: Int, list: Int, count: Int, depth: Int, separating key: String?
     ) throws(FerryError) -> (PlistDictionary, uids: [UInt64]?) {
         try enter(index, depth: depth)
-        defer { onPath[index] = false }
+        defer { onPath.remove(index) }
         var dictionary = PlistDictionary()
         var separated: [UInt64]?
         for position in 0..<count {
@@ -96,7 +98,7 @@ public struct BinaryPlistDecoder {
             if separated == nil, let key, name == key, let uids = try uidArray(valueIndex) {
                 try spend(1 + uids.count, at: valueIndex)
                 try enter(valueIndex, depth: depth + 1)
-                onPath[valueIndex] = false
+                onPath.remove(valueIndex)
                 separated = uids
                 dictionary.append(key: name, value: .array([]))
                 continue
@@ -202,11 +204,10 @@ public struct BinaryPlistDecoder {
         guard depth <= maxDepth else {
             throw .nestingTooDeep(limit: maxDepth, at: scanner.location(try scanner.offset(of: index)))
         }
-        guard !onPath[index] else { throw .bplistCycle(index, at: scanner.location(try scanner.offset(of: index))) }
-        onPath[index] = true
+        guard onPath.insert(index) else { throw .bplistCycle(index, at: scanner.location(try scanner.offset(of: index))) }
     }
 
-    public mutating func leave(_ index: Int) { onPath[index] = false }
+    public mutating func leave(_ index: Int) { onPath.remove(index) }
 
     @inline(__always)
     private mutating func spend(_ index: Int) throws(FerryError) {

@@ -45,17 +45,13 @@ final class InstanceKeys {
     }
 }
 
-/// A class met lately by the raw path, with the kind it maps to.
-final class KnownClass {
+/// What the raw path needs of a class met lately: plain values, which copy
+/// without reference counts (its name is kept apart, in `recentClassNames`).
+struct KnownClass {
     let uid: UInt64
-    let archiveClass: ArchiveClass
+    let foundationKind: ArchiveClass.FoundationKind?
+    /// The kind it maps to, for a class that is no Foundation class.
     let kind: RecordKind?
-
-    init(uid: UInt64, archiveClass: ArchiveClass, kind: RecordKind?) {
-        self.uid = uid
-        self.archiveClass = archiveClass
-        self.kind = kind
-    }
 }
 
 /// How one field of an instance is read.
@@ -113,7 +109,7 @@ extension KeyedArchiveReader: RawRecordReader {
         _ element: PlistValue, into buffers: inout RawRecordBuffers
     ) throws(FerryError) -> (FieldList, RecordOrigin)? {
         // 1. Look.
-        guard case .uid(let reference) = element, let (scanner, entryList) = entries,
+        guard case .uid(let reference) = element, let scanner = entryScanner,
             reference < UInt64(decoder.objects.count)
         else { return nil }
         let uid = Int(reference)
@@ -127,9 +123,9 @@ extension KeyedArchiveReader: RawRecordReader {
         else { return nil }
         guard let classReference = try? scanner.reference(list, count + keys.classSlot),
             let classUID = scanner.uidValue(classReference),
-            let known = instanceClass(classUID, of: uid)
+            let known = knownClass(classUID, of: uid), recentClasses[known].foundationKind == nil
         else { return nil }
-        let kind = known.kind
+        let kind = recentClasses[known].kind
         // The plans overwrite the last instance's.
         if plans.count < count {
             plans.deallocate()
@@ -151,7 +147,7 @@ extension KeyedArchiveReader: RawRecordReader {
         try decoder.enter(uid, depth: 2)
         defer { decoder.leave(uid) }
         buffers.removeAll()
-        if kind == nil { buffers.append(other: .string(known.archiveClass.name)) }
+        if kind == nil { buffers.append(other: .string(recentClassNames[known])) }
         for plan in plans[0..<planned] {
             switch plan {
             case .inline(let value):
@@ -224,7 +220,7 @@ extension KeyedArchiveReader: RawRecordReader {
         }
         guard let classReference = try? scanner.reference(list, count + keys.classSlot),
             let classUID = scanner.uidValue(classReference),
-            let known = knownClass(classUID, of: uid), known.archiveClass.foundationKind == .image,
+            let known = knownClass(classUID, of: uid), recentClasses[known].foundationKind == .image,
             let dataReference = try? scanner.reference(list, count + keys.dataSlot),
             let dataObject = try? scanner.object(dataReference)
         else { return nil }
@@ -242,24 +238,21 @@ extension KeyedArchiveReader: RawRecordReader {
         }
     }
 
-    /// The class of an instance read in place and the kind it maps to; nil
-    /// for a Foundation class or a broken class, left to `record(_:)`.
-    private func instanceClass(_ uid: UInt64, of instance: Int) -> KnownClass? {
-        guard let known = knownClass(uid, of: instance), known.archiveClass.foundationKind == nil else { return nil }
-        return known
-    }
-
-    /// Class `uid` and the kind it maps to, kept for the next instances;
-    /// nil for a broken class, left to `record(_:)`.
-    private func knownClass(_ uid: UInt64, of instance: Int) -> KnownClass? {
-        for index in recentClasses.indices where recentClasses[index].uid == uid { return recentClasses[index] }
+    /// Where class `uid` is in `recentClasses` (and its name in
+    /// `recentClassNames`), put there on first sight; nil for a broken
+    /// class, left to `record(_:)`.
+    private func knownClass(_ uid: UInt64, of instance: Int) -> Int? {
+        for index in recentClasses.indices where recentClasses[index].uid == uid { return index }
         guard uid < UInt64(decoder.objects.count), let archiveClass = try? decoder.archiveClass(Int(uid), of: instance)
         else { return nil }
         let kind = archiveClass.foundationKind == nil ? classKind(archiveClass.name) : nil
-        if recentClasses.count == 8 { recentClasses.removeFirst() }
-        let known = KnownClass(uid: uid, archiveClass: archiveClass, kind: kind)
-        recentClasses.append(known)
-        return known
+        if recentClasses.count == 8 {
+            recentClasses.removeFirst()
+            recentClassNames.removeFirst()
+        }
+        recentClasses.append(KnownClass(uid: uid, foundationKind: archiveClass.foundationKind, kind: kind))
+        recentClassNames.append(archiveClass.name)
+        return recentClasses.count - 1
     }
 
     /// Whether an ASCII string is `$null`, which stands for nil.

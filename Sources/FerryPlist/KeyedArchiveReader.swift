@@ -38,16 +38,22 @@ public final class KeyedArchiveReader: RecordReader {
     /// failure would skip the `deinit` that frees it): storing a plan costs
     /// no uniqueness check (`FieldPlan` holds no references).
     @exclusivity(unchecked) var plans = UnsafeMutableBufferPointer<FieldPlan>(start: nil, count: 0)
-    /// The entries of a binary archive, for reading them in place.
-    let entries: (scanner: BinaryPlistScanner, list: Int)?
+    /// The scanner of a binary archive and where its `$objects` references
+    /// start, for reading entries in place. The decoder holds the scanner
+    /// for as long as the reader lives, so this reference counts nothing:
+    /// the raw path looks at it once a record.
+    unowned(unsafe) let entryScanner: BinaryPlistScanner?
+    let entryList: Int
     /// The classes of the instances read raw lately, with their kinds.
     @exclusivity(unchecked) var recentClasses: [KnownClass] = []
+    @exclusivity(unchecked) var recentClassNames: [String] = []
 
     /// - Throws: `archive.*` header errors, `format.notRecords` when the root
     ///   holds no records, and the plist's errors.
     public init(_ objects: KeyedArchiveObjects, context: ReadContext, classMap: ClassMap) throws(FerryError) {
         decoder = KeyedArchiveDecoder(objects, limits: context.limits)
-        entries = objects.entries
+        entryScanner = objects.entries?.scanner
+        entryList = objects.entries?.list ?? 0
         self.classMap = classMap
         self.context = context
         let root = objects.root

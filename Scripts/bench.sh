@@ -12,7 +12,9 @@
 # ${TMPDIR:-/tmp}/ferry-bench), FERRY (skip the build and use this binary),
 # ONLY (a regex of operation names).
 #
-# Every case runs RUNS times under /usr/bin/time, the tools of an operation
+# Every case runs RUNS times through Scripts/bench-run.py, which times the
+# command alone (spawn to reap, no shell or /usr/bin/time start counted) and
+# reads its peak RSS and CPU time from wait4(2), the tools of an operation
 # taking turns (one run each per round); the table shows the median
 # wall time, input MB/s at that median, the median CPU time (user + system)
 # and the highest peak RSS of the runs. CPU time is the steadier figure on a
@@ -47,6 +49,7 @@ ARCHIVE_COUNT=${ARCHIVE_COUNT:-$((COUNT >= 10 ? COUNT / 10 : 1))}
 GEN="$ROOT/Scripts/gen-products.py"
 GEN_PLISTS="$ROOT/Scripts/gen-plists.py"
 PYBENCH="$ROOT/Scripts/bench-python.py"
+RUNNER="$ROOT/Scripts/bench-run.py"
 ARCHIVE_BENCH="$ROOT/Scripts/bench-archive.py"
 VENV="$WORK/venv"
 TARGET_RSS_MB=64  # streaming conversions stay under this peak RSS
@@ -71,7 +74,7 @@ die() { printf 'bench.sh: error: %s\n' "$*" >&2; exit 1; }
 
 # MARK: - Tools
 
-# Install mlr, jq, python3, plistutil and GNU time with apt, only if one of them is missing.
+# Install mlr, jq, python3, pigz, gzip and plistutil with apt, only if one of them is missing.
 ensure_tools() {
     local missing=()
     command -v mlr >/dev/null || missing+=(miller)
@@ -80,7 +83,6 @@ ensure_tools() {
     command -v pigz >/dev/null || missing+=(pigz)
     command -v gzip >/dev/null || missing+=(gzip)
     command -v plistutil >/dev/null || missing+=(libplist-utils)
-    [[ -x /usr/bin/time ]] || missing+=(time)
     ((${#missing[@]} == 0)) && return
     say "installing ${missing[*]} with apt"
     local sudo=()
@@ -187,7 +189,7 @@ run_pending() {
     local count=${#P_TOOL[@]}
     ((count > 0)) || return 0
     local -A secs=() rss=() cpu=() failed=() made=()
-    local run i tool timing start end
+    local run i tool timing
     for ((run = 1; run <= RUNS; run++)); do
         for ((i = 0; i < count; i++)); do
             tool=${P_TOOL[i]}
@@ -204,22 +206,19 @@ run_pending() {
             fi
             sync
             touch "$OUT/.before-run"
-            start=$EPOCHREALTIME
-            if ! eval "/usr/bin/time -f '%e %M %U %S' -o \"\$timing\" ${P_COMMAND[i]}" >"${P_STDOUT[i]}" 2>"$OUT/$tool.err"; then
+            if ! eval "python3 \"\$RUNNER\" \"\$timing\" ${P_COMMAND[i]}" >"${P_STDOUT[i]}" 2>"$OUT/$tool.err"; then
                 printf 'FAILED\n' >&2
                 sed 's/^/      | /' "$OUT/$tool.err" | tail -n 5 >&2
                 failed[$i]=1
                 continue
             fi
-            end=$EPOCHREALTIME
             made[$i]=$(find "$OUT" -type f -newer "$OUT/.before-run" ! -name '*.time' ! -name '*.err' ! -name .before-run)
-            # Wall time from bash's microsecond clock (%e has only 10 ms
-            # resolution); peak RSS (%M, KiB) and CPU time (%U + %S) from GNU
-            # time's last line.
-            secs[$i]+="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') "
-            rss[$i]+="$(tail -n 1 "$timing" | awk '{ print $2 }') "
-            cpu[$i]+="$(tail -n 1 "$timing" | awk '{ printf "%.2f", $3 + $4 }') "
-            printf '%ss\n' "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" >&2
+            # Wall seconds, peak RSS (KiB) and CPU time (user + system), as
+            # Scripts/bench-run.py wrote them.
+            secs[$i]+="$(awk '{ printf "%.4f", $1 }' "$timing") "
+            rss[$i]+="$(awk '{ print $2 }' "$timing") "
+            cpu[$i]+="$(awk '{ printf "%.3f", $3 + $4 }' "$timing") "
+            printf '%ss\n' "$(awk '{ printf "%.4f", $1 }' "$timing")" >&2
         done
     done
     local s mb max_rss

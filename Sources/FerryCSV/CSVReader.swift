@@ -13,7 +13,7 @@ public final class CSVReader: RecordReader {
     // Touched for every row; a reader is never shared between threads, so
     // the run-time exclusivity checks are left out.
     @exclusivity(unchecked) private var position = 0
-    @exclusivity(unchecked) private var fields: [CSVField] = []
+    @exclusivity(unchecked) private var fields = CSVFieldBuffer()
     /// The cells of the row being built, reused from one row to the next.
     @exclusivity(unchecked) private var rawBuffers = RawRecordBuffers()
     private var header: FieldList?
@@ -42,7 +42,10 @@ public final class CSVReader: RecordReader {
         self.context = context
     }
 
-    deinit { rawBuffers.deallocate() }
+    deinit {
+        rawBuffers.deallocate()
+        fields.deallocate()
+    }
 
     public func next() throws(FerryError) -> Record? {
         if let failure { throw failure }
@@ -140,7 +143,7 @@ public final class CSVReader: RecordReader {
     // MARK: - Rows
 
     /// Builds the record of one scanned row.
-    private func buildRecord(_ scanner: CSVScanner, _ fields: [CSVField]) throws(CSVScanError) -> Row {
+    private func buildRecord(_ scanner: CSVScanner, _ fields: UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Row {
         // The buffers move into locals for the loop, and back after it.
         var buffers = RawRecordBuffers()
         swap(&buffers, &rawBuffers)
@@ -162,7 +165,7 @@ public final class CSVReader: RecordReader {
     /// Types the cells of a row into `buffers`, following the header.
     /// - Returns: nil for a blank row.
     func fillRow(
-        _ scanner: CSVScanner, _ fields: [CSVField], into buffers: inout RawRecordBuffers
+        _ scanner: CSVScanner, _ fields: UnsafeBufferPointer<CSVField>, into buffers: inout RawRecordBuffers
     ) throws(CSVScanError) -> RowShape? {
         guard let header else { return nil }
         if fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted && header.count > 1 {
@@ -225,9 +228,9 @@ public final class CSVReader: RecordReader {
     /// position moves past each row before `handle` sees it.
     /// - Returns: true at the end of the input.
     private func scanRows(
-        upTo limit: Int = 4096, _ handle: (CSVScanner, [CSVField]) throws(CSVScanError) -> Bool
+        upTo limit: Int = 4096, _ handle: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool
     ) throws(FerryError) -> Bool {
-        var rowFields: [CSVField] = []
+        var rowFields = CSVFieldBuffer()
         swap(&rowFields, &fields)
         defer { swap(&rowFields, &fields) }
         while true {
@@ -243,7 +246,7 @@ public final class CSVReader: RecordReader {
                         let resume = position
                         position = scanner.position
                         do throws(CSVScanError) {
-                            guard try handle(scanner, rowFields) else { break }
+                            guard try handle(scanner, rowFields.fields) else { break }
                         } catch {
                             position = resume  // the row's own error, located below
                             throw error
@@ -273,7 +276,7 @@ public final class CSVReader: RecordReader {
     /// Scans one row and hands it to `build`.
     /// - Returns: nil at the end of the input.
     private func scanRow<Result>(
-        build: (CSVScanner, [CSVField]) throws(CSVScanError) -> Result
+        build: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Result
     ) throws(FerryError) -> Result? {
         var result: Result?
         _ = try scanRows(upTo: 1) { (scanner, fields) throws(CSVScanError) -> Bool in

@@ -35,6 +35,40 @@ struct CSVField {
     var hasNonASCII: Bool
 }
 
+/// The fields of a row, in plain memory reused from row to row: an
+/// array's `append` checks that its storage is unique each time, and a
+/// typical row's fields are a few bytes each.
+struct CSVFieldBuffer {
+    private var base: UnsafeMutablePointer<CSVField>?
+    private(set) var count = 0
+    private var capacity = 0
+
+    /// Frees the memory; the owner's `deinit` calls it.
+    func deallocate() { base?.deallocate() }
+
+    var fields: UnsafeBufferPointer<CSVField> { UnsafeBufferPointer(start: base, count: count) }
+
+    mutating func removeAll() { count = 0 }
+
+    @inline(__always)
+    mutating func append(_ field: CSVField) {
+        if count == capacity { grow() }
+        base.unsafelyUnwrapped[count] = field
+        count += 1
+    }
+
+    private mutating func grow() {
+        let larger = max(16, capacity * 2)
+        let grown = UnsafeMutablePointer<CSVField>.allocate(capacity: larger)
+        if let base {
+            grown.initialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = grown
+        capacity = larger
+    }
+}
+
 /// Why a scan stopped early.
 enum CSVScanError: Error {
     case needMore
@@ -54,25 +88,20 @@ struct CSVScanner {
     /// Cuts the row at the position into `fields`.
     /// - Returns: false at the end of the input, when there is no row left.
     /// - Throws: `.needMore`, or a located `csv.*` failure.
-    mutating func scanRow(into fields: inout [CSVField]) throws(CSVScanError) -> Bool {
-        fields.removeAll(keepingCapacity: true)
+    mutating func scanRow(into fields: inout CSVFieldBuffer) throws(CSVScanError) -> Bool {
+        fields.removeAll()
         let count = bytes.count
         if position == count {
             if isFinal { return false }
             throw .needMore
         }
         while true {
-            var field: CSVField
-            if position < count && bytes[position] == quote {
-                field = try scanQuoted()
-            } else {
-                field = try scanUnquoted()
+            // Unquoted fields, as many as come in a row, in one pass.
+            if bytes[position] != quote {
+                if try scanUnquotedFields(into: &fields) { return true }
+                continue
             }
-            if field.end - field.start > maxFieldBytes {
-                throw .failed(.csvFieldTooLarge, [.integer(maxFieldBytes)], index: field.start)
-            }
-            if field.quoted || field.hasNonASCII { try checkBytes(&field) }
-            fields.append(field)
+            try add(try scanQuoted(), to: &fields)
             // What follows the field: a delimiter, a line break or the end.
             if position == count {
                 if isFinal { return true }
@@ -100,45 +129,101 @@ struct CSVScanner {
         }
     }
 
-    /// A field that does not start with the quote: up to the next delimiter or line break.
-    private mutating func scanUnquoted() throws(CSVScanError) -> CSVField {
-        let start = position
-        var index = position
+    /// Checks a field that has ended and adds it to the row.
+    @inline(__always)
+    private func add(_ field: CSVField, to fields: inout CSVFieldBuffer) throws(CSVScanError) {
+        if field.end - field.start > maxFieldBytes {
+            throw .failed(.csvFieldTooLarge, [.integer(maxFieldBytes)], index: field.start)
+        }
+        var field = field
+        if field.quoted || field.hasNonASCII { try checkBytes(&field) }
+        fields.append(field)
+    }
+
+    /// Unquoted fields from the position, the first not starting with the
+    /// quote: each runs to the next delimiter or line break. The bytes are
+    /// read eight at a time, flagging delimiters, line breaks, NULs and
+    /// bytes above 0x7F, and every flag in a word is dealt with in turn, so
+    /// the short fields of a typical row cost a few steps each.
+    /// - Returns: true when the row has ended; false at a delimiter followed
+    ///   by a quoted field, where the position then is.
+    private mutating func scanUnquotedFields(into fields: inout CSVFieldBuffer) throws(CSVScanError) -> Bool {
         let count = bytes.count
-        var nonASCII = false
         guard let base = bytes.baseAddress else { throw .needMore }
         let raw = UnsafeRawPointer(base)
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let delimiters = ones &* UInt64(delimiter)
-        while true {
-            // Eight bytes at a time: flag the delimiter, LF, CR, NUL and
-            // non-ASCII bytes. The lowest flag is always a real one.
-            if index + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let d = word ^ delimiters
-                let lf = word ^ (ones &* 0x0A)
-                let cr = word ^ (ones &* 0x0D)
-                let flags =
-                    ((d &- ones) & ~d) | ((lf &- ones) & ~lf) | ((cr &- ones) & ~cr) | ((word &- ones) & ~word) | word
-                let mask = flags & highs
-                if mask == 0 {
-                    index += 8
-                    continue
-                }
-                index += mask.trailingZeroBitCount >> 3
-            } else if index == count {
-                break
+        var field = UnquotedField(start: position)
+        var index = position
+        while index + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let d = word ^ delimiters
+            let lf = word ^ (ones &* 0x0A)
+            let cr = word ^ (ones &* 0x0D)
+            var mask =
+                (((d &- ones) & ~d) | ((lf &- ones) & ~lf) | ((cr &- ones) & ~cr) | ((word &- ones) & ~word) | word)
+                & highs
+            while mask != 0 {
+                let at = index + mask.trailingZeroBitCount >> 3
+                mask &= mask &- 1
+                if let ended = try look(at: at, in: &field, fields: &fields) { return ended }
             }
-            let byte = bytes[index]
-            if byte == delimiter || byte == 0x0A || byte == 0x0D { break }
-            if byte == 0 { throw .failed(.csvNullByte, [], index: index) }
-            if byte >= 0x80 { nonASCII = true }
+            index += 8
+        }
+        while index < count {
+            if let ended = try look(at: index, in: &field, fields: &fields) { return ended }
             index += 1
         }
-        if index == count && !isFinal { throw .needMore }
-        position = index
-        return CSVField(start: start, end: index, quoted: false, hasDoubledQuotes: false, hasNonASCII: nonASCII)
+        // The bytes end inside the field.
+        if !isFinal { throw .needMore }
+        try add(CSVField(start: field.start, end: count, quoted: false, hasDoubledQuotes: false, hasNonASCII: field.nonASCII), to: &fields)
+        position = count
+        return true
+    }
+
+    /// The unquoted field being scanned.
+    private struct UnquotedField {
+        var start: Int
+        var nonASCII = false
+    }
+
+    /// The byte at `at`, flagged or reached one by one: it ends `field` (and
+    /// maybe the row), fails, or marks the field as holding non-ASCII.
+    /// - Returns: as `scanUnquotedFields`; nil to read on.
+    @inline(__always)
+    private mutating func look(
+        at: Int, in field: inout UnquotedField, fields: inout CSVFieldBuffer
+    ) throws(CSVScanError) -> Bool? {
+        let byte = bytes[at]
+        if byte == delimiter {
+            try add(CSVField(start: field.start, end: at, quoted: false, hasDoubledQuotes: false, hasNonASCII: field.nonASCII), to: &fields)
+            let next = at + 1
+            if next == bytes.count {
+                if !isFinal { throw .needMore }
+                // A delimiter at the very end leaves one empty field.
+                fields.append(CSVField(start: next, end: next, quoted: false, hasDoubledQuotes: false, hasNonASCII: false))
+                position = next
+                return true
+            }
+            if bytes[next] == quote {
+                position = next
+                return false
+            }
+            field = UnquotedField(start: next)
+            return nil
+        }
+        if byte == 0x0A || byte == 0x0D {
+            // CR: alone, or the start of CRLF.
+            if byte == 0x0D && at + 1 == bytes.count && !isFinal { throw .needMore }
+            try add(CSVField(start: field.start, end: at, quoted: false, hasDoubledQuotes: false, hasNonASCII: field.nonASCII), to: &fields)
+            position = at + (byte == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A ? 2 : 1)
+            return true
+        }
+        if byte == 0 { throw .failed(.csvNullByte, [], index: at) }
+        if byte >= 0x80 { field.nonASCII = true }
+        // Otherwise a flag set by a borrow above a real one: nothing.
+        return nil
     }
 
     /// A quoted field: to the next quote that is not doubled.

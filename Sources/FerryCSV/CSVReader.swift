@@ -84,7 +84,9 @@ public final class CSVReader: RecordReader {
         if window.count >= 3 && window.bytes[0] == 0xEF && window.bytes[1] == 0xBB && window.bytes[2] == 0xBF {
             position = 3
         }
-        let before = position
+        // Where the first row starts in the input: scanning it may move the
+        // window's bytes (a refill drops what comes before the row).
+        let firstRow = window.baseOffset + position
         guard let names = try scanRow(build: { scanner, fields throws(CSVScanError) in
             fields.map { scanner.text(of: $0) }
         }) else {
@@ -96,7 +98,7 @@ public final class CSVReader: RecordReader {
             columns = names
         } else {
             columns = (1...max(names.count, 1)).map { "column\($0)" }
-            position = before  // the first row is data
+            position = firstRow - window.baseOffset  // the first row is data
         }
         columns = uniqueNames(columns)
         let list = FieldList(columns)
@@ -192,6 +194,15 @@ public final class CSVReader: RecordReader {
             let type = index < types.count ? types[index] : nil
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
             let isRequired = index < required.count && required[index]
+            // Text and numbers, most cells, straight in (as `CellTyping.value` gives them).
+            if !field.hasDoubledQuotes && (type == nil || type == .string || type == .photo) {
+                buffers.cells.append(bytes.isEmpty && type != nil && !field.quoted && !isRequired ? .null : .text(bytes))
+                continue
+            }
+            if type == .number, !bytes.isEmpty, let number = DecimalText.number(bytes) {
+                buffers.cells.append(number)
+                continue
+            }
             switch CellTyping.value(bytes, field: field, scanner: scanner, type: type, required: isRequired) {
             case .cell(let cell):
                 buffers.cells.append(cell)

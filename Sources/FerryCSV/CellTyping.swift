@@ -29,14 +29,9 @@ enum CellTyping {
         if bytes.isEmpty { return .cell(.null) }
         switch type {
         case .number:
-            switch DecimalText.parse(bytes) {
-            case .integer(let number)?: return .cell(.integer(number))
-            case .double(let number)?: return .cell(.double(number))
-            case let other?: return .value(other)
-            case nil: return .mismatch(.csvInvalidNumber)
-            }
+            return DecimalText.number(bytes).map { .cell($0) } ?? .mismatch(.csvInvalidNumber)
         case .integer:
-            if case .integer(let number)? = DecimalText.parse(bytes) { return .cell(.integer(number)) }
+            if case .integer(let number)? = DecimalText.number(bytes) { return .cell(.integer(number)) }
             return .mismatch(.csvInvalidInteger)
         case .bool:
             return bool(bytes).map { .cell(.bool($0)) } ?? .mismatch(.csvInvalidBool)

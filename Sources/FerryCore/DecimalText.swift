@@ -13,6 +13,16 @@ public enum DecimalText {
     /// zeros allowed), and an optional exponent.
     /// - Returns: nil when `bytes` are not such a number or overflow a double.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        switch number(bytes) {
+        case .integer(let number)?: .integer(number)
+        case .double(let number)?: .double(number)
+        default: nil
+        }
+    }
+
+    /// The number `bytes` spell, as `parse(_:)` reads it, as a raw cell
+    /// (`.integer` or `.double`), which copies without reference counting.
+    public static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> RawValue? {
         let count = bytes.count
         var index = 0
         var negative = false
@@ -81,7 +91,7 @@ public enum DecimalText {
         }
         if significant <= 15 && mantissa <= 1 << 53 && (-22...22).contains(exponent) {
             var value = Double(mantissa)
-            value = exponent < 0 ? value / powerOfTen(-exponent) : value * powerOfTen(exponent)
+            value = exponent < 0 ? value / exactPowerOfTen(-exponent) : value * exactPowerOfTen(exponent)
             return .double(negative ? -value : value)
         }
         let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
@@ -90,6 +100,20 @@ public enum DecimalText {
             return strtod(text.baseAddress!, nil)
         }
         return value.isFinite ? .double(value) : nil
+    }
+
+    /// 10^exponent for 0...22, which doubles hold exactly: the common ones
+    /// without a loop.
+    @inline(__always)
+    static func exactPowerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        default: powerOfTen(exponent)
+        }
     }
 
     /// 10^exponent for 0...22, which doubles hold exactly.

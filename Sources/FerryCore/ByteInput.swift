@@ -299,8 +299,11 @@ extension ByteInput {
     /// binary plist's offset table is at its end).
     /// - Parameter limit: the most bytes to accept.
     /// - Throws: `limit.inputTooLarge` as soon as the input passes `limit`;
-    ///   `io.readFailed`.
+    ///   `io.readFailed`; `io.inputChanged` when a mapped file shrank while
+    ///   it was copied.
     public func readAll(limit: Int) throws(FerryError) -> [UInt8] {
-        try InputBytes.read(self, limit: limit).array()
+        let bytes = try InputBytes.read(self, limit: limit).array()
+        try checkIntact()
+        return bytes
     }
 }

@@ -5,14 +5,14 @@ import Darwin
 #endif
 
 /// A whole input in memory, for formats that must see all of it at once (a
-/// binary plist's offset table is at its end). It is read straight into
-/// memory the object owns, sized from the input when the size is known, so
-/// a large file is held once, not copied.
+/// binary plist's offset table is at its end).
 ///
-/// On Linux, memory for a large input of known size is mapped with its pages
-/// made up front (`MAP_POPULATE`) instead of allocated: faulting each 4 KiB
-/// page in as the read reaches it cost twice as much. For the 11 MB archive
-/// of the benchmark, allocating and reading took about 6 ms instead of 10.
+/// A regular file of a megabyte or more is mapped (`FileMapping`, Linux):
+/// nothing is copied. Anything else is read straight into memory the object
+/// owns, sized from the input when the size is known, so a large input is
+/// held once. That memory, for a large input of known size, is mapped with
+/// its pages made up front (`MAP_POPULATE`) instead of allocated: faulting
+/// each 4 KiB page in as the read reaches it cost twice as much.
 public final class InputBytes: @unchecked Sendable {
     /// The bytes; valid only while the object lives, so a caller keeps the
     /// object (as the binary plist scanner does) or uses the methods below,
@@ -50,7 +50,7 @@ public final class InputBytes: @unchecked Sendable {
         if let (mapping, start) = input.mapRemainder(holding: 0) {
             let count = mapping.bytes.count - start
             guard count <= limit else { throw .inputTooLarge(limit: limit, at: SourceLocation(file: input.name)) }
-            return InputBytes(storage: Storage(mapping: mapping), from: start, count: count)
+            return InputBytes(storage: Storage(file: mapping), from: start, count: count)
         }
         // One byte more than announced, to notice a file that grew.
         var storage =
@@ -86,9 +86,11 @@ public final class InputBytes: @unchecked Sendable {
         return InputBytes(storage: storage, count: count)
     }
 
-    /// Memory from the allocator, or mapped: anonymous memory, or the file.
+    /// The file mapped, memory from the allocator, or anonymous memory
+    /// mapped.
     private struct Storage {
         let memory: UnsafeMutableRawBufferPointer
+        /// Whether `memory` is an anonymous mapping, to unmap.
         let mapped: Bool
         /// The file mapped, which unmaps itself.
         private let file: FileMapping?
@@ -99,10 +101,12 @@ public final class InputBytes: @unchecked Sendable {
             file = nil
         }
 
-        init(mapping: FileMapping) {
-            memory = UnsafeMutableRawBufferPointer(mutating: mapping.bytes)
+        /// The file's bytes, read only (the type is shared with the memory
+        /// that reads fill).
+        init(file: FileMapping) {
+            memory = UnsafeMutableRawBufferPointer(mutating: file.bytes)
             mapped = false
-            file = mapping
+            self.file = file
         }
 
         init(allocating count: Int) {

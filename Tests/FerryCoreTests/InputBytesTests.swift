@@ -49,12 +49,6 @@ import Testing
     /// 9 MB and a bit: three slices of unequal ends, and a prefix peeked first.
     static let bytes: [UInt8] = (0..<9_437_207).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
 
-    private func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ferry-pread-\(UInt64.random(in: 0...UInt64.max)).bin").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
 
     @Test func readsAFileBehindAPeekAndACount() throws {
         let path = try temporaryFile(Self.bytes)
@@ -107,12 +101,6 @@ import Testing
     /// 2 MiB and a bit, no zero byte in it.
     static let bytes: [UInt8] = (0..<2_100_000).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) }
 
-    private func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ferry-map-\(UInt64.random(in: 0...UInt64.max)).bin").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
 
     /// A mapping keeps its bytes in the file: a file truncated after the
     /// read is read as zeros past its new end, with no SIGBUS, and the
@@ -189,4 +177,12 @@ import Testing
         let same = rest[0..<(got ?? 0)].elementsEqual(ParallelFileReadTests.bytes[4096...])
         #expect(same)
     }
+}
+
+/// A file of `bytes` in the temporary folder; the test removes it.
+private func temporaryFile(_ bytes: [UInt8]) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ferry-input-\(UInt64.random(in: 0...UInt64.max)).bin").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
 }

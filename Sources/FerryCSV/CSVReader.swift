@@ -194,15 +194,6 @@ public final class CSVReader: RecordReader {
             let type = index < types.count ? types[index] : nil
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
             let isRequired = index < required.count && required[index]
-            // Text and numbers, most cells, straight in (as `CellTyping.value` gives them).
-            if !field.hasDoubledQuotes && (type == nil || type == .string || type == .photo) {
-                buffers.cells.append(bytes.isEmpty && type != nil && !field.quoted && !isRequired ? .null : .text(bytes))
-                continue
-            }
-            if type == .number, !bytes.isEmpty, let number = DecimalText.number(bytes) {
-                buffers.cells.append(number)
-                continue
-            }
             switch CellTyping.value(bytes, field: field, scanner: scanner, type: type, required: isRequired) {
             case .cell(let cell):
                 buffers.cells.append(cell)

@@ -91,7 +91,7 @@ public enum DecimalText {
         }
         if significant <= 15 && mantissa <= 1 << 53 && (-22...22).contains(exponent) {
             var value = Double(mantissa)
-            value = exponent < 0 ? value / exactPowerOfTen(-exponent) : value * exactPowerOfTen(exponent)
+            value = exponent < 0 ? value / powerOfTen(-exponent) : value * powerOfTen(exponent)
             return .double(negative ? -value : value)
         }
         let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
@@ -102,31 +102,36 @@ public enum DecimalText {
         return value.isFinite ? .double(value) : nil
     }
 
-    /// 10^exponent for 0...22, which doubles hold exactly: the common ones
-    /// without a loop.
-    @inline(__always)
-    static func exactPowerOfTen(_ exponent: Int) -> Double {
+    /// 10^exponent for 0...22, the powers of ten a double holds exactly (the
+    /// JSON scanner's fast path uses them too). A switch rather than a
+    /// global table, which would cost a lazy-initialization check on every
+    /// use; inlinable, so other modules get the switch, not a call.
+    @inlinable @inline(__always)
+    public static func powerOfTen(_ exponent: Int) -> Double {
         switch exponent {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1000
-        case 4: 10000
-        default: powerOfTen(exponent)
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
         }
-    }
-
-    /// 10^exponent for 0...22, which doubles hold exactly.
-    @inline(__always)
-    static func powerOfTen(_ exponent: Int) -> Double {
-        var value = 1.0
-        var remaining = exponent
-        var base = 10.0
-        while remaining > 0 {
-            if remaining & 1 == 1 { value *= base }
-            base *= base
-            remaining >>= 1
-        }
-        return value
     }
 }

@@ -7,38 +7,6 @@ import FerryCore
 
 // MARK: - Numbers
 
-/// 10^exponent for 0...22, the powers of ten a double holds exactly. A
-/// switch rather than a global table, which would cost a lazy-init check on
-/// every use.
-@inline(__always)
-private func exactPowerOfTen(_ exponent: Int) -> Double {
-    switch exponent {
-    case 0: 1e0
-    case 1: 1e1
-    case 2: 1e2
-    case 3: 1e3
-    case 4: 1e4
-    case 5: 1e5
-    case 6: 1e6
-    case 7: 1e7
-    case 8: 1e8
-    case 9: 1e9
-    case 10: 1e10
-    case 11: 1e11
-    case 12: 1e12
-    case 13: 1e13
-    case 14: 1e14
-    case 15: 1e15
-    case 16: 1e16
-    case 17: 1e17
-    case 18: 1e18
-    case 19: 1e19
-    case 20: 1e20
-    case 21: 1e21
-    default: 1e22
-    }
-}
-
 extension JSONScanner {
     private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
@@ -129,7 +97,7 @@ extension JSONScanner {
         }
         if digits <= 15 && mantissa <= 1 << 53 && (-22...22).contains(exponent) {
             var value = Double(mantissa)
-            value = exponent < 0 ? value / exactPowerOfTen(-exponent) : value * exactPowerOfTen(exponent)
+            value = exponent < 0 ? value / DecimalText.powerOfTen(-exponent) : value * DecimalText.powerOfTen(exponent)
             return .double(negative ? -value : value)
         }
         return .double(try slowDouble(start..<index))

@@ -150,6 +150,21 @@ import Testing
         #expect(try withUnsafeMutableBytes(of: &byte) { try input.read(into: $0) } == 0)
     }
 
+    /// `readAll` copies a mapping out; a file that shrinks before the copy
+    /// ends in `io.inputChanged`, not in bytes with zeros in them.
+    @Test func readAllReportsAFileThatShrinksBeforeItIsCopied() throws {
+        let path = try temporaryFile(Self.bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let input = ShrinkingInput(try FileInput(path: path), path: path, to: 4096)
+        do throws(FerryError) {
+            _ = try input.readAll(limit: 1 << 30)
+            Issue.record("readAll handed out the zeros of a shrunk mapping")
+        } catch {
+            #expect(error.code == .ioInputChanged)
+        }
+        #expect(input.shrank)
+    }
+
     /// Below a megabyte, a file is read: what was read stays as it was.
     @Test func aSmallFileIsReadNotMapped() throws {
         let small = Array(Self.bytes[0..<500_000])
@@ -185,4 +200,31 @@ private func temporaryFile(_ bytes: [UInt8]) throws -> String {
         .appendingPathComponent("ferry-input-\(UInt64.random(in: 0...UInt64.max)).bin").path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return path
+}
+
+/// A file input that truncates its file as soon as it has been mapped.
+private final class ShrinkingInput: ByteInput {
+    private let base: FileInput
+    private let path: String
+    private let size: off_t
+    private(set) var shrank = false
+
+    init(_ base: FileInput, path: String, to size: off_t) {
+        self.base = base
+        self.path = path
+        self.size = size
+    }
+
+    var name: String { base.name }
+    var sizeHint: Int? { base.sizeHint }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int { try base.read(into: buffer) }
+
+    func mapRemainder(holding unread: Int) -> (mapping: FileMapping, start: Int)? {
+        let mapped = base.mapRemainder(holding: unread)
+        if mapped != nil { shrank = truncate(path, size) == 0 }
+        return mapped
+    }
+
+    func checkIntact() throws(FerryError) { try base.checkIntact() }
 }

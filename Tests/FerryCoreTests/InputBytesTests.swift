@@ -49,7 +49,6 @@ import Testing
     /// 9 MB and a bit: three slices of unequal ends, and a prefix peeked first.
     static let bytes: [UInt8] = (0..<9_437_207).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
 
-
     @Test func readsAFileBehindAPeekAndACount() throws {
         let path = try temporaryFile(Self.bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -100,7 +99,6 @@ import Testing
 @Suite struct FileMappingTests {
     /// 2 MiB and a bit, no zero byte in it.
     static let bytes: [UInt8] = (0..<2_100_000).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) }
-
 
     /// A mapping keeps its bytes in the file: a file truncated after the
     /// read is read as zeros past its new end, with no SIGBUS, and the

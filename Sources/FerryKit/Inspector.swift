@@ -24,39 +24,40 @@ public struct Inspector {
     public func inspect(
         _ path: String, from: String?, options: OptionValues = OptionValues(), limits: ReadLimits = ReadLimits()
     ) throws(FerryError) -> Inspection {
-        var input: PeekableInput?
         do throws(FerryError) {
-            let opened = try OpenedInput(path: path, limits: limits)
-            input = opened.input
-            let codec = try FormatResolver(registry: registry).inputCodec(
-                path: opened.formatPath, prefix: opened.prefix, from: from)
-            let context = ReadContext(options: options, limits: limits)
-            let reader = try codec.makeReader(opened.input, context: context)
-            var records = 0
-            var photos = 0
-            var kind: RecordKind?
-            var fields: [String] = []
-            var known: Set<[UInt8]> = []
-            var seenLists: Set<ObjectIdentifier> = []
-            var listsKept: [FieldList] = []
-            while let record = try reader.next() {
-                records += 1
-                if kind == nil { kind = reader.declaredKind ?? RecordKind.infer(from: record.fields) }
-                // Readers share field lists, so each list's names are looked at
-                // once; the lists are kept alive so that no identifier is reused.
-                if seenLists.insert(ObjectIdentifier(record.fields)).inserted {
-                    listsKept.append(record.fields)
-                    for name in record.fields.names where known.insert(Array(name.utf8)).inserted { fields.append(name) }
+            return try OpenedInput.reading(path, limits: limits) { (opened) throws(FerryError) in
+                let codec = try FormatResolver(registry: registry).inputCodec(
+                    path: opened.formatPath, prefix: opened.prefix, from: from)
+                let context = ReadContext(options: options, limits: limits)
+                let reader = try codec.makeReader(opened.input, context: context)
+                var records = 0
+                var photos = 0
+                var kind: RecordKind?
+                var fields: [String] = []
+                var known: Set<[UInt8]> = []
+                var seenLists: Set<ObjectIdentifier> = []
+                var listsKept: [FieldList] = []
+                while let record = try reader.next() {
+                    records += 1
+                    if kind == nil { kind = reader.declaredKind ?? RecordKind.infer(from: record.fields) }
+                    // Readers share field lists, so each list's names are looked at
+                    // once; the lists are kept alive so that no identifier is reused.
+                    if seenLists.insert(ObjectIdentifier(record.fields)).inserted {
+                        listsKept.append(record.fields)
+                        for name in record.fields.names where known.insert(Array(name.utf8)).inserted {
+                            fields.append(name)
+                        }
+                    }
+                    if let photo = record["photo"], photo != .null { photos += 1 }
                 }
-                if let photo = record["photo"], photo != .null { photos += 1 }
+                let structure = try (reader as? any StructureReporting)?.structure() ?? InputStructure()
+                return Inspection(
+                    file: path, format: codec.id, compressed: opened.isCompressed, kind: kind ?? .generic,
+                    records: records, fields: fields, photos: photos, structure: structure,
+                    warnings: context.takeWarnings())
             }
-            let structure = try (reader as? any StructureReporting)?.structure() ?? InputStructure()
-            try opened.input.checkIntact()
-            return Inspection(
-                file: path, format: codec.id, compressed: opened.isCompressed, kind: kind ?? .generic, records: records,
-                fields: fields, photos: photos, structure: structure, warnings: context.takeWarnings())
         } catch {
-            throw (input?.unlessChanged(error) ?? error).located(SourceLocation(file: path))
+            throw error.located(SourceLocation(file: path))
         }
     }
 }

@@ -8,17 +8,15 @@ public struct Linter {
     /// - Returns: the format it was read as.
     /// - Throws: the first problem, located.
     public func lint(_ path: String, from: String?, limits: ReadLimits = ReadLimits()) throws(FerryError) -> String {
-        var opened: OpenedInput?
         do throws(FerryError) {
-            let input = try OpenedInput(path: path, limits: limits)
-            opened = input
-            let codec = try FormatResolver(registry: registry).inputCodec(
-                path: input.formatPath, prefix: input.prefix, from: from)
-            try codec.lint(input.input, context: ReadContext(limits: limits))
-            try input.input.checkIntact()
-            return codec.id
+            return try OpenedInput.reading(path, limits: limits) { (opened) throws(FerryError) in
+                let codec = try FormatResolver(registry: registry).inputCodec(
+                    path: opened.formatPath, prefix: opened.prefix, from: from)
+                try codec.lint(opened.input, context: ReadContext(limits: limits))
+                return codec.id
+            }
         } catch {
-            throw (opened?.input.unlessChanged(error) ?? error).located(SourceLocation(file: path))
+            throw error.located(SourceLocation(file: path))
         }
     }
 }

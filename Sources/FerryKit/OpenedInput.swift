@@ -11,6 +11,23 @@ struct OpenedInput {
     let formatPath: String
     let isCompressed: Bool
 
+    /// Opens `path` and calls `body` with it; a mapped input that shrank
+    /// meanwhile (see `FileMapping`) turns the outcome, result or error,
+    /// into `io.inputChanged`.
+    /// - Throws: what opening or `body` throws, or `io.inputChanged`.
+    static func reading<Result>(
+        _ path: String, limits: ReadLimits, _ body: (OpenedInput) throws(FerryError) -> Result
+    ) throws(FerryError) -> Result {
+        let opened = try OpenedInput(path: path, limits: limits)
+        do throws(FerryError) {
+            let result = try body(opened)
+            try opened.input.checkIntact()
+            return result
+        } catch {
+            throw opened.input.unlessChanged(error)
+        }
+    }
+
     /// Opens `path` (`-` for standard input). Gzip is recognized by its magic
     /// number or a `.gz` suffix, and inflated as it is read.
     /// - Throws: `io.*`, and `gzip.*` for a damaged gzip header.

@@ -49,6 +49,26 @@ import Testing
         #expect(throws: FerryError.self) { try input.checkIntact() }
     }
 
+    /// What `ferry lint` and `ferry inspect` read through: an input that
+    /// shrinks under the reading ends in `io.inputChanged`, whether the
+    /// reading failed or not.
+    @Test func readingAnInputThatShrinksEndsInInputChanged() throws {
+        let path = try archive("Products", count: 30_000)
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        do throws(FerryError) {
+            _ = try OpenedInput.reading(path, limits: ReadLimits()) { (opened) throws(FerryError) -> Int in
+                let reader = try ArchiveCodec().makeReader(opened.input, context: ReadContext())
+                #expect(truncate(path, off_t(size / 4)) == 0)
+                var records = 0
+                while try reader.next() != nil { records += 1 }
+                return records
+            }
+            Issue.record("the reading ended without an error")
+        } catch {
+            #expect(error.code == .ioInputChanged)
+        }
+    }
+
     /// The conversion notices too, whichever path reads (raw records or
     /// not), and writes nothing.
     @Test(arguments: [true, false])

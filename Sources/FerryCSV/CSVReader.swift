@@ -17,14 +17,20 @@ public final class CSVReader: RecordReader {
     /// The cells of the row being built, reused from one row to the next.
     @exclusivity(unchecked) private var rawBuffers = RawRecordBuffers()
     private var header: FieldList?
-    private var types: [FieldType?] = []
-    private var required: [Bool] = []
+    /// How each of the header's columns is typed.
+    private var columns: [Column] = []
     private var widerLists: [Int: FieldList] = [:]
     @exclusivity(unchecked) private var rowIndex = 0
     @exclusivity(unchecked) private var raggedRowsFixed = 0
     private var started = false
     private var finished = false
     private var failure: FerryError?
+
+    /// What the kind asks of one column.
+    struct Column {
+        let type: FieldType?
+        let required: Bool
+    }
 
     /// What one scanned row turned out to be.
     private enum Row {
@@ -105,8 +111,7 @@ public final class CSVReader: RecordReader {
         header = list
         let kind = context.kind ?? RecordKind.infer(from: list)
         context.kind = kind
-        types = columns.map { kind.spec(for: $0)?.type }
-        required = columns.map { kind.spec(for: $0)?.required ?? false }
+        self.columns = columns.map { Column(type: kind.spec(for: $0)?.type, required: kind.spec(for: $0)?.required ?? false) }
     }
 
     /// Names for the header: empty ones become `columnN`, repeated ones get
@@ -150,8 +155,12 @@ public final class CSVReader: RecordReader {
         var buffers = RawRecordBuffers()
         swap(&buffers, &rawBuffers)
         defer { swap(&buffers, &rawBuffers) }
-        guard let shape = try fillRow(scanner, fields, into: &buffers) else { return .blank }
-        let origin = RecordOrigin(index: rowIndex, byteOffset: window.baseOffset + shape.start)
+        guard let header else { return .blank }
+        let shape = try columns.withUnsafeBufferPointer { (columns) throws(CSVScanError) in
+            try fillRow(scanner, fields, header: header, columns: columns, into: &buffers)
+        }
+        guard let shape else { return .blank }
+        let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
         let record = buffers.withRecord(fields: shape.fields, origin: origin) { $0.record() }
         return .record(record, ragged: shape.ragged)
     }
@@ -164,12 +173,15 @@ public final class CSVReader: RecordReader {
         var ragged: Bool
     }
 
-    /// Types the cells of a row into `buffers`, following the header.
+    /// Types the cells of a row into `buffers`, following `header`, whose
+    /// columns are typed by `columns` (both handed in by the caller, once
+    /// for many rows).
     /// - Returns: nil for a blank row.
-    func fillRow(
-        _ scanner: CSVScanner, _ fields: UnsafeBufferPointer<CSVField>, into buffers: inout RawRecordBuffers
+    @inline(__always)
+    private func fillRow(
+        _ scanner: CSVScanner, _ fields: UnsafeBufferPointer<CSVField>, header: FieldList,
+        columns: UnsafeBufferPointer<Column>, into buffers: inout RawRecordBuffers
     ) throws(CSVScanError) -> RowShape? {
-        guard let header else { return nil }
         if fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted && header.count > 1 {
             return nil
         }
@@ -191,10 +203,9 @@ public final class CSVReader: RecordReader {
         let typed = min(fields.count, list.count)
         for index in 0..<typed {
             let field = fields[index]
-            let type = index < types.count ? types[index] : nil
+            let column = index < columns.count ? columns[index] : Column(type: nil, required: false)
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
-            let isRequired = index < required.count && required[index]
-            switch CellTyping.value(bytes, field: field, scanner: scanner, type: type, required: isRequired) {
+            switch CellTyping.value(bytes, field: field, scanner: scanner, type: column.type, required: column.required) {
             case .cell(let cell):
                 buffers.cells.append(cell)
             case .value(let value):
@@ -206,7 +217,7 @@ public final class CSVReader: RecordReader {
             }
         }
         while buffers.cells.count < list.count {
-            if types[buffers.cells.count] == nil {
+            if columns[buffers.cells.count].type == nil {
                 buffers.append(other: .string(""))
             } else {
                 buffers.cells.append(.null)
@@ -238,7 +249,8 @@ public final class CSVReader: RecordReader {
         while true {
             let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Bool, CSVScanError> in
                 var scanner = CSVScanner(
-                    bytes: UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position,
+                    bytes: UnsafeBufferPointer(rebasing: buffer[0..<window.count]), baseOffset: window.baseOffset,
+                    position: position,
                     isFinal: window.isAtEnd, delimiter: dialect.delimiter, quote: dialect.quote,
                     maxFieldBytes: dialect.maxFieldBytes)
                 var handled = 0
@@ -304,10 +316,17 @@ extension CSVReader: RawRecordReader {
             swap(&buffers, &rawBuffers)
             defer { swap(&buffers, &rawBuffers) }
             var failed: FerryError?
-            let ended = try scanRows { (scanner, fields) throws(CSVScanError) -> Bool in
-                guard let shape = try fillRow(scanner, fields, into: &buffers) else { return true }
+            guard let header else { return false }
+            // The columns' types are read through a buffer taken once here,
+            // not from the array for every cell.
+            let columns = self.columns
+            let ended = try columns.withUnsafeBufferPointer { (columns) throws(FerryError) in
+                try scanRows { (scanner, fields) throws(CSVScanError) -> Bool in
+                guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers) else {
+                    return true
+                }
                 if shape.ragged { raggedRowsFixed += 1 }
-                let origin = RecordOrigin(index: rowIndex, byteOffset: window.baseOffset + shape.start)
+                let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
                 rowIndex += 1
                 do throws(FerryError) {
                     try buffers.withRecord(fields: shape.fields, origin: origin, body)
@@ -315,6 +334,7 @@ extension CSVReader: RawRecordReader {
                 } catch {
                     failed = error
                     return false
+                }
                 }
             }
             if let failed { throw failed }

@@ -77,6 +77,8 @@ enum CSVScanError: Error {
 
 struct CSVScanner {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The input offset of `bytes[0]`.
+    let baseOffset: Int
     var position: Int
     let isFinal: Bool
     let delimiter: UInt8
@@ -142,88 +144,87 @@ struct CSVScanner {
 
     /// Unquoted fields from the position, the first not starting with the
     /// quote: each runs to the next delimiter or line break. The bytes are
-    /// read eight at a time, flagging delimiters, line breaks, NULs and
-    /// bytes above 0x7F, and every flag in a word is dealt with in turn, so
-    /// the short fields of a typical row cost a few steps each.
+    /// read eight at a time, and each word gets one exact mask of the bytes
+    /// that matter (the delimiter, bytes below 0x20 and above 0x7F); only
+    /// those are looked at one by one, so the short fields of a typical row
+    /// cost a few steps each. Everything the loop touches is in locals.
     /// - Returns: true when the row has ended; false at a delimiter followed
     ///   by a quoted field, where the position then is.
     private mutating func scanUnquotedFields(into fields: inout CSVFieldBuffer) throws(CSVScanError) -> Bool {
         let count = bytes.count
         guard let base = bytes.baseAddress else { throw .needMore }
         let raw = UnsafeRawPointer(base)
-        let ones: UInt64 = 0x0101_0101_0101_0101
+        let delimiter = self.delimiter
+        let quote = self.quote
+        let isFinal = self.isFinal
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         let highs: UInt64 = 0x8080_8080_8080_8080
-        let delimiters = ones &* UInt64(delimiter)
-        var field = UnquotedField(start: position)
+        let delimiters = 0x0101_0101_0101_0101 &* UInt64(delimiter)
+        var start = position
+        var nonASCII = false
         var index = position
+        // What the byte at `at` does; nil to read on.
+        @inline(__always)
+        func look(_ at: Int) throws(CSVScanError) -> Bool? {
+            let byte = base[at]
+            if byte == delimiter {
+                try add(CSVField(start: start, end: at, quoted: false, hasDoubledQuotes: false, hasNonASCII: nonASCII), to: &fields)
+                let next = at + 1
+                if next == count {
+                    if !isFinal { throw .needMore }
+                    // A delimiter at the very end leaves one empty field.
+                    fields.append(CSVField(start: next, end: next, quoted: false, hasDoubledQuotes: false, hasNonASCII: false))
+                    position = next
+                    return true
+                }
+                if base[next] == quote {
+                    position = next
+                    return false
+                }
+                start = next
+                nonASCII = false
+                return nil
+            }
+            if byte >= 0x80 {
+                nonASCII = true
+                return nil
+            }
+            if byte == 0x0A || byte == 0x0D {
+                // CR: alone, or the start of CRLF.
+                if byte == 0x0D && at + 1 == count && !isFinal { throw .needMore }
+                try add(CSVField(start: start, end: at, quoted: false, hasDoubledQuotes: false, hasNonASCII: nonASCII), to: &fields)
+                position = at + (byte == 0x0D && at + 1 < count && base[at + 1] == 0x0A ? 2 : 1)
+                return true
+            }
+            if byte == 0 { throw .failed(.csvNullByte, [], index: at) }
+            // Another control character: part of the field.
+            return nil
+        }
         while index + 8 <= count {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let d = word ^ delimiters
-            let lf = word ^ (ones &* 0x0A)
-            let cr = word ^ (ones &* 0x0D)
-            var mask =
-                (((d &- ones) & ~d) | ((lf &- ones) & ~lf) | ((cr &- ones) & ~cr) | ((word &- ones) & ~word) | word)
-                & highs
+            // Exact per byte, no borrow between bytes: the delimiter's bytes
+            // become zero under the XOR; bytes below 0x20 have the high bit
+            // clear and stay below 0x80 when 0x60 is added to their low bits.
+            let matched = word ^ delimiters
+            let isDelimiter = ~(((matched & lows) &+ lows) | matched)
+            let isControl = ~(((word & lows) &+ 0x6060_6060_6060_6060) | word)
+            var mask = (isDelimiter | isControl | word) & highs
             while mask != 0 {
-                let at = index + mask.trailingZeroBitCount >> 3
+                let at = index &+ mask.trailingZeroBitCount &>> 3
                 mask &= mask &- 1
-                if let ended = try look(at: at, in: &field, fields: &fields) { return ended }
+                if let ended = try look(at) { return ended }
             }
             index += 8
         }
         while index < count {
-            if let ended = try look(at: index, in: &field, fields: &fields) { return ended }
+            if let ended = try look(index) { return ended }
             index += 1
         }
         // The bytes end inside the field.
         if !isFinal { throw .needMore }
-        try add(CSVField(start: field.start, end: count, quoted: false, hasDoubledQuotes: false, hasNonASCII: field.nonASCII), to: &fields)
+        try add(CSVField(start: start, end: count, quoted: false, hasDoubledQuotes: false, hasNonASCII: nonASCII), to: &fields)
         position = count
         return true
-    }
-
-    /// The unquoted field being scanned.
-    private struct UnquotedField {
-        var start: Int
-        var nonASCII = false
-    }
-
-    /// The byte at `at`, flagged or reached one by one: it ends `field` (and
-    /// maybe the row), fails, or marks the field as holding non-ASCII.
-    /// - Returns: as `scanUnquotedFields`; nil to read on.
-    @inline(__always)
-    private mutating func look(
-        at: Int, in field: inout UnquotedField, fields: inout CSVFieldBuffer
-    ) throws(CSVScanError) -> Bool? {
-        let byte = bytes[at]
-        if byte == delimiter {
-            try add(CSVField(start: field.start, end: at, quoted: false, hasDoubledQuotes: false, hasNonASCII: field.nonASCII), to: &fields)
-            let next = at + 1
-            if next == bytes.count {
-                if !isFinal { throw .needMore }
-                // A delimiter at the very end leaves one empty field.
-                fields.append(CSVField(start: next, end: next, quoted: false, hasDoubledQuotes: false, hasNonASCII: false))
-                position = next
-                return true
-            }
-            if bytes[next] == quote {
-                position = next
-                return false
-            }
-            field = UnquotedField(start: next)
-            return nil
-        }
-        if byte == 0x0A || byte == 0x0D {
-            // CR: alone, or the start of CRLF.
-            if byte == 0x0D && at + 1 == bytes.count && !isFinal { throw .needMore }
-            try add(CSVField(start: field.start, end: at, quoted: false, hasDoubledQuotes: false, hasNonASCII: field.nonASCII), to: &fields)
-            position = at + (byte == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A ? 2 : 1)
-            return true
-        }
-        if byte == 0 { throw .failed(.csvNullByte, [], index: at) }
-        if byte >= 0x80 { field.nonASCII = true }
-        // Otherwise a flag set by a borrow above a real one: nothing.
-        return nil
     }
 
     /// A quoted field: to the next quote that is not doubled.

@@ -82,12 +82,13 @@ public struct RawRecord {
         fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: [Value], origin: RecordOrigin,
         _ body: (RawRecord) throws(Failure) -> Success
     ) throws(Failure) -> Success {
-        let outcome = others.withUnsafeBufferPointer { others in
-            Result { () throws(Failure) -> Success in
-                try body(RawRecord(fields: fields, values: values, others: others, origin: origin))
-            }
+        // Most records have no other values: no buffer to take then.
+        if others.isEmpty {
+            return try body(RawRecord(fields: fields, values: values, others: UnsafeBufferPointer(start: nil, count: 0), origin: origin))
         }
-        return try outcome.get()
+        return try others.withUnsafeBufferPointer { (others) throws(Failure) -> Success in
+            try body(RawRecord(fields: fields, values: values, others: others, origin: origin))
+        }
     }
 
     /// Calls `body` with a record's values as a raw record whose cells all

@@ -7,24 +7,27 @@ import FerryCore
 /// Fields the kind types (a product's price, a book's pages) are parsed,
 /// and a cell that does not fit is a located error; other fields stay strings.
 public final class CSVReader: RecordReader {
-    private let window: InputWindow
-    private let dialect: CSVDialect
-    private let context: ReadContext
+    let window: InputWindow
+    let dialect: CSVDialect
+    let context: ReadContext
     // Touched for every row; a reader is never shared between threads, so
     // the run-time exclusivity checks are left out.
-    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) var position = 0
     @exclusivity(unchecked) private var fields = CSVFieldBuffer()
     /// The cells of the row being built, reused from one row to the next.
-    @exclusivity(unchecked) private var rawBuffers = RawRecordBuffers()
-    private var header: FieldList?
+    @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
+    var header: FieldList?
     /// How each of the header's columns is typed.
-    private var columns: [Column] = []
+    var columns: [Column] = []
     private var widerLists: [Int: FieldList] = [:]
-    @exclusivity(unchecked) private var rowIndex = 0
-    @exclusivity(unchecked) private var raggedRowsFixed = 0
-    private var started = false
-    private var finished = false
-    private var failure: FerryError?
+    @exclusivity(unchecked) var rowIndex = 0
+    @exclusivity(unchecked) var raggedRowsFixed = 0
+    /// How plain rows are laid out as JSON, made on first use (see
+    /// CSVReader+JSON.swift).
+    var plainRows: PlainRowPlan?
+    var started = false
+    var finished = false
+    var failure: FerryError?
 
     /// What the kind asks of one column.
     struct Column {
@@ -84,7 +87,7 @@ public final class CSVReader: RecordReader {
 
     // MARK: - Header
 
-    private func start() throws(FerryError) {
+    func start() throws(FerryError) {
         started = true
         try window.fill(atLeast: 3)
         if window.count >= 3 && window.bytes[0] == 0xEF && window.bytes[1] == 0xBB && window.bytes[2] == 0xBF {
@@ -137,7 +140,7 @@ public final class CSVReader: RecordReader {
         return result
     }
 
-    private func finish() {
+    func finish() {
         finished = true
         if raggedRowsFixed > 0 {
             context.warn(
@@ -178,7 +181,7 @@ public final class CSVReader: RecordReader {
     /// for many rows).
     /// - Returns: nil for a blank row.
     @inline(__always)
-    private func fillRow(
+    func fillRow(
         _ scanner: CSVScanner, _ fields: UnsafeBufferPointer<CSVField>, header: FieldList,
         columns: UnsafeBufferPointer<Column>, into buffers: inout RawRecordBuffers
     ) throws(CSVScanError) -> RowShape? {
@@ -227,7 +230,7 @@ public final class CSVReader: RecordReader {
     }
 
     /// The header widened with `columnN` names to `count` fields, for long rows under `--ragged pad`.
-    private func widerList(_ count: Int) -> FieldList {
+    func widerList(_ count: Int) -> FieldList {
         if let known = widerLists[count] { return known }
         let names = (header?.names ?? []) + ((header?.count ?? 0)..<count).map { "column\($0 + 1)" }
         let made = FieldList(names)
@@ -240,8 +243,13 @@ public final class CSVReader: RecordReader {
     /// and scanning again from a row's start when the row is cut off. The
     /// position moves past each row before `handle` sees it.
     /// - Returns: true at the end of the input.
-    private func scanRows(
-        upTo limit: Int = 4096, _ handle: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool
+    ///
+    /// `plain`, when given, is offered each row first: when it takes the
+    /// row (returning true, with the scanner's position past it), the row
+    /// counts as handled and `handle` does not see it.
+    func scanRows(
+        upTo limit: Int = 4096, plain: ((inout CSVScanner) -> Bool)? = nil,
+        _ handle: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool
     ) throws(FerryError) -> Bool {
         var rowFields = CSVFieldBuffer()
         swap(&rowFields, &fields)
@@ -256,6 +264,11 @@ public final class CSVReader: RecordReader {
                 var handled = 0
                 do throws(CSVScanError) {
                     while handled < limit {
+                        if let plain, plain(&scanner) {
+                            position = scanner.position
+                            handled += 1
+                            continue
+                        }
                         guard try scanner.scanRow(into: &rowFields) else { return .success(true) }
                         let resume = position
                         position = scanner.position

@@ -153,6 +153,16 @@ public struct WriteBuffer {
         capacity = newCapacity
     }
 
+    /// The bytes appended so far, valid until the next change.
+    @inlinable
+    public var contents: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: used) }
+
+    /// Drops what was appended after the first `count` bytes.
+    @inlinable @inline(__always)
+    public mutating func truncate(to count: Int) {
+        if count < used { used = max(count, 0) }
+    }
+
     @inlinable @inline(__always)
     public mutating func append(_ byte: UInt8) {
         if used == capacity { grow(used + 1) }
@@ -165,6 +175,14 @@ public struct WriteBuffer {
     public mutating func appendUnchecked(_ byte: UInt8) {
         base[used] = byte
         used += 1
+    }
+
+    /// Appends `bytes` where `reserve` has made room for them.
+    @inlinable @inline(__always)
+    public mutating func appendUnchecked(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        WriteBuffer.copy(to: UnsafeMutableRawPointer(base + used), from: UnsafeRawPointer(source), count: bytes.count)
+        used += bytes.count
     }
 
     @inlinable @inline(__always)
@@ -206,6 +224,7 @@ public struct WriteBuffer {
     /// - Throws: `io.writeFailed`.
     public mutating func drain(to output: any ByteOutput) throws(FerryError) {
         guard used > 0 else { return }
+        if let taking = output as? any BufferTakingOutput { return try taking.take(&self) }
         let bytes = UnsafeRawBufferPointer(start: base, count: used)
         used = 0
         try output.write(bytes)
@@ -221,12 +240,35 @@ public struct WriteBuffer {
     /// move as two overlapping words, without a call to memcpy.
     @inlinable @inline(__always)
     public static func copy(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
-        if count >= 8 && count <= 16 {
+        // Short copies, most of what writers append, as overlapping loads
+        // and stores rather than a call.
+        switch count {
+        case 8...16:
             let head = source.loadUnaligned(as: UInt64.self)
             let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
             target.storeBytes(of: head, as: UInt64.self)
             target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
-        } else {
+        case 17...32:
+            let first = source.loadUnaligned(as: UInt64.self)
+            let second = source.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let third = source.loadUnaligned(fromByteOffset: count - 16, as: UInt64.self)
+            let fourth = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: third, toByteOffset: count - 16, as: UInt64.self)
+            target.storeBytes(of: fourth, toByteOffset: count - 8, as: UInt64.self)
+        case 4..<8:
+            let head = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        case 1..<4:
+            let bytes = source.assumingMemoryBound(to: UInt8.self)
+            let into = target.assumingMemoryBound(to: UInt8.self)
+            into[0] = bytes[0]
+            into[count / 2] = bytes[count / 2]
+            into[count - 1] = bytes[count - 1]
+        default:
             target.copyMemory(from: source, byteCount: count)
         }
     }

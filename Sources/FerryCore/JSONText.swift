@@ -95,6 +95,20 @@ public enum JSONText {
         return flags & 0x8080_8080_8080_8080
     }
 
+    /// Whether none of the `count` (more than 8) bytes at `bytes` needs an
+    /// escape, read a word at a time, the last word overlapping the one
+    /// before it.
+    @inline(__always)
+    static func longNeedsNoEscape(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
+        var flags: UInt64 = 0
+        var index = 0
+        while index + 8 < count {
+            flags |= escapeMask(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            index += 8
+        }
+        return flags | escapeMask(bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) == 0
+    }
+
     /// Whether none of the `count` (at most 16) bytes at `bytes` needs an
     /// escape. The bytes are read as one or two words, overlapping where
     /// `count` is not a whole number of words; in a string shorter than four
@@ -135,10 +149,11 @@ public enum JSONText {
         // Six bytes per byte covers the worst case, `\u00XX`.
         output.reserve(count * 6 + 2)
         output.appendUnchecked(UInt8(ascii: "\""))
-        // Most strings in records are short and need no escape: one look at
-        // all their bytes, and one copy.
-        if count <= 16 && shortNeedsNoEscape(raw, count: count) {
-            output.append(utf8)
+        // Most strings in records need no escape: one look at all their
+        // bytes (a word at a time, the last word overlapping the one before),
+        // and one copy.
+        if count <= 16 ? shortNeedsNoEscape(raw, count: count) : longNeedsNoEscape(raw, count: count) {
+            output.appendUnchecked(utf8)
             output.appendUnchecked(UInt8(ascii: "\""))
             return
         }
@@ -223,6 +238,35 @@ public enum JSONText {
             }
             output.append(UnsafeBufferPointer(rebasing: scratch[index..<20]))
         }
+    }
+
+    /// Whether `bytes` spell a number of at least zero that, read as
+    /// `DecimalText.number` reads it, `appendInteger` or `appendDouble`
+    /// prints back as exactly these bytes, so that a writer may copy them:
+    /// `0` or up to 18 digits with no leading zero (an integer); or up to 13
+    /// such digits, a point, and one digit or two ending in a nonzero one,
+    /// not all zero (a double printed from its cents, as `appendDouble`
+    /// does). `84.99`, `244.0` and `7` qualify; `84.90`, `007`, `1e3`, `-1`
+    /// and `0.0` do not.
+    public static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count > 0 else { return false }
+        var index = 0
+        while index < count && bytes[index] &- 0x30 < 10 { index += 1 }
+        let whole = index
+        guard whole > 0, whole == 1 || bytes[0] != UInt8(ascii: "0") else { return false }
+        if whole == count { return whole <= 18 }
+        guard whole <= 13, bytes[index] == UInt8(ascii: "."), count - index - 1 == 1 || count - index - 1 == 2 else {
+            return false
+        }
+        let first = bytes[index + 1] &- 0x30
+        guard first < 10 else { return false }
+        if count - index - 1 == 2 {
+            let second = bytes[index + 2] &- 0x30
+            return second < 10 && second != 0
+        }
+        // One fraction digit: zero only when the whole part is not.
+        return first != 0 || bytes[0] != UInt8(ascii: "0")
     }
 
     /// Appends the shortest text that reads back as `number`, which must be

@@ -6,7 +6,7 @@ import FerryCore
 /// integers; doubles are written in their shortest form that reads back to
 /// the same value (19.99 stays 19.99, 67.0 stays 67.0). Bytes become `data:`
 /// URIs and dates ISO 8601 strings.
-public final class JSONWriter: RawRecordWriter {
+public final class JSONWriter: JSONLayoutWriter {
     /// How the output is laid out.
     public enum Style: Sendable {
         /// An array with one key per line, indented by two spaces.
@@ -81,24 +81,68 @@ public final class JSONWriter: RawRecordWriter {
     /// What comes before a record's first key: the separator from the record
     /// before, in a document.
     @inline(__always)
-    private func openRecord(to out: inout WriteBuffer) {
+    private func opening(first: Bool) -> StaticString {
         switch style {
-        case .pretty: append(written == 0 ? "[\n  " : ",\n  ", to: &out)
-        case .compact: append(written == 0 ? "[" : ",", to: &out)
-        case .lines: break
+        case .pretty: first ? "[\n  " : ",\n  "
+        case .compact: first ? "[" : ","
+        case .lines: ""
+        }
+    }
+
+    /// What comes after a record's last value.
+    @inline(__always)
+    private var closing: StaticString {
+        switch style {
+        case .pretty: "\n  }"
+        case .compact: "}"
+        case .lines: "}\n"
         }
     }
 
     @inline(__always)
+    private func openRecord(to out: inout WriteBuffer) {
+        if style != .lines { append(opening(first: written == 0), to: &out) }
+    }
+
+    @inline(__always)
     private func closeRecord(empty: Bool, to out: inout WriteBuffer) throws(FerryError) {
-        switch (style, empty) {
-        case (_, true): append("{}", to: &out)
-        case (.pretty, false): append("\n  }", to: &out)
-        case (.compact, false), (.lines, false): out.append(UInt8(ascii: "}"))
+        if empty {
+            append(style == .lines ? "{}\n" : "{}", to: &out)
+        } else {
+            append(closing, to: &out)
         }
-        if style == .lines { out.append(0x0A) }
         written += 1
         if out.count >= JSONWriter.drainThreshold { try out.drain(to: output) }
+    }
+
+    // MARK: - Records laid out by the reader
+
+    public func jsonLayout(for fields: FieldList) -> JSONRecordLayout {
+        let keys = EncodedKeys(fields, pretty: style == .pretty)
+        func bytes(_ text: StaticString) -> [UInt8] {
+            Array(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        return JSONRecordLayout(
+            firstOpening: bytes(opening(first: true)) + keys.segment(0),
+            opening: bytes(opening(first: false)) + keys.segment(0),
+            separators: [[]] + (1..<max(fields.count, 1)).map { keys.segment($0) },
+            closing: bytes(closing))
+    }
+
+    public var recordsWritten: Int { written }
+
+    public func appendLaidOut(_ block: inout WriteBuffer, records: Int) throws(FerryError) {
+        // Small blocks gather in the buffer; a large one goes out as it is,
+        // after what the buffer holds.
+        if block.count < JSONWriter.drainThreshold / 4 {
+            buffer.append(block.contents.assumingMemoryBound(to: UInt8.self))
+            block.truncate(to: 0)
+            if buffer.count >= JSONWriter.drainThreshold { try buffer.drain(to: output) }
+        } else {
+            try buffer.drain(to: output)
+            try block.drain(to: output)
+        }
+        written += records
     }
 
     public func finish() throws(FerryError) {
@@ -152,6 +196,9 @@ final class EncodedKeys {
         self.bytes = bytes
         self.starts = starts
     }
+
+    /// What goes before value `index`, as bytes.
+    func segment(_ index: Int) -> [UInt8] { Array(bytes[starts[index]..<starts[index + 1]]) }
 
     @inline(__always)
     func append(_ index: Int, to out: inout WriteBuffer) {

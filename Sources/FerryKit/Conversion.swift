@@ -32,6 +32,11 @@ public struct ConversionOptions: Sendable {
     /// skips `Record`s (see `RawRecord`). The output is the same either way;
     /// tests turn this off to compare the two paths.
     public var rawRecords = true
+    /// Whether a reader that can lay plain records out as JSON text itself
+    /// may, when the output is JSON that the writer lets it lay out (see
+    /// FerryCore's JSONLayout.swift); only with raw records. The output is
+    /// the same either way.
+    public var laidOutRecords = true
 
     public init() {}
 }
@@ -90,17 +95,29 @@ public struct Converter {
             outputDirectory: toFile ? OutputFile.directory(of: outputPath ?? ".") : ".",
             photosDirectory: options.photosDirectory, overwrite: options.overwrite)
         var stopReading: (() -> Void)?
+        // Writes on a second thread when everything else happens on this one.
+        var background: BackgroundOutput?
         do throws(FerryError) {
             let readContext = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
             let reader = try inputCodec.makeReader(input, context: readContext)
-            func makeWriter(_ kind: RecordKind?) throws(FerryError) -> any RecordWriter {
-                try outputCodec.makeWriter(output, context: WriteContext(kind: kind, options: options.codecOptions))
-            }
             let embedPhotos = options.embedPhotos || outputCodec.embedsMedia
+            let rawPath =
+                options.rawRecords && !embedPhotos && options.photosDirectory == nil
+                && inputCodec.capabilities.contains(.readsRaw) && outputCodec.capabilities.contains(.writesRaw)
+            let laying = rawPath && options.laidOutRecords ? reader as? any JSONLayingReader : nil
+            if laying != nil { background = BackgroundOutput(output) }
+            let writerOutput = background ?? output
+            func makeWriter(_ kind: RecordKind?) throws(FerryError) -> any RecordWriter {
+                try outputCodec.makeWriter(writerOutput, context: WriteContext(kind: kind, options: options.codecOptions))
+            }
             var stream = Stream(kind: options.kind, makeWriter: makeWriter)
-            if options.rawRecords, let raw = reader as? any RawRecordReader, !embedPhotos, options.photosDirectory == nil,
-                inputCodec.capabilities.contains(.readsRaw), outputCodec.capabilities.contains(.writesRaw)
-            {
+            var laidOut = false
+            if let laying {
+                laidOut = try layOut(laying, inputPath: inputPath, kind: options.kind, into: &stream, counting: counting)
+            }
+            if laidOut {
+                // Read and written above.
+            } else if rawPath, let raw = reader as? any RawRecordReader {
                 let reading = BackgroundSource(raw: raw, inputPath: inputPath, kind: options.kind, counting: counting)
                 stopReading = reading.stop
                 reading.start()
@@ -139,6 +156,7 @@ public struct Converter {
             let count = stream.count
             if writer == nil { writer = try makeWriter(kind ?? .generic) }
             try writer?.finish()
+            background?.close()
             try gzip?.finish()
             try file?.commit()
             return ConversionSummary(
@@ -146,10 +164,50 @@ public struct Converter {
                 warnings: readContext.takeWarnings())
         } catch {
             stopReading?()
+            background?.close()
             file?.discard()
             photos.removeWrittenFiles()
             throw input.unlessChanged(error).located(SourceLocation(file: inputPath))
         }
+    }
+}
+
+extension Converter {
+    /// Converts on this thread with a reader that lays plain records out as
+    /// JSON for the writer itself (see FerryCore's JSONLayout.swift); the
+    /// other records are checked and written as on the raw path.
+    /// - Returns: false, with only the header read and the writer made in
+    ///   `stream`, when the writer cannot take laid out records.
+    fileprivate func layOut(
+        _ reader: any JSONLayingReader, inputPath: String, kind: RecordKind?, into stream: inout Stream,
+        counting: CountingInput
+    ) throws(FerryError) -> Bool {
+        var recordKind = kind
+        if recordKind == nil { recordKind = try reader.settleKind() }
+        let made = try stream.makeWriter(recordKind)
+        stream.writer = made
+        guard let writer = made as? any JSONLayoutWriter else { return false }
+        var validator = recordKind.map { RecordValidator(kind: $0) }
+        while try reader.readLaidOut(into: writer, raw: { (record) throws(FerryError) in
+            if validator == nil { validator = RecordValidator(kind: RecordKind.infer(from: record.fields)) }
+            do throws(FerryError) {
+                try validator?.validate(record)
+            } catch {
+                throw error.located(SourceLocation(file: inputPath, record: record.origin.index))
+                    .located(reader.location(ofByteOffset: record.origin.byteOffset))
+            }
+            do throws(FerryError) {
+                try writer.writeRaw(record)
+            } catch {
+                throw error.located(SourceLocation(file: inputPath, record: record.origin.index))
+            }
+        }) {
+            progress?(counting.bytesRead, counting.sizeHint)
+        }
+        progress?(counting.bytesRead, counting.sizeHint)
+        stream.count = writer.recordsWritten
+        if stream.count > 0 { stream.kind = validator?.kind ?? kind }
+        return true
     }
 }
 

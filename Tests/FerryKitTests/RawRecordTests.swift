@@ -5,9 +5,10 @@ import Testing
 
 @testable import FerryKit
 
-/// Raw records are a shortcut: every conversion must give the same bytes,
-/// summary and errors with them as without them. These tests convert each
-/// input both ways and compare.
+/// Raw records are a shortcut, and records a reader lays out as JSON itself
+/// (`JSONLayingReader`) another: every conversion must give the same bytes,
+/// summary and errors all three ways. These tests convert each input each
+/// way and compare.
 @Suite struct RawRecordTests {
     /// What one conversion gave.
     enum Outcome: Equatable, CustomStringConvertible {
@@ -24,12 +25,22 @@ import Testing
         }
     }
 
+    /// How a conversion goes.
+    enum Path: String, CaseIterable {
+        /// Raw records, and plain ones laid out by the reader where it can.
+        case laidOut
+        /// Raw records only.
+        case raw
+        /// `Record`s.
+        case records
+    }
+
     let scratch: ScratchFolder
 
     init() throws { scratch = try ScratchFolder() }
 
     func convert(
-        _ input: String, to format: String, kind: RecordKind?, codecOptions: [String: String], raw: Bool,
+        _ input: String, to format: String, kind: RecordKind?, codecOptions: [String: String], path: Path,
         from: String? = nil, limits: ReadLimits = ReadLimits()
     ) -> Outcome {
         var options = ConversionOptions()
@@ -38,20 +49,21 @@ import Testing
         options.to = format
         options.kind = kind
         options.overwrite = true
-        options.rawRecords = raw
+        options.rawRecords = path != .records
+        options.laidOutRecords = path == .laidOut
         options.codecOptions = OptionValues(codecOptions)
-        let output = scratch.path(raw ? "raw.out" : "records.out")
+        let output = scratch.path("\(path).out")
         do throws(FerryError) {
             let summary = try Converter().convert(input, to: output, options: options)
-            let bytes = (try? scratch.read(raw ? "raw.out" : "records.out")) ?? []
+            let bytes = (try? scratch.read("\(path).out")) ?? []
             return .converted(output: bytes, records: summary.records, kind: summary.kind, warnings: summary.warnings)
         } catch {
             return .failed(error)
         }
     }
 
-    /// Converts `input` to every raw-capable format, with and without raw
-    /// records, and expects the same outcome.
+    /// Converts `input` to every raw-capable format, each way, and expects
+    /// the same outcome.
     func expectSameBothWays(
         _ input: String, kinds: [RecordKind?] = [nil], codecOptions: [[String: String]] = [[:]],
         sourceLocation: Testing.SourceLocation = #_sourceLocation
@@ -59,11 +71,14 @@ import Testing
         for kind in kinds {
             for format in ["json", "jsonl", "csv", "tsv"] {
                 for extra in codecOptions + (format == "json" ? [["compact": ""]] : []) {
-                    let raw = convert(input, to: format, kind: kind, codecOptions: extra, raw: true)
-                    let records = convert(input, to: format, kind: kind, codecOptions: extra, raw: false)
-                    #expect(
-                        raw == records, "\(input) → \(format), kind \(kind.map(\.rawValue) ?? "inferred"), \(extra)",
-                        sourceLocation: sourceLocation)
+                    let records = convert(input, to: format, kind: kind, codecOptions: extra, path: .records)
+                    for path in [Path.raw, .laidOut] {
+                        let outcome = convert(input, to: format, kind: kind, codecOptions: extra, path: path)
+                        #expect(
+                            outcome == records,
+                            "\(path): \(input) → \(format), kind \(kind.map(\.rawValue) ?? "inferred"), \(extra)",
+                            sourceLocation: sourceLocation)
+                    }
                 }
             }
         }
@@ -161,10 +176,11 @@ import Testing
         }
         #expect(inputs.count > 300)
         for input in inputs {
-            for format in ["jsonl", "csv"] {
-                let raw = convert(input, to: format, kind: nil, codecOptions: [:], raw: true)
-                let records = convert(input, to: format, kind: nil, codecOptions: [:], raw: false)
-                #expect(raw == records, "\(input) → \(format)")
+            for format in ["json", "jsonl", "csv"] {
+                let records = convert(input, to: format, kind: nil, codecOptions: [:], path: .records)
+                for path in [Path.raw, .laidOut] {
+                    #expect(convert(input, to: format, kind: nil, codecOptions: [:], path: path) == records, "\(path): \(input) → \(format)")
+                }
             }
         }
     }
@@ -259,8 +275,8 @@ import Testing
         for input in inputs {
             let runs: [(String, RecordKind?, ReadLimits)] = [("json", nil, ReadLimits()), ("csv", .generic, ReadLimits()), ("jsonl", nil, tight)]
             for (format, kind, limits) in runs {
-                let raw = convert(input, to: format, kind: kind, codecOptions: [:], raw: true, from: "archive", limits: limits)
-                let records = convert(input, to: format, kind: kind, codecOptions: [:], raw: false, from: "archive", limits: limits)
+                let raw = convert(input, to: format, kind: kind, codecOptions: [:], path: .raw, from: "archive", limits: limits)
+                let records = convert(input, to: format, kind: kind, codecOptions: [:], path: .records, from: "archive", limits: limits)
                 #expect(raw == records, "\(input) → \(format)")
             }
         }
@@ -289,5 +305,52 @@ import Testing
         }
         let input = try scratch.write("generated.jsonl", text)
         expectSameBothWays(input)
+    }
+    /// CSV whose cells take every shape the rules for plain rows look at
+    /// (numbers, booleans, empty and required cells, valid and broken UTF-8,
+    /// control bytes, quotes, CR, rows too long or too short), in many
+    /// small files so that a bad row comes at every place, and in one file
+    /// of good rows larger than the reader's window.
+    @Test func generatedCSVConvertsTheSame() throws {
+        var generator = SeededGenerator(seed: 0xC5F0)
+        func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
+        let goodNumbers = ["0", "7", "84.99", "244.0", "0.5", "0.05", "10.0", "84.90", "007", "1e3", "+5", "-0", "-0.0",
+            "0.0", "123456789012345678", "1234567890123456789", "9999999999999.99", "12345678901234.5", "5.", "", "19.99"]
+        let badNumbers = ["-1", "-0.5", "abc", " 5", ".5", "1e400", "5.0.0"]
+        let goodBools = ["true", "false", "yes", "No", "1", "0", "TRUE", ""]
+        let goodTexts: [[UInt8]] = ["Wii", "Xbox 360", "", "C:\\Saves", "tab\there", "ünï 🎮", "a\u{1}b", "say \"hi\"",
+            "\"Wireless, Pro\"", "\"q\"\"q\"", "\"multi\nline\"", "\"\""].map { Array($0.utf8) }
+        let badTexts: [[UInt8]] = [[0xC3], [0x41, 0xFF], [0x41, 0x00, 0x42], Array("\"open".utf8)]
+        let headers = ["name,price,photo,sku", "title,author,pages,readThisBook,price,isbn", "a,b,c", "name,photo"]
+        func cell(_ column: String, bad: Bool) -> [UInt8] {
+            switch column {
+            case "price", "pages": Array((bad ? pick(badNumbers) : pick(goodNumbers)).utf8)
+            case "readThisBook": Array((bad ? "maybe" : pick(goodBools)).utf8)
+            default: bad ? pick(badTexts) : pick(goodTexts)
+            }
+        }
+        func file(rows: Int, badness: UInt64) -> [UInt8] {
+            let header = pick(headers)
+            let columns = header.split(separator: ",").map(String.init)
+            var bytes = Array((header + "\n").utf8)
+            for _ in 0..<rows {
+                var cells = columns.map { cell($0, bad: badness > 0 && generator.next() % badness == 0) }
+                if badness > 0 && generator.next() % (badness * 4) == 0 { cells.removeLast() }
+                if badness > 0 && generator.next() % (badness * 4) == 0 { cells.append(Array("extra".utf8)) }
+                bytes += cells.joined(separator: [UInt8(ascii: ",")])
+                switch generator.next() % 40 {
+                case 0: bytes += [0x0D, 0x0A]
+                case 1 where badness > 0: bytes += [0x0D]
+                default: bytes += [0x0A]
+                }
+            }
+            return bytes
+        }
+        for index in 0..<60 {
+            let input = try scratch.write("generated-\(index).csv", file(rows: 25, badness: 60))
+            expectSameBothWays(input, kinds: [nil, .generic])
+        }
+        let large = try scratch.write("generated-large.csv", file(rows: 30_000, badness: 0))
+        expectSameBothWays(large)
     }
 }

@@ -1,0 +1,96 @@
+import Dispatch
+import Synchronization
+
+/// An output that takes whole buffers from `WriteBuffer.drain(to:)` instead
+/// of having their bytes copied out.
+public protocol BufferTakingOutput: ByteOutput {
+    /// Takes the bytes of `buffer` and leaves it empty (possibly another
+    /// buffer's memory).
+    func take(_ buffer: inout WriteBuffer) throws(FerryError)
+}
+
+/// Writes to `base` on a thread of its own, so that a conversion that does
+/// all its other work on one thread (a reader laying records out as JSON)
+/// spends the other core on the system calls that copy its output.
+///
+/// Buffers drained into it are taken whole, not copied, and written in
+/// order; at most `depth` wait, so memory stays flat. An error writing comes
+/// back from the next call. `close()` must be called before the base output
+/// is closed or removed: it waits for the writes under way.
+public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
+    public var name: String { base.name }
+    private let base: any ByteOutput
+    private let queue = DispatchQueue(label: "ferry.background-output")
+    private let free: DispatchSemaphore
+    /// Emptied buffers, back from the writing thread for reuse.
+    private let spares = Mutex<[Block]>([])
+    private let failure = Mutex<FerryError?>(nil)
+    private var closed = false
+
+    /// A buffer on its way to the writing thread and back.
+    private final class Block: @unchecked Sendable {
+        var buffer: WriteBuffer
+        init(_ buffer: WriteBuffer) { self.buffer = buffer }
+    }
+
+    public init(_ base: any ByteOutput, depth: Int = 4) {
+        self.base = base
+        free = DispatchSemaphore(value: depth)
+    }
+
+    deinit { close() }
+
+    public func take(_ buffer: inout WriteBuffer) throws(FerryError) {
+        try rethrowFailure()
+        guard buffer.count > 0 else { return }
+        if closed {
+            try base.write(buffer.contents)
+            buffer.truncate(to: 0)
+            return
+        }
+        free.wait()
+        let block = spares.withLock { $0.popLast() } ?? Block(WriteBuffer(capacity: buffer.count))
+        swap(&block.buffer, &buffer)
+        queue.async { [self] in
+            if failure.withLock({ $0 == nil }) {
+                do throws(FerryError) {
+                    try base.write(block.buffer.contents)
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+            }
+            block.buffer.truncate(to: 0)
+            spares.withLock { $0.append(block) }
+            free.signal()
+        }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
+        guard !bytes.isEmpty else { return }
+        var copy = WriteBuffer(capacity: bytes.count)
+        copy.append(bytes.assumingMemoryBound(to: UInt8.self))
+        defer { copy.release() }
+        try take(&copy)
+    }
+
+    /// Waits for every write handed over so far, then flushes the base.
+    public func flush() throws(FerryError) {
+        queue.sync {}
+        try rethrowFailure()
+        try base.flush()
+    }
+
+    /// Waits for the writes under way and frees the buffers; later writes
+    /// go straight to the base. Closing twice is harmless.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        queue.sync {}
+        for block in spares.withLock({ $0 }) { block.buffer.release() }
+        spares.withLock { $0.removeAll() }
+    }
+
+    private func rethrowFailure() throws(FerryError) {
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}

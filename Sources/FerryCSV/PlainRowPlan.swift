@@ -54,6 +54,8 @@ final class PlainRowPlan {
     @exclusivity(unchecked) var blockRecords = 0
     /// Whether the writer has a record before the next one.
     @exclusivity(unchecked) var anyWritten = false
+    /// A quoted value with its doubled quotes undone.
+    @exclusivity(unchecked) private var scratch = WriteBuffer(capacity: 256)
 
     /// - Returns: nil for more than 64 columns (the plain path keeps one bit
     ///   per column) or none.
@@ -83,6 +85,7 @@ final class PlainRowPlan {
 
     deinit {
         block.release()
+        scratch.release()
         cells.deallocate()
         text.deallocate()
         pieces.deallocate()
@@ -119,37 +122,57 @@ final class PlainRowPlan {
     func layOut(_ scanner: inout CSVScanner, first: Bool, into out: inout WriteBuffer) -> Bool {
         guard let base = scanner.bytes.baseAddress else { return false }
         let start = scanner.position
-        guard let (rowEnd, nonASCII) = cut(base, from: start, count: scanner.bytes.count) else { return false }
+        guard let row = cut(base, from: start, count: scanner.bytes.count) else { return false }
         let mark = out.count
         // Room for the whole record: the layout, and each value's bytes
         // escaped (six bytes at most for one) or a word like `false`.
-        out.reserve(pieces[cells.count + 2] + (rowEnd - start) * 6 + cells.count * 5 + 2)
+        out.reserve(pieces[cells.count + 2] + (row.end - start) * 6 + cells.count * 5 + 2)
         append(piece: first ? 0 : 1, to: &out)
         var fieldStart = start
         for index in 0..<cells.count {
             if index > 0 { append(piece: index + 1, to: &out) }
-            let value = UnsafeBufferPointer(start: base + fieldStart, count: ends[index] - fieldStart)
+            let bit: UInt64 = 1 << UInt64(index)
+            let quoted = row.quoted & bit != 0
+            // A quoted field's value is what lies between its quotes.
+            let value =
+                quoted
+                ? UnsafeBufferPointer(start: base + fieldStart + 1, count: ends[index] - fieldStart - 2)
+                : UnsafeBufferPointer(start: base + fieldStart, count: ends[index] - fieldStart)
             fieldStart = ends[index] + 1
             if value.count > maxFieldBytes
-                || (nonASCII & (1 << UInt64(index)) != 0
-                    && UTF8Validation.firstInvalidIndex(in: value, 0..<value.count) != nil)
-                || !Self.append(value, as: cells[index], to: &out)
+                || (row.nonASCII & bit != 0 && UTF8Validation.firstInvalidIndex(in: value, 0..<value.count) != nil)
+                || !append(
+                    value, as: cells[index], quoted: quoted, doubled: row.doubled & bit != 0,
+                    escaped: row.escapes & bit != 0, to: &out)
             {
                 out.truncate(to: mark)
                 return false
             }
         }
         append(piece: cells.count + 1, to: &out)
-        scanner.position = rowEnd + 1
+        scanner.position = row.end + 1
         return true
     }
 
-    /// Finds the fields of the row that starts at `start`, into `ends`.
-    /// - Returns: where its LF is and a bit per field holding bytes above
-    ///   0x7F; nil unless the row ends in LF within the bytes, has as many
-    ///   fields as the header, and holds no quote, CR or NUL.
+    /// What `cut` found in a row: where its LF is, and a bit per field for
+    /// each of: quoted, holding doubled quotes, holding bytes above 0x7F,
+    /// holding a byte JSON escapes (a quote, a backslash, a control byte).
+    private struct Row {
+        var end = 0
+        var quoted: UInt64 = 0
+        var doubled: UInt64 = 0
+        var nonASCII: UInt64 = 0
+        var escapes: UInt64 = 0
+    }
+
+    /// Finds the fields of the row that starts at `start`: the end of each
+    /// (its delimiter or LF) into `ends`.
+    /// - Returns: nil unless the row ends in LF within the bytes, has as
+    ///   many fields as the header, holds no CR or NUL outside quoted
+    ///   fields and no NUL inside, and each quoted field is closed and
+    ///   followed by a delimiter or LF.
     @inline(__always)
-    private func cut(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (Int, UInt64)? {
+    private func cut(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Row? {
         let raw = UnsafeRawPointer(base)
         let columns = cells.count
         let delimiter = self.delimiter
@@ -157,66 +180,138 @@ final class PlainRowPlan {
         let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         let delimiters = 0x0101_0101_0101_0101 &* UInt64(delimiter)
         let quotes = 0x0101_0101_0101_0101 &* UInt64(quote)
+        let backslashes: UInt64 = 0x5C5C_5C5C_5C5C_5C5C
+        var row = Row()
         var field = 0
-        var nonASCII: UInt64 = 0
-        // What the byte at `at` does: nil to read on, true at the row's end,
-        // false when the row is not plain.
+        var fieldStart = start
+
+        /// What the byte at `at` does.
+        enum Step {
+            case next
+            case ended
+            case notPlain
+            /// Read on from this index (past a quoted field).
+            case resume(Int)
+        }
+        // Ends the current field at `at`, a delimiter or LF.
         @inline(__always)
-        func look(_ at: Int) -> Bool? {
-            let byte = base[at]
+        func end(at: Int, byte: UInt8) -> Step {
+            ends[field] = at
+            field += 1
             if byte == delimiter {
-                ends[field] = at
-                field += 1
-                return field < columns ? nil : false
+                fieldStart = at + 1
+                return field < columns ? .next : .notPlain
             }
+            row.end = at
+            return field == columns ? .ended : .notPlain
+        }
+        @inline(__always)
+        func look(_ at: Int) -> Step {
+            let byte = base[at]
+            if byte == delimiter || byte == 0x0A { return end(at: at, byte: byte) }
+            let bit: UInt64 = 1 << UInt64(field)
             if byte >= 0x80 {
-                nonASCII |= 1 << UInt64(field)
-                return nil
+                row.nonASCII |= bit
+                return .next
             }
-            if byte == 0x0A {
-                ends[field] = at
-                field += 1
-                return field == columns
+            if byte == quote && at == fieldStart { return quotedField(from: at + 1, bit: bit) }
+            if byte == 0x0D || byte == 0 { return .notPlain }
+            // A quote inside the field, a backslash or another control
+            // byte: text, which JSON escapes.
+            row.escapes |= bit
+            return .next
+        }
+        // The quoted field whose text starts at `from`, byte by byte (few
+        // fields are quoted), up to what follows its closing quote.
+        func quotedField(from: Int, bit: UInt64) -> Step {
+            row.quoted |= bit
+            var at = from
+            while at < count {
+                let byte = base[at]
+                if byte == quote {
+                    guard at + 1 < count else { return .notPlain }
+                    let next = base[at + 1]
+                    if next == quote {
+                        row.doubled |= bit
+                        row.escapes |= bit
+                        at += 2
+                        continue
+                    }
+                    guard next == delimiter || next == 0x0A else { return .notPlain }
+                    if case .next = end(at: at + 1, byte: next) { return .resume(at + 2) }
+                    return field == columns && next == 0x0A ? .ended : .notPlain
+                }
+                if byte >= 0x80 {
+                    row.nonASCII |= bit
+                } else if byte < 0x20 || byte == 0x5C {
+                    if byte == 0 { return .notPlain }
+                    row.escapes |= bit
+                }
+                at += 1
             }
-            if byte == quote || byte == 0x0D || byte == 0 { return false }
-            // Another control character: text, which JSON escapes.
-            return nil
+            return .notPlain
         }
         var index = start
-        while index + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let matched = word ^ delimiters
-            let quoted = word ^ quotes
-            let isDelimiter = ~(((matched & lows) &+ lows) | matched)
-            let isQuote = ~(((quoted & lows) &+ lows) | quoted)
-            let isControl = ~(((word & lows) &+ 0x6060_6060_6060_6060) | word)
-            var mask = (isDelimiter | isQuote | isControl | word) & 0x8080_8080_8080_8080
-            while mask != 0 {
-                let at = index &+ mask.trailingZeroBitCount &>> 3
-                mask &= mask &- 1
-                if let ended = look(at) { return ended ? (at, nonASCII) : nil }
+        scanning: while true {
+            if index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let matched = word ^ delimiters
+                let quoted = word ^ quotes
+                let slashed = word ^ backslashes
+                let isDelimiter = ~(((matched & lows) &+ lows) | matched)
+                let isQuote = ~(((quoted & lows) &+ lows) | quoted)
+                let isBackslash = ~(((slashed & lows) &+ lows) | slashed)
+                let isControl = ~(((word & lows) &+ 0x6060_6060_6060_6060) | word)
+                var mask = (isDelimiter | isQuote | isBackslash | isControl | word) & 0x8080_8080_8080_8080
+                while mask != 0 {
+                    let at = index &+ mask.trailingZeroBitCount &>> 3
+                    mask &= mask &- 1
+                    switch look(at) {
+                    case .next: continue
+                    case .ended: return row
+                    case .notPlain: return nil
+                    case .resume(let from):
+                        index = from
+                        continue scanning
+                    }
+                }
+                index += 8
+            } else if index < count {
+                switch look(index) {
+                case .next: index += 1
+                case .ended: return row
+                case .notPlain: return nil
+                case .resume(let from): index = from
+                }
+            } else {
+                return nil
             }
-            index += 8
         }
-        while index < count {
-            if let ended = look(index) { return ended ? (index, nonASCII) : nil }
-            index += 1
-        }
-        return nil
     }
 
-    /// Appends `value` as a column of `cell` takes it.
+    /// Appends `value` as a column of `cell` takes it, as `CellTyping`
+    /// types it: `quoted` tells whether the field was quoted (`value` is
+    /// what lies between the quotes), `doubled` whether it holds doubled
+    /// quotes, `escaped` whether it holds a byte JSON escapes.
     /// - Returns: false when the cell is not plain for that column.
     @inline(__always)
-    private static func append(_ value: UnsafeBufferPointer<UInt8>, as cell: Cell, to out: inout WriteBuffer) -> Bool {
+    private func append(
+        _ value: UnsafeBufferPointer<UInt8>, as cell: Cell, quoted: Bool, doubled: Bool, escaped: Bool,
+        to out: inout WriteBuffer
+    ) -> Bool {
         switch cell {
         case .text:
-            JSONText.appendQuoted(value, to: &out)
+            appendString(value, doubled: doubled, escaped: escaped, to: &out)
         case .optionalText:
-            if value.isEmpty { out.append("null") } else { JSONText.appendQuoted(value, to: &out) }
+            // Only an unquoted empty cell is null; `""` is an empty string.
+            if value.isEmpty && !quoted {
+                out.append("null")
+            } else {
+                appendString(value, doubled: doubled, escaped: escaped, to: &out)
+            }
         case .requiredText:
             guard !value.isEmpty else { return false }
-            JSONText.appendQuoted(value, to: &out)
+            appendString(value, doubled: doubled, escaped: escaped, to: &out)
         case .number(let required), .integer(let required):
             if value.isEmpty {
                 guard !required else { return false }
@@ -250,5 +345,27 @@ final class PlainRowPlan {
             return false
         }
         return true
+    }
+
+    /// Appends `value` as a JSON string: copied between quotes when nothing
+    /// in it needs escaping (the row's reservation has room), else as
+    /// `JSONText.appendQuoted` writes it, doubled quotes undone first.
+    @inline(__always)
+    private func appendString(
+        _ value: UnsafeBufferPointer<UInt8>, doubled: Bool, escaped: Bool, to out: inout WriteBuffer
+    ) {
+        if doubled {
+            scratch.truncate(to: 0)
+            var index = 0
+            while index < value.count {
+                scratch.append(value[index])
+                index += value[index] == quote ? 2 : 1
+            }
+            return JSONText.appendQuoted(scratch.contents.assumingMemoryBound(to: UInt8.self), to: &out)
+        }
+        if escaped { return JSONText.appendQuoted(value, to: &out) }
+        out.appendUnchecked(UInt8(ascii: "\""))
+        out.appendUnchecked(value)
+        out.appendUnchecked(UInt8(ascii: "\""))
     }
 }

@@ -135,6 +135,9 @@ import Testing
         "title,author,pages,readThisBook\nT,A,12,maybe\n",
         "a,a,,b\n1,2,3,4\n\"multi\nline\",\"q\"\"q\",\"\",\n",
         "a,b\n1,\"unclosed\n",
+        // Bytes after a closing quote, in the last field and before it.
+        "name,sku\nA,\"ab\"m\nB,c\n",
+        "name,sku\nA,\"ab\"m,\"c\"\n",
         "a,b\n\u{00E9},\u{1F3AE}\n",
         "\u{FEFF}a;b\n1;2\n",
         "",
@@ -314,18 +317,21 @@ import Testing
     @Test func generatedCSVConvertsTheSame() throws {
         var generator = SeededGenerator(seed: 0xC5F0)
         func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
-        let goodNumbers = ["0", "7", "84.99", "244.0", "0.5", "0.05", "10.0", "84.90", "007", "1e3", "+5", "-0", "-0.0",
-            "0.0", "123456789012345678", "1234567890123456789", "9999999999999.99", "12345678901234.5", "5.", "", "19.99"]
+        let goodIntegers = ["0", "7", "007", "+5", "-0", "123456789012345678", ""]
+        let goodNumbers = goodIntegers + ["84.99", "244.0", "0.5", "0.05", "10.0", "84.90", "1e3", "-0.0", "0.0",
+            "1234567890123456789", "9999999999999.99", "12345678901234.5", "5.", "19.99"]
         let badNumbers = ["-1", "-0.5", "abc", " 5", ".5", "1e400", "5.0.0"]
         let goodBools = ["true", "false", "yes", "No", "1", "0", "TRUE", ""]
         let goodTexts: [[UInt8]] = ["Wii", "Xbox 360", "", "C:\\Saves", "tab\there", "ünï 🎮", "a\u{1}b", "say \"hi\"",
             "\"Wireless, Pro\"", "\"q\"\"q\"", "\"multi\nline\"", "\"\""].map { Array($0.utf8) }
-        let badTexts: [[UInt8]] = [[0xC3], [0x41, 0xFF], [0x41, 0x00, 0x42], Array("\"open".utf8)]
+        let badTexts: [[UInt8]] = [[0xC3], [0x41, 0xFF], [0x41, 0x00, 0x42], Array("\"open".utf8), Array("\"ab\"m".utf8)]
         let headers = ["name,price,photo,sku", "title,author,pages,readThisBook,price,isbn", "a,b,c", "name,photo"]
         func cell(_ column: String, bad: Bool) -> [UInt8] {
             switch column {
-            case "price", "pages": Array((bad ? pick(badNumbers) : pick(goodNumbers)).utf8)
+            case "price": Array((bad ? pick(badNumbers) : pick(goodNumbers)).utf8)
+            case "pages": Array((bad ? pick(badNumbers) : pick(goodIntegers)).utf8)
             case "readThisBook": Array((bad ? "maybe" : pick(goodBools)).utf8)
+            case "name", "title": bad ? pick(badTexts + [[]]) : pick(goodTexts.filter { !$0.isEmpty })
             default: bad ? pick(badTexts) : pick(goodTexts)
             }
         }
@@ -346,8 +352,8 @@ import Testing
             }
             return bytes
         }
-        for index in 0..<60 {
-            let input = try scratch.write("generated-\(index).csv", file(rows: 25, badness: 60))
+        for index in 0..<80 {
+            let input = try scratch.write("generated-\(index).csv", file(rows: 25, badness: 400))
             expectSameBothWays(input, kinds: [nil, .generic])
         }
         let large = try scratch.write("generated-large.csv", file(rows: 30_000, badness: 0))

@@ -6,29 +6,35 @@ import FerryCore
 /// made once, so a row costs no reference counting.
 final class PlainRowPlan {
     /// What a column takes in a plain row.
-    enum Cell {
+    /// A plain value (no payloads, so that comparing cells is comparing
+    /// bytes).
+    enum Cell: UInt8 {
         /// A field the kind does not name: any text.
         case text
         /// An optional string or photo: text, or null when empty.
         case optionalText
         /// A required string: text that is not empty.
         case requiredText
-        case number(required: Bool)
-        case integer(required: Bool)
-        case bool(required: Bool)
+        case number, requiredNumber
+        case integer, requiredInteger
+        case bool, requiredBool
         /// Always the general way (a required photo, which no kind has).
         case never
 
         init(_ column: CSVReader.Column) {
+            let required = column.required
             switch column.type {
             case nil: self = .text
-            case .string?: self = column.required ? .requiredText : .optionalText
-            case .photo?: self = column.required ? .never : .optionalText
-            case .number?: self = .number(required: column.required)
-            case .integer?: self = .integer(required: column.required)
-            case .bool?: self = .bool(required: column.required)
+            case .string?: self = required ? .requiredText : .optionalText
+            case .photo?: self = required ? .never : .optionalText
+            case .number?: self = required ? .requiredNumber : .number
+            case .integer?: self = required ? .requiredInteger : .integer
+            case .bool?: self = required ? .requiredBool : .bool
             }
         }
+
+        /// Whether an empty cell must go the general way (null fails).
+        var isRequired: Bool { self == .requiredNumber || self == .requiredInteger || self == .requiredBool }
     }
 
     /// The writer the layout is for.
@@ -141,9 +147,22 @@ final class PlainRowPlan {
             fieldStart = ends[index] + 1
             if value.count > maxFieldBytes
                 || (row.nonASCII & bit != 0 && UTF8Validation.firstInvalidIndex(in: value, 0..<value.count) != nil)
-                || !append(
-                    value, as: cells[index], quoted: quoted, doubled: row.doubled & bit != 0,
-                    escaped: row.escapes & bit != 0, to: &out)
+            {
+                out.truncate(to: mark)
+                return false
+            }
+            let cell = cells[index]
+            // Most cells are strings that need no escape: copied between
+            // quotes here; any other goes through `append`.
+            if row.escapes & bit == 0, cell == .text || (!value.isEmpty && (cell == .optionalText || cell == .requiredText)) {
+                out.appendUnchecked(UInt8(ascii: "\""))
+                out.appendUnchecked(value)
+                out.appendUnchecked(UInt8(ascii: "\""))
+            } else if cell == .number || cell == .requiredNumber, JSONText.printsAsWritten(value) {
+                out.appendUnchecked(value)
+            } else if !append(
+                value, as: cell, quoted: quoted, doubled: row.doubled & bit != 0, escaped: row.escapes & bit != 0,
+                to: &out)
             {
                 out.truncate(to: mark)
                 return false
@@ -312,15 +331,15 @@ final class PlainRowPlan {
         case .requiredText:
             guard !value.isEmpty else { return false }
             appendString(value, doubled: doubled, escaped: escaped, to: &out)
-        case .number(let required), .integer(let required):
+        case .number, .requiredNumber, .integer, .requiredInteger:
             if value.isEmpty {
-                guard !required else { return false }
+                guard !cell.isRequired else { return false }
                 out.append("null")
                 return true
             }
             if JSONText.printsAsWritten(value) {
                 // A double's text has a point; an integer column takes none.
-                if case .integer = cell, value.contains(UInt8(ascii: ".")) { return false }
+                if cell == .integer || cell == .requiredInteger, value.contains(UInt8(ascii: ".")) { return false }
                 out.append(value)
                 return true
             }
@@ -328,14 +347,14 @@ final class PlainRowPlan {
             case .integer(let number)? where number >= 0:
                 JSONText.appendInteger(number, to: &out)
             case .double(let number)? where number >= 0:
-                guard case .number = cell else { return false }
+                guard cell == .number || cell == .requiredNumber else { return false }
                 JSONText.appendDouble(number, to: &out)
             default:
                 return false
             }
-        case .bool(let required):
+        case .bool, .requiredBool:
             if value.isEmpty {
-                guard !required else { return false }
+                guard !cell.isRequired else { return false }
                 out.append("null")
                 return true
             }

@@ -248,6 +248,7 @@ public enum JSONText {
     /// not all zero (a double printed from its cents, as `appendDouble`
     /// does). `84.99`, `244.0` and `7` qualify; `84.90`, `007`, `1e3`, `-1`
     /// and `0.0` do not.
+    @inlinable
     public static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         guard count > 0 else { return false }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
 import FerryCore
 
 // MARK: - Design
@@ -51,13 +57,12 @@ extension CSVReader: JSONLayingReader {
             var failed: FerryError?
             let columns = self.columns
             let ended = try columns.withUnsafeBufferPointer { (columns) throws(FerryError) -> Bool in
-                try scanRows(
-                    plain: { scanner in
-                        guard plan.layOut(&scanner) else { return false }
-                        self.rowIndex += 1
-                        return true
-                    },
-                    { (scanner, fields) throws(CSVScanError) -> Bool in
+                let plainRow = { (scanner: inout CSVScanner) -> Bool in
+                    guard plan.layOut(&scanner) else { return false }
+                    self.rowIndex += 1
+                    return true
+                }
+                let otherRow = { [self] (scanner: CSVScanner, fields: UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool in
                         guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers)
                         else { return true }
                         do throws(FerryError) {
@@ -73,7 +78,12 @@ extension CSVReader: JSONLayingReader {
                             failed = error
                             return false
                         }
-                    })
+                }
+                if let helper = plainHelper, window.count - position >= Self.halvesThreshold {
+                    try layOutInHalves(plan: plan, helper: helper, writer: writer, plain: plainRow, other: otherRow)
+                    if failed != nil { return false }
+                }
+                return try scanRows(plain: plainRow, otherRow)
             }
             if let failed { throw failed }
             try plan.hand(to: writer)
@@ -98,6 +108,87 @@ extension CSVReader: JSONLayingReader {
                 maxFieldBytes: dialect.maxFieldBytes)
         else { return nil }
         plainRows = plan
+        plainHelper = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? plan.twin() : nil
         return plan
+    }
+
+    // MARK: - Two halves at once
+
+    /// How many bytes of rows the window must hold for its second half to
+    /// be laid out on another thread.
+    static let halvesThreshold = 1 << 17
+
+    /// Reads the window's complete rows in two halves at once: this thread
+    /// the first, the way `readLaidOut` does, and `helper` on another
+    /// thread the second, guessing that it starts at the first line break
+    /// past the middle and laying out plain rows only, up to the first other
+    /// one. When this thread's half ends exactly there, the guess was right
+    /// (no quoted field ran across it) and the second half's records follow;
+    /// otherwise they are dropped. Either way the caller reads on from the
+    /// position.
+    private func layOutInHalves(
+        plan: PlainRowPlan, helper: PlainRowPlan, writer: any JSONLayoutWriter,
+        plain: @escaping (inout CSVScanner) -> Bool,
+        other: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool
+    ) throws(FerryError) {
+        let count = window.count
+        let start = position
+        try window.bytes.withUnsafeBufferPointer { (buffer) throws(FerryError) in
+            guard let base = buffer.baseAddress else { return }
+            // The window ends a few bytes into a row: its last LF is near.
+            var end = count
+            while end > start && base[end - 1] != 0x0A { end -= 1 }
+            guard end > start else { return }
+            let middle = start + (end - start) / 2
+            guard let found = memchr(base + middle, 0x0A, end - middle) else { return }
+            let split = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base + 1
+            guard split < end else { return }
+            // The window's bytes stay as they are until the helper is done:
+            // this thread reads only up to `split` and never refills meanwhile.
+            let job = HalfJob(
+                plan: helper,
+                scanner: CSVScanner(
+                    bytes: UnsafeBufferPointer(start: base, count: end), baseOffset: window.baseOffset, position: split,
+                    isFinal: false, delimiter: dialect.delimiter, quote: dialect.quote,
+                    maxFieldBytes: dialect.maxFieldBytes))
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                job.run()
+                done.signal()
+            }
+            var waited = false
+            defer { if !waited { done.wait() } }
+            _ = try scanRows(upTo: .max, bound: split, plain: plain, other)
+            done.wait()
+            waited = true
+            if position == split && helper.blockRecords > 0 {
+                try plan.hand(to: writer)
+                let rows = helper.blockRecords
+                try plan.adopt(helper, to: writer)
+                rowIndex += rows
+                position = job.scanner.position
+            } else {
+                helper.discard()
+            }
+        }
+    }
+}
+
+/// The second half of a window, laid out on another thread (see
+/// `layOutInHalves`). Only that thread touches it until it signals.
+private final class HalfJob: @unchecked Sendable {
+    let plan: PlainRowPlan
+    var scanner: CSVScanner
+
+    init(plan: PlainRowPlan, scanner: CSVScanner) {
+        self.plan = plan
+        self.scanner = scanner
+    }
+
+    /// Lays out plain rows from the scanner's position, up to the first
+    /// other one or the end of its bytes.
+    func run() {
+        plan.anyWritten = true
+        while scanner.position < scanner.bytes.count && plan.layOut(&scanner) {}
     }
 }

@@ -25,6 +25,8 @@ public final class CSVReader: RecordReader {
     /// How plain rows are laid out as JSON, made on first use (see
     /// CSVReader+JSON.swift).
     var plainRows: PlainRowPlan?
+    /// The same for a second thread, with more than one core.
+    var plainHelper: PlainRowPlan?
     var started = false
     var finished = false
     var failure: FerryError?
@@ -246,9 +248,11 @@ public final class CSVReader: RecordReader {
     ///
     /// `plain`, when given, is offered each row first: when it takes the
     /// row (returning true, with the scanner's position past it), the row
-    /// counts as handled and `handle` does not see it.
+    /// counts as handled and `handle` does not see it. With a `bound`, only
+    /// the window's bytes before it are scanned, and scanning stops instead
+    /// of refilling at a row that runs past it.
     func scanRows(
-        upTo limit: Int = 4096, plain: ((inout CSVScanner) -> Bool)? = nil,
+        upTo limit: Int = 4096, bound: Int? = nil, plain: ((inout CSVScanner) -> Bool)? = nil,
         _ handle: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool
     ) throws(FerryError) -> Bool {
         var rowFields = CSVFieldBuffer()
@@ -257,10 +261,9 @@ public final class CSVReader: RecordReader {
         while true {
             let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Bool, CSVScanError> in
                 var scanner = CSVScanner(
-                    bytes: UnsafeBufferPointer(rebasing: buffer[0..<window.count]), baseOffset: window.baseOffset,
-                    position: position,
-                    isFinal: window.isAtEnd, delimiter: dialect.delimiter, quote: dialect.quote,
-                    maxFieldBytes: dialect.maxFieldBytes)
+                    bytes: UnsafeBufferPointer(rebasing: buffer[0..<(bound ?? window.count)]),
+                    baseOffset: window.baseOffset, position: position, isFinal: bound == nil && window.isAtEnd,
+                    delimiter: dialect.delimiter, quote: dialect.quote, maxFieldBytes: dialect.maxFieldBytes)
                 var handled = 0
                 do throws(CSVScanError) {
                     while handled < limit {
@@ -290,6 +293,7 @@ public final class CSVReader: RecordReader {
             case .success(let ended):
                 return ended
             case .failure(.needMore):
+                if bound != nil { return false }
                 if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index, let field)):
                 var location = window.location(of: index)

@@ -37,8 +37,9 @@ final class PlainRowPlan {
         var isRequired: Bool { self == .requiredNumber || self == .requiredInteger || self == .requiredBool }
     }
 
-    /// The writer the layout is for.
+    /// The writer the layout is for, and the layout.
     let writer: ObjectIdentifier
+    private let layout: JSONRecordLayout
     private let cells: UnsafeMutableBufferPointer<Cell>
     /// The layout's bytes, one after the other: the two openings, the
     /// separators before values 1…, the closing.
@@ -71,10 +72,14 @@ final class PlainRowPlan {
     ) {
         guard !cells.isEmpty, cells.count <= 64, layout.separators.count == cells.count else { return nil }
         self.writer = writer
+        self.layout = layout
         self.cells = .allocate(capacity: cells.count)
         _ = self.cells.initialize(from: cells)
         let all = [layout.firstOpening, layout.opening] + layout.separators.dropFirst() + [layout.closing]
-        text = .allocate(capacity: max(all.reduce(0) { $0 + $1.count }, 1))
+        // 32 bytes more, so that any piece can be copied 32 bytes at a time.
+        let total = all.reduce(0) { $0 + $1.count }
+        text = .allocate(capacity: total + 32)
+        (text + total).initialize(repeating: 0, count: 32)
         pieces = .allocate(capacity: all.count + 1)
         var offset = 0
         for (index, piece) in all.enumerated() {
@@ -102,7 +107,13 @@ final class PlainRowPlan {
     /// reservation has made room.
     @inline(__always)
     private func append(piece index: Int, to out: inout WriteBuffer) {
-        out.appendUnchecked(UnsafeBufferPointer(start: text + pieces[index], count: pieces[index + 1] - pieces[index]))
+        let start = pieces[index]
+        let count = pieces[index + 1] - start
+        if count <= 32 {
+            out.appendUnchecked(padded: text + start, count: count)
+        } else {
+            out.appendUnchecked(UnsafeBufferPointer(start: text + start, count: count))
+        }
     }
 
     /// Lays out the row at the scanner's position when it is plain, and moves
@@ -116,6 +127,37 @@ final class PlainRowPlan {
         anyWritten = true
         blockRecords += 1
         return true
+    }
+
+    /// A plan like this one, for another thread.
+    func twin() -> PlainRowPlan? {
+        PlainRowPlan(
+            writer: writer, layout: layout, cells: Array(cells), delimiter: delimiter, quote: quote,
+            maxFieldBytes: maxFieldBytes)
+    }
+
+    /// Hands the records `twin` laid out to `writer`, as if they had been
+    /// laid out here next: `twin` opened its first one as a later record, so
+    /// when none came before, that opening becomes the first one.
+    func adopt(_ twin: PlainRowPlan, to writer: any JSONLayoutWriter) throws(FerryError) {
+        guard twin.blockRecords > 0 else { return }
+        if !anyWritten {
+            var fixed = WriteBuffer(capacity: twin.block.count + pieces[1])
+            fixed.append(UnsafeBufferPointer(start: text, count: pieces[1]))
+            let rest = UnsafeRawBufferPointer(rebasing: twin.block.contents[(pieces[2] - pieces[1])...])
+            fixed.append(rest.assumingMemoryBound(to: UInt8.self))
+            swap(&fixed, &twin.block)
+            fixed.release()
+        }
+        try writer.appendLaidOut(&twin.block, records: twin.blockRecords)
+        twin.blockRecords = 0
+        anyWritten = true
+    }
+
+    /// Drops the records laid out and not handed over.
+    func discard() {
+        block.truncate(to: 0)
+        blockRecords = 0
     }
 
     /// Hands the records in `block` to `writer`.
@@ -132,7 +174,8 @@ final class PlainRowPlan {
         let mark = out.count
         // Room for the whole record: the layout, and each value's bytes
         // escaped (six bytes at most for one) or a word like `false`.
-        out.reserve(pieces[cells.count + 2] + (row.end - start) * 6 + cells.count * 5 + 2)
+        // 32 more for the last piece's copy (see `append(piece:to:)`).
+        out.reserve(pieces[cells.count + 2] + (row.end - start) * 6 + cells.count * 5 + 34)
         append(piece: first ? 0 : 1, to: &out)
         var fieldStart = start
         for index in 0..<cells.count {

@@ -177,6 +177,20 @@ public struct WriteBuffer {
         used += 1
     }
 
+    /// Appends the `count` (at most 32) bytes at `source` by copying 32:
+    /// one fixed copy instead of one that depends on the length, for a
+    /// caller whose `source` has 32 readable bytes and that has reserved 32
+    /// bytes of room.
+    @inlinable @inline(__always)
+    public mutating func appendUnchecked(padded source: UnsafeRawPointer, count: Int) {
+        let target = UnsafeMutableRawPointer(base + used)
+        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        target.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        target.storeBytes(of: source.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+        target.storeBytes(of: source.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+        used += count
+    }
+
     /// Appends `bytes` where `reserve` has made room for them.
     @inlinable @inline(__always)
     public mutating func appendUnchecked(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -5,8 +5,9 @@ import FerryKit
 import FuzzSupport
 
 // CSV read as one kind of record (typed cells for products and books, text
-// for generic records) and written back as CSV or as JSON Lines, once as
-// records and once as raw records, which must agree.
+// for generic records) and written back as CSV, JSON Lines or JSON, as
+// records, as raw records and (into JSON) laid out by the reader, which must
+// all agree.
 let test: FuzzTest = { data, size in
     let bytes = fuzzBytes(data, size)
     // The first byte picks the options and the kind, so the fuzzer explores
@@ -28,7 +29,7 @@ let test: FuzzTest = { data, size in
         if bytes.count % 2 == 0, let writer = try? CSVCodec.csv.makeWriter(output, context: WriteContext(options: OptionValues(options))) {
             return writer
         }
-        return JSONWriter(output, style: .lines)
+        return JSONWriter(output, style: bytes.count % 3 == 0 ? .pretty : .lines)
     }
     return 0
 }

@@ -1,21 +1,32 @@
 import FerryKit
 
 /// Reads every record with `next()`, checks it against `kind` and writes it
-/// with `write`; then again with `readRaw` and `writeRaw`. Raw records are a
-/// shortcut that must change nothing, so different bytes or errors stop the
-/// process, which the fuzzer reports as a crash.
+/// with `write`; then again with `readRaw` and `writeRaw`; and, when the
+/// reader and writer can, with `readLaidOut`, the reader laying plain
+/// records out as JSON itself. Raw and laid out records are shortcuts that
+/// must change nothing, so different bytes or errors stop the process,
+/// which the fuzzer reports as a crash.
 public func expectRawMatchesRecords(
     kind: RecordKind, reader makeReader: () -> (any RecordReader)?,
     writer makeWriter: (MemoryOutput) -> any RecordWriter
 ) {
-    func run(raw: Bool) -> (output: [UInt8], failure: String?)? {
+    enum Mode { case records, raw, laidOut }
+    func run(_ mode: Mode) -> (output: [UInt8], failure: String?)? {
         guard let reader = makeReader() else { return nil }
         let output = MemoryOutput()
         let writer = makeWriter(output)
         var validator = RecordValidator(kind: kind)
         var failure: String?
         do throws(FerryError) {
-            if raw {
+            if mode == .laidOut {
+                guard let laying = reader as? any JSONLayingReader, let layoutWriter = writer as? any JSONLayoutWriter else {
+                    return nil
+                }
+                while try laying.readLaidOut(into: layoutWriter, raw: { (record) throws(FerryError) in
+                    try validator.validate(record)
+                    try layoutWriter.writeRaw(record)
+                }) {}
+            } else if mode == .raw {
                 guard let rawReader = reader as? any RawRecordReader, let rawWriter = writer as? any RawRecordWriter else {
                     return nil
                 }
@@ -35,13 +46,16 @@ public func expectRawMatchesRecords(
         }
         return (output.bytes, failure)
     }
-    guard let records = run(raw: false), let raws = run(raw: true) else { return }
-    if records.output != raws.output || records.failure != raws.failure {
-        fatalError(
-            """
-            raw records differ from records:
-            records: \(records.failure ?? "ok") \(String(decoding: records.output, as: UTF8.self))
-            raw:     \(raws.failure ?? "ok") \(String(decoding: raws.output, as: UTF8.self))
-            """)
+    guard let records = run(.records) else { return }
+    for mode in [Mode.raw, .laidOut] {
+        guard let other = run(mode) else { continue }
+        if records.output != other.output || records.failure != other.failure {
+            fatalError(
+                """
+                \(mode) records differ from records:
+                records: \(records.failure ?? "ok") \(String(decoding: records.output, as: UTF8.self))
+                \(mode): \(other.failure ?? "ok") \(String(decoding: other.output, as: UTF8.self))
+                """)
+        }
     }
 }

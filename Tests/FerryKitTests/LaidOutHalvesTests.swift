@@ -1,0 +1,51 @@
+import FerryTestSupport
+import Testing
+
+/// The CSV reader lays out a large window's second half on another thread,
+/// guessing where it starts (see `layOutInHalves`). These inputs put that
+/// guess where it is wrong or awkward; every way of converting them must
+/// still agree (`RawRecordTests.expectSameBothWays`).
+@Suite struct LaidOutHalvesTests {
+    let compare: RawRecordTests
+
+    init() throws { compare = try RawRecordTests() }
+
+    /// Many blank lines before the first record, in a window split in two.
+    @Test func blankLinesComeFirst() throws {
+        let rows = 50_000
+        let text = "name,price\n" + String(repeating: "\n", count: 4 * rows) + String(repeating: "A,1\n", count: rows)
+        let input = try compare.scratch.write("blank-first.csv", text)
+        compare.expectSameBothWays(input, kinds: [nil])
+    }
+
+    /// Quoted fields with line breaks in every row, whose lines look like
+    /// plain rows, so that the line break past the middle is often inside
+    /// one and the second half, read from there, finds rows that are not
+    /// there.
+    @Test func aQuotedFieldRunsAcrossTheMiddle() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<12_000 {
+            text += "\"Pad \(index)\nX,1,Y\nsecond line, \"\"quoted\"\"\",\(index % 100).5,S\(index)\n"
+        }
+        let input = try compare.scratch.write("quoted-middle.csv", text)
+        compare.expectSameBothWays(input, kinds: [nil])
+    }
+
+    /// Rows the plain way cannot take, in both halves: the first error is
+    /// reported with its record and line, whichever half it is in.
+    @Test(arguments: [0.25, 0.75]) func anErrorInEitherHalf(_ place: Double) throws {
+        let rows = 20_000
+        var text = "name,price\n"
+        for index in 0..<rows {
+            if index == Int(Double(rows) * place) {
+                text += "Broken,-\(index)\n"
+            } else if index % 97 == 0 {
+                text += "\"Quoted, \(index)\",1\n"
+            } else {
+                text += "Item \(index),\(index).25\n"
+            }
+        }
+        let input = try compare.scratch.write("error-\(place).csv", text)
+        compare.expectSameBothWays(input, kinds: [nil, .generic])
+    }
+}

@@ -189,6 +189,10 @@ private final class HalfJob: @unchecked Sendable {
     /// other one or the end of its bytes.
     func run() {
         plan.anyWritten = true
+        // A local copy: the property would be checked for exclusive access
+        // on every row.
+        var scanner = self.scanner
         while scanner.position < scanner.bytes.count && plan.layOut(&scanner) {}
+        self.scanner = scanner
     }
 }

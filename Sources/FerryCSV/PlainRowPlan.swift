@@ -239,9 +239,9 @@ final class PlainRowPlan {
         let columns = cells.count
         let delimiter = self.delimiter
         let quote = self.quote
-        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let delimiters = 0x0101_0101_0101_0101 &* UInt64(delimiter)
-        let quotes = 0x0101_0101_0101_0101 &* UInt64(quote)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let delimiters = ones &* UInt64(delimiter)
+        let quotes = ones &* UInt64(quote)
         let backslashes: UInt64 = 0x5C5C_5C5C_5C5C_5C5C
         var row = Row()
         var field = 0
@@ -279,8 +279,8 @@ final class PlainRowPlan {
             if byte == quote && at == fieldStart { return quotedField(from: at + 1, bit: bit) }
             if byte == 0x0D || byte == 0 { return .notPlain }
             // A quote inside the field, a backslash or another control
-            // byte: text, which JSON escapes.
-            row.escapes |= bit
+            // byte: text, which JSON escapes. (Or a byte flagged by a borrow.)
+            if byte == quote || byte == 0x5C || byte < 0x20 { row.escapes |= bit }
             return .next
         }
         // The quoted field whose text starts at `from`, byte by byte (few
@@ -317,14 +317,16 @@ final class PlainRowPlan {
         scanning: while true {
             if index + 8 <= count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // Zero bytes after the XORs, and bytes below 0x20, found with
+                // a borrow: exact for the lowest in the word, and a byte above
+                // one may be flagged as well, which `look` reads and passes.
                 let matched = word ^ delimiters
                 let quoted = word ^ quotes
                 let slashed = word ^ backslashes
-                let isDelimiter = ~(((matched & lows) &+ lows) | matched)
-                let isQuote = ~(((quoted & lows) &+ lows) | quoted)
-                let isBackslash = ~(((slashed & lows) &+ lows) | slashed)
-                let isControl = ~(((word & lows) &+ 0x6060_6060_6060_6060) | word)
-                var mask = (isDelimiter | isQuote | isBackslash | isControl | word) & 0x8080_8080_8080_8080
+                var mask =
+                    ((matched &- ones) & ~matched) | ((quoted &- ones) & ~quoted) | ((slashed &- ones) & ~slashed)
+                    | ((word &- 0x2020_2020_2020_2020) & ~word) | word
+                mask &= 0x8080_8080_8080_8080
                 while mask != 0 {
                     let at = index &+ mask.trailingZeroBitCount &>> 3
                     mask &= mask &- 1

@@ -62,22 +62,23 @@ extension CSVReader: JSONLayingReader {
                     self.rowIndex += 1
                     return true
                 }
-                let otherRow = { [self] (scanner: CSVScanner, fields: UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool in
-                        guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers)
-                        else { return true }
-                        do throws(FerryError) {
-                            // The rows laid out before this one go first.
-                            try plan.hand(to: writer)
-                            if shape.ragged { raggedRowsFixed += 1 }
-                            let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
-                            rowIndex += 1
-                            try buffers.withRecord(fields: shape.fields, origin: origin, raw)
-                            plan.anyWritten = true
-                            return true
-                        } catch {
-                            failed = error
-                            return false
-                        }
+                let otherRow = {
+                    [self] (scanner: CSVScanner, fields: UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool in
+                    guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers)
+                    else { return true }
+                    do throws(FerryError) {
+                        // The rows laid out before this one go first.
+                        try plan.hand(to: writer)
+                        if shape.ragged { raggedRowsFixed += 1 }
+                        let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
+                        rowIndex += 1
+                        try buffers.withRecord(fields: shape.fields, origin: origin, raw)
+                        plan.anyWritten = true
+                        return true
+                    } catch {
+                        failed = error
+                        return false
+                    }
                 }
                 if let helper = plainHelper, window.count - position >= Self.halvesThreshold {
                     try layOutInHalves(plan: plan, helper: helper, writer: writer, plain: plainRow, other: otherRow)

@@ -9,9 +9,10 @@ public protocol BufferTakingOutput: ByteOutput {
     func take(_ buffer: inout WriteBuffer) throws(FerryError)
 }
 
-/// Writes to `base` on a thread of its own, so that a conversion that does
-/// all its other work on one thread (a reader laying records out as JSON)
-/// spends the other core on the system calls that copy its output.
+/// Writes to `base` on a thread of its own once `start()` is called, so that
+/// a conversion that does all its other work on one thread (a reader laying
+/// records out as JSON) spends the other core on the system calls that copy
+/// its output; before that, and after `close()`, it writes straight through.
 ///
 /// Buffers drained into it are taken whole, not copied, and written in
 /// order; at most `depth` wait, so memory stays flat. An error writing comes
@@ -25,7 +26,7 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
     /// Emptied buffers, back from the writing thread for reuse.
     private let spares = Mutex<[Block]>([])
     private let failure = Mutex<FerryError?>(nil)
-    private var closed = false
+    private var threaded = false
 
     /// A buffer on its way to the writing thread and back.
     private final class Block: @unchecked Sendable {
@@ -43,7 +44,7 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
     public func take(_ buffer: inout WriteBuffer) throws(FerryError) {
         try rethrowFailure()
         guard buffer.count > 0 else { return }
-        if closed {
+        if !threaded {
             try base.write(buffer.contents)
             buffer.truncate(to: 0)
             return
@@ -67,6 +68,7 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
         guard !bytes.isEmpty else { return }
+        if !threaded { return try base.write(bytes) }
         var copy = WriteBuffer(capacity: bytes.count)
         copy.append(bytes.assumingMemoryBound(to: UInt8.self))
         defer { copy.release() }
@@ -80,11 +82,14 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
         try base.flush()
     }
 
+    /// Writes on the thread from now on.
+    public func start() { threaded = true }
+
     /// Waits for the writes under way and frees the buffers; later writes
     /// go straight to the base. Closing twice is harmless.
     public func close() {
-        guard !closed else { return }
-        closed = true
+        guard threaded else { return }
+        threaded = false
         queue.sync {}
         for block in spares.withLock({ $0 }) { block.buffer.release() }
         spares.withLock { $0.removeAll() }

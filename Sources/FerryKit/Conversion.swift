@@ -95,7 +95,8 @@ public struct Converter {
             outputDirectory: toFile ? OutputFile.directory(of: outputPath ?? ".") : ".",
             photosDirectory: options.photosDirectory, overwrite: options.overwrite)
         var stopReading: (() -> Void)?
-        // Writes on a second thread when everything else happens on this one.
+        // Writes on a second thread when everything else happens on this one
+        // (started by `layOut`).
         var background: BackgroundOutput?
         do throws(FerryError) {
             let readContext = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
@@ -113,7 +114,8 @@ public struct Converter {
             var stream = Stream(kind: options.kind, makeWriter: makeWriter)
             var laidOut = false
             if let laying {
-                laidOut = try layOut(laying, inputPath: inputPath, kind: options.kind, into: &stream, counting: counting)
+                laidOut = try layOut(
+                    laying, inputPath: inputPath, kind: options.kind, into: &stream, output: background, counting: counting)
             }
             if laidOut {
                 // Read and written above.
@@ -180,13 +182,14 @@ extension Converter {
     ///   `stream`, when the writer cannot take laid out records.
     fileprivate func layOut(
         _ reader: any JSONLayingReader, inputPath: String, kind: RecordKind?, into stream: inout Stream,
-        counting: CountingInput
+        output: BackgroundOutput?, counting: CountingInput
     ) throws(FerryError) -> Bool {
         var recordKind = kind
         if recordKind == nil { recordKind = try reader.settleKind() }
         let made = try stream.makeWriter(recordKind)
         stream.writer = made
         guard let writer = made as? any JSONLayoutWriter else { return false }
+        output?.start()
         var validator = recordKind.map { RecordValidator(kind: $0) }
         while try reader.readLaidOut(into: writer, raw: { (record) throws(FerryError) in
             if validator == nil { validator = RecordValidator(kind: RecordKind.infer(from: record.fields)) }

@@ -23,6 +23,7 @@ import Testing
     @Test func writesEverythingInOrder() throws {
         let base = MemoryOutput()
         let output = BackgroundOutput(base, depth: 2)
+        output.start()
         var expected: [UInt8] = []
         var buffer = WriteBuffer(capacity: 64)
         defer { buffer.release() }
@@ -54,6 +55,7 @@ import Testing
     @Test func aFailedWriteComesBack() {
         let base = FailingOutput(limit: 10_000)
         let output = BackgroundOutput(base)
+        output.start()
         var failure: FerryError?
         let chunk = [UInt8](repeating: 0x41, count: 3000)
         do throws(FerryError) {

@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV", "FerryGzip", "FerryPlist", "FerryBundle"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
-        .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore"]),
+        .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore", "FerryTestSupport"]),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryKit"]),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCSVTests", dependencies: ["FerryCSV", "FerryKit"]),

@@ -57,10 +57,10 @@ extension CSVReader: JSONLayingReader {
             var failed: FerryError?
             let columns = self.columns
             let ended = try columns.withUnsafeBufferPointer { (columns) throws(FerryError) -> Bool in
-                let plainRow = { (scanner: inout CSVScanner) -> Bool in
-                    guard plan.layOut(&scanner) else { return false }
-                    self.rowIndex += 1
-                    return true
+                let plainRows = { (scanner: inout CSVScanner, most: Int) -> Int in
+                    let taken = plan.layOut(&scanner, most: most)
+                    self.rowIndex += taken
+                    return taken
                 }
                 let otherRow = {
                     [self] (scanner: CSVScanner, fields: UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool in
@@ -81,10 +81,10 @@ extension CSVReader: JSONLayingReader {
                     }
                 }
                 if let helper = plainHelper, window.count - position >= Self.halvesThreshold {
-                    try layOutInHalves(plan: plan, helper: helper, writer: writer, plain: plainRow, other: otherRow)
+                    try layOutInHalves(plan: plan, helper: helper, writer: writer, plain: plainRows, other: otherRow)
                     if failed != nil { return false }
                 }
-                return try scanRows(plain: plainRow, otherRow)
+                return try scanRows(plain: plainRows, otherRow)
             }
             if let failed { throw failed }
             try plan.hand(to: writer)
@@ -118,18 +118,20 @@ extension CSVReader: JSONLayingReader {
     /// How many bytes of rows the window must hold for its second half to
     /// be laid out on another thread.
     static let halvesThreshold = 1 << 17
+    /// How far one split moves `firstHalfShare`.
+    static let shareStep = 1.0 / 32
 
-    /// Reads the window's complete rows in two halves at once: this thread
+    /// Reads the window's complete rows in two parts at once: this thread
     /// the first, the way `readLaidOut` does, and `helper` on another
     /// thread the second, guessing that it starts at the first line break
-    /// past the middle and laying out plain rows only, up to the first other
-    /// one. When this thread's half ends exactly there, the guess was right
-    /// (no quoted field ran across it) and the second half's records follow;
-    /// otherwise they are dropped. Either way the caller reads on from the
-    /// position.
+    /// past `firstHalfShare` of the rows and laying out plain rows only, up
+    /// to the first other one. When this thread's part ends exactly there,
+    /// the guess was right (no quoted field ran across it) and the second
+    /// part's records follow; otherwise they are dropped. Either way the
+    /// caller reads on from the position.
     private func layOutInHalves(
         plan: PlainRowPlan, helper: PlainRowPlan, writer: any JSONLayoutWriter,
-        plain: @escaping (inout CSVScanner) -> Bool,
+        plain: @escaping (inout CSVScanner, Int) -> Int,
         other: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool
     ) throws(FerryError) {
         let count = window.count
@@ -140,7 +142,7 @@ extension CSVReader: JSONLayingReader {
             var end = count
             while end > start && base[end - 1] != 0x0A { end -= 1 }
             guard end > start else { return }
-            let middle = start + (end - start) / 2
+            let middle = start + Int(Double(end - start) * firstHalfShare)
             guard let found = memchr(base + middle, 0x0A, end - middle) else { return }
             let split = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base + 1
             guard split < end else { return }
@@ -160,8 +162,14 @@ extension CSVReader: JSONLayingReader {
             var waited = false
             defer { if !waited { done.wait() } }
             _ = try scanRows(upTo: .max, bound: split, plain: plain, other)
-            done.wait()
+            // This thread also reads the input, counts lines and hands
+            // blocks on: when the helper is already done, it takes less
+            // next time, else more.
+            let helperFirst = done.wait(timeout: .now()) == .success
+            if !helperFirst { done.wait() }
             waited = true
+            firstHalfShare += helperFirst ? -Self.shareStep : Self.shareStep
+            firstHalfShare = min(max(firstHalfShare, 0.25), 0.75)
             if position == split && helper.blockRecords > 0 {
                 try plan.hand(to: writer)
                 let rows = helper.blockRecords
@@ -193,7 +201,7 @@ private final class HalfJob: @unchecked Sendable {
         // A local copy: the property would be checked for exclusive access
         // on every row.
         var scanner = self.scanner
-        while scanner.position < scanner.bytes.count && plan.layOut(&scanner) {}
+        _ = plan.layOut(&scanner, most: .max)
         self.scanner = scanner
     }
 }

@@ -27,6 +27,10 @@ public final class CSVReader: RecordReader {
     var plainRows: PlainRowPlan?
     /// The same for a second thread, with more than one core.
     var plainHelper: PlainRowPlan?
+    /// The part of a window split in two that this thread lays out (see
+    /// `layOutInHalves`), moved after each split toward the share that
+    /// makes both threads finish together.
+    var firstHalfShare = 0.5
     var started = false
     var finished = false
     var failure: FerryError?
@@ -246,13 +250,14 @@ public final class CSVReader: RecordReader {
     /// position moves past each row before `handle` sees it.
     /// - Returns: true at the end of the input.
     ///
-    /// `plain`, when given, is offered each row first: when it takes the
-    /// row (returning true, with the scanner's position past it), the row
-    /// counts as handled and `handle` does not see it. With a `bound`, only
+    /// `plain`, when given, is offered the rows first, with the most it may
+    /// take: the rows it takes (it returns how many, with the scanner's
+    /// position past them) count as handled and `handle` does not see them;
+    /// the row it stops at goes to `handle`. With a `bound`, only
     /// the window's bytes before it are scanned, and scanning stops instead
     /// of refilling at a row that runs past it.
     func scanRows(
-        upTo limit: Int = 4096, bound: Int? = nil, plain: ((inout CSVScanner) -> Bool)? = nil,
+        upTo limit: Int = 4096, bound: Int? = nil, plain: ((inout CSVScanner, Int) -> Int)? = nil,
         _ handle: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool
     ) throws(FerryError) -> Bool {
         var rowFields = CSVFieldBuffer()
@@ -267,10 +272,13 @@ public final class CSVReader: RecordReader {
                 var handled = 0
                 do throws(CSVScanError) {
                     while handled < limit {
-                        if let plain, plain(&scanner) {
-                            position = scanner.position
-                            handled += 1
-                            continue
+                        if let plain {
+                            let taken = plain(&scanner, limit - handled)
+                            if taken > 0 {
+                                position = scanner.position
+                                handled += taken
+                                continue
+                            }
                         }
                         guard try scanner.scanRow(into: &rowFields) else { return .success(true) }
                         let resume = position

@@ -116,13 +116,25 @@ final class PlainRowPlan {
         }
     }
 
-    /// Lays out the row at the scanner's position into `block` when it is
-    /// plain (see `layOut(_:first:into:)`).
-    func layOut(_ scanner: inout CSVScanner) -> Bool {
-        guard layOut(&scanner, first: !anyWritten, into: &block) else { return false }
-        anyWritten = true
-        blockRecords += 1
-        return true
+    /// Lays out the plain rows from the scanner's position into `block`,
+    /// up to `most` of them, the first row that is not plain, or the end of
+    /// the scanner's bytes (see `layOut(_:first:into:)`).
+    /// - Returns: how many rows it laid out.
+    func layOut(_ scanner: inout CSVScanner, most: Int) -> Int {
+        var taken = 0
+        if taken < most && scanner.position < scanner.bytes.count
+            && layOut(&scanner, first: !anyWritten, into: &block)
+        {
+            anyWritten = true
+            taken = 1
+            while taken < most && scanner.position < scanner.bytes.count
+                && layOut(&scanner, first: false, into: &block)
+            {
+                taken += 1
+            }
+        }
+        blockRecords += taken
+        return taken
     }
 
     /// A plan like this one, for another thread.

@@ -8,7 +8,8 @@ import Testing
 /// another thread, each as a later record; adopting them must give what
 /// laying them out in turn gives, including the opening of the output.
 @Suite struct PlainRowPlanTests {
-    /// Lays out `text` with `plan`, row by row, as the reader does.
+    /// Lays out `text` with `plan`, as the reader does, taking one, two,
+    /// three rows at a time in turn.
     func layOut(_ text: String, with plan: PlainRowPlan) -> Int {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { buffer in
@@ -16,7 +17,12 @@ import Testing
                 bytes: buffer, baseOffset: 0, position: 0, isFinal: false, delimiter: UInt8(ascii: ","),
                 quote: UInt8(ascii: "\""), maxFieldBytes: 1 << 20)
             var rows = 0
-            while scanner.position < buffer.count && plan.layOut(&scanner) { rows += 1 }
+            var most = 1
+            while case let taken = plan.layOut(&scanner, most: most), taken > 0 {
+                #expect(taken <= most)
+                rows += taken
+                most = most % 3 + 1
+            }
             return rows
         }
     }

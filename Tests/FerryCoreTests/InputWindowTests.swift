@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Testing
 
 @testable import FerryCore
@@ -25,45 +26,63 @@ import Testing
     /// plain count: LF, CRLF and a lone CR each end a line; the column is in
     /// scalars after the last one.
     @Test func lineCounterAgreesWithAPlainCount() {
-        var seed: UInt64 = 0x1_1E5
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var random = SeededGenerator(seed: 0x1_1E5)
         let pieces = ["a", "bc", "\n", "\r", "\r\n", "é", "🎮", "        ", "0123456789abcdef"]
         for _ in 0..<300 {
             var text = ""
-            for _ in 0..<next(60) { text += pieces[next(pieces.count)] }
-            let bytes = Array(text.utf8)
-            var lines = 0
-            var column = 0
-            for (index, scalar) in zip(text.unicodeScalars.indices, text.unicodeScalars) {
-                if scalar == "\n" {
-                    if index > text.unicodeScalars.startIndex, text.unicodeScalars[text.unicodeScalars.index(before: index)] == "\r" {
-                        column = 0  // the LF of a CRLF: the CR ended the line
-                        continue
-                    }
-                    lines += 1
-                    column = 0
-                } else if scalar == "\r" {
-                    lines += 1
-                    column = 0
-                } else {
-                    column += 1
-                }
-            }
-            var counter = LineCounter()
-            var start = 0
-            bytes.withUnsafeBytes { raw in
-                while start < bytes.count {
-                    let end = min(bytes.count, start + 1 + next(24))
-                    counter.consume(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
-                    start = end
-                }
-            }
-            #expect(counter.lines == lines, "\(bytes)")
-            #expect(counter.column == column, "\(bytes)")
+            for _ in 0..<Int.random(in: 0..<60, using: &random) { text += pieces[Int.random(in: pieces.indices, using: &random)] }
+            expectCounted(text, inPiecesUpTo: 24, &random)
         }
+    }
+
+    /// Long text without a CR, the case counted sixteen bytes at a time, in
+    /// pieces large and small: more than 255 steps of sixteen bytes, lines
+    /// longer than a piece, pieces that end right after an LF or a CR, and
+    /// text of LFs alone (each lane of the count at its most).
+    @Test func lineCounterCountsLongTextWithoutACR() {
+        var random = SeededGenerator(seed: 0xC0_FFEE)
+        let pieces = [
+            "a", "\n", "é", "🎮", "0123456789abcde", String(repeating: "\n", count: 40),
+            String(repeating: "x", count: 300),
+        ]
+        for round in 0..<60 {
+            var text = round % 10 == 0 ? "a\r" : round % 10 == 1 ? String(repeating: "\n", count: 9_000 + round) : ""
+            for _ in 0..<Int.random(in: 0..<700, using: &random) { text += pieces[Int.random(in: pieces.indices, using: &random)] }
+            expectCounted(text, inPiecesUpTo: Int.random(in: 1...9_000, using: &random), &random)
+        }
+    }
+
+    /// Feeds `text` to a line counter in pieces of 1…`longest` bytes and
+    /// compares its lines and column with a count over the scalars.
+    private func expectCounted(_ text: String, inPiecesUpTo longest: Int, _ random: inout SeededGenerator) {
+        let bytes = Array(text.utf8)
+        var lines = 0
+        var column = 0
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                // The LF of a CRLF: the CR ended the line.
+                if !afterCR { lines += 1 }
+                column = 0
+            } else if scalar == "\r" {
+                lines += 1
+                column = 0
+            } else {
+                column += 1
+            }
+            afterCR = scalar == "\r"
+        }
+        var counter = LineCounter()
+        var start = 0
+        bytes.withUnsafeBytes { raw in
+            while start < bytes.count {
+                let end = min(bytes.count, start + Int.random(in: 1...longest, using: &random))
+                counter.consume(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                start = end
+            }
+        }
+        #expect(counter.lines == lines, "\(bytes.count) bytes")
+        #expect(counter.column == column, "\(bytes.count) bytes")
     }
 
     @Test func crlfSplitAcrossTheDropCountsOnce() throws {
@@ -121,3 +140,4 @@ import Testing
         #expect(rescans < 20, "\(rescans) rescans for \(size) bytes in 4 KiB reads")
     }
 }
+

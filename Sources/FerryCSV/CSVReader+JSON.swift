@@ -83,6 +83,17 @@ extension CSVReader: JSONLayingReader {
                 if let helper = plainHelper, window.count - position >= Self.halvesThreshold {
                     try layOutInHalves(plan: plan, helper: helper, writer: writer, plain: plainRows, other: otherRow)
                     if failed != nil { return false }
+                    // The rows left in the window, then a refill, so that
+                    // the next call splits a full window again (scanning on
+                    // would lay out the next rows on this thread alone).
+                    // Each time round, rows are read or the input is: once
+                    // it has ended, the last rows go the usual way below.
+                    if !window.isAtEnd {
+                        _ = try scanRows(upTo: .max, bound: window.count, plain: plainRows, otherRow)
+                        if failed != nil { return false }
+                        if let dropped = try window.refill(keepingFrom: position) { position -= dropped }
+                        return false
+                    }
                 }
                 return try scanRows(plain: plainRows, otherRow)
             }

@@ -31,6 +31,18 @@ import Testing
         compare.expectSameBothWays(input, kinds: [nil])
     }
 
+    /// A last row longer than a split window's threshold, with and without
+    /// a line break after it: a split window is followed by a refill, and
+    /// once the input has ended, a window that holds only that row must not
+    /// be split again and again, which would never end.
+    @Test(arguments: ["", "\n"]) func aLongLastRow(_ ending: String) throws {
+        let text =
+            "name,price\n" + String(repeating: "Item,1.5\n", count: 20_000) + String(repeating: "n", count: 150_000)
+            + ",2" + ending
+        let input = try compare.scratch.write("long-last\(ending.count).csv", text)
+        compare.expectSameBothWays(input, kinds: [nil])
+    }
+
     /// Rows the plain way cannot take, in both halves: the first error is
     /// reported with its record and line, whichever half it is in.
     @Test(arguments: [0.25, 0.75]) func anErrorInEitherHalf(_ place: Double) throws {

@@ -51,6 +51,12 @@ final class PlainRowPlan {
     let delimiter: UInt8
     let quote: UInt8
     private let maxFieldBytes: Int
+    /// A bit per column (as in `Row`): the columns whose text is copied
+    /// between quotes as it is (`text`), the same when not empty (the other
+    /// strings and photos), and the numbers copied when printed as written.
+    private let textColumns: UInt64
+    private let stringColumns: UInt64
+    private let numberColumns: UInt64
 
     // What the reader's current call has laid out, kept here rather than in
     // variables its closures capture (which would be checked for exclusive
@@ -89,6 +95,12 @@ final class PlainRowPlan {
         }
         pieces[all.count] = offset
         ends = .allocate(capacity: cells.count)
+        func columns(_ wanted: Set<Cell>) -> UInt64 {
+            cells.indices.reduce(0) { wanted.contains(cells[$1]) ? $0 | 1 << UInt64($1) : $0 }
+        }
+        textColumns = columns([.text])
+        stringColumns = columns([.optionalText, .requiredText])
+        numberColumns = columns([.number, .requiredNumber])
         self.delimiter = delimiter
         self.quote = quote
         self.maxFieldBytes = maxFieldBytes
@@ -184,47 +196,54 @@ final class PlainRowPlan {
         let start = scanner.position
         guard let row = cut(base, from: start, count: scanner.bytes.count) else { return false }
         let mark = out.count
+        let columns = cells.count
         // Room for the whole record: the layout, and each value's bytes
         // escaped (six bytes at most for one) or a word like `false`.
         // 32 more for the last piece's copy (see `append(piece:to:)`).
-        out.reserve(pieces[cells.count + 2] + (row.end - start) * 6 + cells.count * 5 + 34)
+        // Every term is bounded by the window's size: no overflow.
+        out.reserve(pieces[columns &+ 2] &+ (row.end &- start) &* 6 &+ columns &* 5 &+ 34)
         append(piece: first ? 0 : 1, to: &out)
+        // Only a row longer than the limit can have a field that is.
+        let checkLength = row.end &- start > maxFieldBytes
+        // The fields copied as they are: strings with nothing to escape.
+        let copied = (textColumns | stringColumns) & ~row.escapes
         var fieldStart = start
-        for index in 0..<cells.count {
-            if index > 0 { append(piece: index + 1, to: &out) }
+        for index in 0..<columns {
+            if index > 0 { append(piece: index &+ 1, to: &out) }
             let bit: UInt64 = 1 << UInt64(index)
-            let quoted = row.quoted & bit != 0
+            let end = ends[index]
             // A quoted field's value is what lies between its quotes.
             let value =
-                quoted
-                ? UnsafeBufferPointer(start: base + fieldStart + 1, count: ends[index] - fieldStart - 2)
-                : UnsafeBufferPointer(start: base + fieldStart, count: ends[index] - fieldStart)
-            fieldStart = ends[index] + 1
-            if value.count > maxFieldBytes
+                row.quoted & bit == 0
+                ? UnsafeBufferPointer(start: base + fieldStart, count: end &- fieldStart)
+                : UnsafeBufferPointer(start: base + fieldStart + 1, count: end &- fieldStart &- 2)
+            fieldStart = end &+ 1
+            if (checkLength && value.count > maxFieldBytes)
                 || (row.nonASCII & bit != 0 && UTF8Validation.firstInvalidIndex(in: value, 0..<value.count) != nil)
             {
                 out.truncate(to: mark)
                 return false
             }
-            let cell = cells[index]
             // Most cells are strings that need no escape: copied between
-            // quotes here; any other goes through `append`.
-            if row.escapes & bit == 0, cell == .text || (!value.isEmpty && (cell == .optionalText || cell == .requiredText)) {
+            // quotes here (an empty one only where the column takes any
+            // text); then numbers printed as written; any other goes
+            // through `append`.
+            if copied & bit != 0 && (!value.isEmpty || textColumns & bit != 0) {
                 out.appendUnchecked(UInt8(ascii: "\""))
                 out.appendUnchecked(value)
                 out.appendUnchecked(UInt8(ascii: "\""))
-            } else if cell == .number || cell == .requiredNumber, JSONText.printsAsWritten(value) {
+            } else if numberColumns & bit != 0 && JSONText.printsAsWritten(value) {
                 out.appendUnchecked(value)
             } else if !append(
-                value, as: cell, quoted: quoted, doubled: row.doubled & bit != 0, escaped: row.escapes & bit != 0,
-                to: &out)
+                value, as: cells[index], quoted: row.quoted & bit != 0, doubled: row.doubled & bit != 0,
+                escaped: row.escapes & bit != 0, to: &out)
             {
                 out.truncate(to: mark)
                 return false
             }
         }
-        append(piece: cells.count + 1, to: &out)
-        scanner.position = row.end + 1
+        append(piece: columns &+ 1, to: &out)
+        scanner.position = row.end &+ 1
         return true
     }
 

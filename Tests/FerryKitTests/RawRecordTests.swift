@@ -160,7 +160,10 @@ import Testing
         let input = try scratch.write("in-\(index).csv", Self.csvFiles[index])
         expectSameBothWays(
             input, kinds: [nil, .product, .book, .generic],
-            codecOptions: [[:], ["ragged": "pad"], ["ragged": "truncate"], ["no-header": ""], ["delimiter": ";"]])
+            codecOptions: [
+                [:], ["ragged": "pad"], ["ragged": "truncate"], ["no-header": ""], ["delimiter": ";"],
+                ["max-field-bytes": "6"],
+            ])
     }
 
     @Test func examplesConvertTheSame() throws {

@@ -81,14 +81,18 @@ extension CSVReader: JSONLayingReader {
                     }
                 }
                 if let helper = plainHelper, window.count - position >= Self.halvesThreshold {
+                    let before = position
                     try layOutInHalves(plan: plan, helper: helper, writer: writer, plain: plainRows, other: otherRow)
                     if failed != nil { return false }
-                    // The rows left in the window, then a refill, so that
-                    // the next call splits a full window again (scanning on
-                    // would lay out the next rows on this thread alone).
-                    // Each time round, rows are read or the input is: once
-                    // it has ended, the last rows go the usual way below.
-                    if !window.isAtEnd {
+                    // When rows were read, the rows left in the window, then
+                    // a refill, so that the next call splits a full window
+                    // again (scanning on would lay out the next rows on this
+                    // thread alone). Otherwise (one long row in the window,
+                    // or a quoted field across the split) and once the input
+                    // has ended, the usual way below, whose refills grow
+                    // with an unfinished row, so that it is not rescanned
+                    // once a read.
+                    if position > before && !window.isAtEnd {
                         _ = try scanRows(upTo: .max, bound: window.count, plain: plainRows, otherRow)
                         if failed != nil { return false }
                         if let dropped = try window.refill(keepingFrom: position) { position -= dropped }
@@ -173,14 +177,18 @@ extension CSVReader: JSONLayingReader {
             var waited = false
             defer { if !waited { done.wait() } }
             _ = try scanRows(upTo: .max, bound: split, plain: plain, other)
-            // This thread also reads the input, counts lines and hands
-            // blocks on: when the helper is already done, it takes less
-            // next time, else more.
             let helperFirst = done.wait(timeout: .now()) == .success
             if !helperFirst { done.wait() }
             waited = true
-            firstHalfShare += helperFirst ? -Self.shareStep : Self.shareStep
-            firstHalfShare = min(max(firstHalfShare, 0.25), 0.75)
+            let whole = position == split && job.scanner.position == end
+            if whole {
+                // Both parts were read through. This thread also reads the
+                // input, counts lines and hands blocks on: when the helper
+                // was done first, this thread takes less next time, else
+                // more.
+                firstHalfShare += helperFirst ? -Self.shareStep : Self.shareStep
+                firstHalfShare = min(max(firstHalfShare, 0.25), 0.75)
+            }
             if position == split && helper.blockRecords > 0 {
                 try plan.hand(to: writer)
                 let rows = helper.blockRecords

@@ -1,3 +1,4 @@
+import Foundation
 import FerryTestSupport
 import Testing
 
@@ -41,6 +42,28 @@ import Testing
             + ",2" + ending
         let input = try compare.scratch.write("long-last\(ending.count).csv", text)
         compare.expectSameBothWays(input, kinds: [nil])
+    }
+
+    /// A row of 2 MB between plain rows, through a pipe, which hands out
+    /// at most 64 KiB a read, so that windows of every size come and go
+    /// around the split threshold: laid out, it converts as records do.
+    @Test func aLongRowThroughAPipe() throws {
+        let rows = String(repeating: "Item,1.5\n", count: 30_000)
+        let text = "name,price\n" + rows + String(repeating: "n", count: 2_000_000) + ",2\n" + rows
+        let file = try compare.scratch.write("long-row.csv", text)
+        for format in ["json", "jsonl"] {
+            let expected = compare.convert(file, to: format, kind: nil, codecOptions: [:], path: .records)
+            let fifo = compare.scratch.path("long-row-\(format).fifo")
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let feeder = Thread {
+                guard let pipe = FileHandle(forWritingAtPath: fifo) else { return }
+                pipe.write(Data(text.utf8))
+                try? pipe.close()
+            }
+            feeder.start()
+            let outcome = compare.convert(fifo, to: format, kind: nil, codecOptions: [:], path: .laidOut, from: "csv")
+            #expect(outcome == expected, "\(format)")
+        }
     }
 
     /// Rows the plain way cannot take, in both halves: the first error is

@@ -166,6 +166,16 @@ import Testing
             ])
     }
 
+    /// Fields of exactly the length limit and of one byte more, in rows
+    /// longer and shorter than it: the plain way checks a field's length
+    /// only in a row longer than the limit.
+    @Test func fieldsAtTheLengthLimit() throws {
+        let input = try scratch.write("limit.csv", "name,price\nabcdef,1\nabcdefg,2\nabcde,3\n")
+        expectSameBothWays(
+            input, kinds: [nil, .generic],
+            codecOptions: [["max-field-bytes": "6"], ["max-field-bytes": "7"], ["max-field-bytes": "9"]])
+    }
+
     @Test func examplesConvertTheSame() throws {
         for name in ["products.json", "products.csv", "books.json", "books.jsonl", "books.csv", "products-inline.json"] {
             expectSameBothWays(TestPaths.example(name))

@@ -180,8 +180,9 @@ extension CSVReader: JSONLayingReader {
             let helperFirst = done.wait(timeout: .now()) == .success
             if !helperFirst { done.wait() }
             waited = true
-            let whole = position == split && job.scanner.position == end
-            if whole {
+            // This thread's part ended where the helper's began.
+            let aligned = position == split
+            if aligned && job.scanner.position == end {
                 // Both parts were read through. This thread also reads the
                 // input, counts lines and hands blocks on: when the helper
                 // was done first, this thread takes less next time, else
@@ -189,7 +190,7 @@ extension CSVReader: JSONLayingReader {
                 firstHalfShare += helperFirst ? -Self.shareStep : Self.shareStep
                 firstHalfShare = min(max(firstHalfShare, 0.25), 0.75)
             }
-            if position == split && helper.blockRecords > 0 {
+            if aligned && helper.blockRecords > 0 {
                 try plan.hand(to: writer)
                 let rows = helper.blockRecords
                 try plan.adopt(helper, to: writer)

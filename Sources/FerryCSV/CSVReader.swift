@@ -28,8 +28,8 @@ public final class CSVReader: RecordReader {
     /// The same for a second thread, with more than one core.
     var plainHelper: PlainRowPlan?
     /// The part of a window split in two that this thread lays out (see
-    /// `layOutInHalves`), moved after each split toward the share that
-    /// makes both threads finish together.
+    /// `layOutInHalves`), moved after each split whose two parts were read
+    /// through toward the share that makes both threads finish together.
     var firstHalfShare = 0.5
     var started = false
     var finished = false

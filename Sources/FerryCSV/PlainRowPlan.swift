@@ -133,18 +133,13 @@ final class PlainRowPlan {
     /// the scanner's bytes (see `layOut(_:first:into:)`).
     /// - Returns: how many rows it laid out.
     func layOut(_ scanner: inout CSVScanner, most: Int) -> Int {
+        var first = !anyWritten
         var taken = 0
-        if taken < most && scanner.position < scanner.bytes.count
-            && layOut(&scanner, first: !anyWritten, into: &block)
-        {
-            anyWritten = true
-            taken = 1
-            while taken < most && scanner.position < scanner.bytes.count
-                && layOut(&scanner, first: false, into: &block)
-            {
-                taken += 1
-            }
+        while taken < most && scanner.position < scanner.bytes.count && layOut(&scanner, first: first, into: &block) {
+            first = false
+            taken += 1
         }
+        if taken > 0 { anyWritten = true }
         blockRecords += taken
         return taken
     }

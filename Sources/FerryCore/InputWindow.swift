@@ -158,10 +158,9 @@ struct LineCounter {
             lastLineStart = cursor
             column = 0
         }
-        // Without a CR in the chunk (the common case), each line needs only
-        // the search for its LF.
-        let hasCR = memchr(cursor, 0x0D, end - cursor) != nil
-        if !hasCR {
+        if memchr(cursor, 0x0D, end - cursor) == nil {
+            // No CR (the common case): the lines are the LFs, and the last
+            // one starts the column.
             let found = LineCounter.lineFeeds(from: cursor, to: end)
             if found > 0 {
                 lines += found
@@ -170,26 +169,23 @@ struct LineCounter {
                 lastLineStart = last + 1
                 column = 0
             }
-            endsInCR = false
-            column += LineCounter.scalarCount(from: lastLineStart, to: end)
-            return
-        }
-        while cursor < end {
-            guard let found = memchr(cursor, 0x0A, end - cursor) else { break }
-            let newline = found.assumingMemoryBound(to: UInt8.self)
-            lines += 1
-            if hasCR { lines += countLoneCRs(UnsafeRawPointer(cursor), UnsafeRawPointer(newline), lfFollows: true) }
-            cursor = UnsafeRawPointer(newline) + 1
-            lastLineStart = cursor
-            column = 0
-        }
-        // The tail after the last LF may still hold lone CRs.
-        var crCursor = lastLineStart
-        while hasCR, crCursor < end, let found = memchr(crCursor, 0x0D, end - crCursor) {
-            lines += 1
-            crCursor = UnsafeRawPointer(found) + 1
-            lastLineStart = crCursor
-            column = 0
+        } else {
+            while cursor < end {
+                guard let found = memchr(cursor, 0x0A, end - cursor) else { break }
+                let newline = found.assumingMemoryBound(to: UInt8.self)
+                lines += 1 + countLoneCRs(UnsafeRawPointer(cursor), UnsafeRawPointer(newline), lfFollows: true)
+                cursor = UnsafeRawPointer(newline) + 1
+                lastLineStart = cursor
+                column = 0
+            }
+            // The tail after the last LF may still hold lone CRs.
+            var crCursor = lastLineStart
+            while crCursor < end, let found = memchr(crCursor, 0x0D, end - crCursor) {
+                lines += 1
+                crCursor = UnsafeRawPointer(found) + 1
+                lastLineStart = crCursor
+                column = 0
+            }
         }
         endsInCR = end > base && end.load(fromByteOffset: -1, as: UInt8.self) == 0x0D
         column += LineCounter.scalarCount(from: lastLineStart, to: end)

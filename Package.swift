@@ -16,9 +16,10 @@ let package = Package(
     targets: [
         // The one system call Swift cannot make itself (getdents64, for the signal handler).
         .target(name: "CFerrySystem"),
+        .target(name: "CFerryScan"),
         .target(name: "FerryCore", dependencies: ["CFerrySystem"]),
         .target(name: "FerryJSON", dependencies: ["FerryCore"]),
-        .target(name: "FerryCSV", dependencies: ["FerryCore"]),
+        .target(name: "FerryCSV", dependencies: ["FerryCore", "CFerryScan"]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "FerryGzip", dependencies: ["FerryCore", "CZlib"]),

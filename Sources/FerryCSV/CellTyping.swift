@@ -49,11 +49,17 @@ enum CellTyping {
     /// true/false, yes/no, 1/0, in any case.
     static func bool(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard bytes.count <= 5 else { return nil }
-        var lower: [UInt8] = []
-        for byte in bytes { lower.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)) }
-        switch lower {
-        case Array("true".utf8), Array("yes".utf8), [UInt8(ascii: "1")]: return true
-        case Array("false".utf8), Array("no".utf8), [UInt8(ascii: "0")]: return false
+        // The cell's bytes in lower case, packed into one word, first byte
+        // lowest: "true" is 0x65_75_72_74.
+        var word: UInt64 = 0
+        for (index, byte) in bytes.enumerated() {
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            word |= UInt64(lower) << UInt64(index &* 8)
+        }
+        // The length too: a NUL byte adds nothing to the word.
+        switch (bytes.count, word) {
+        case (4, 0x65_75_72_74), (3, 0x73_65_79), (1, 0x31): return true  // true, yes, 1
+        case (5, 0x65_73_6C_61_66), (2, 0x6F_6E), (1, 0x30): return false  // false, no, 0
         default: return nil
         }
     }

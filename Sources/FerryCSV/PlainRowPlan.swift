@@ -42,21 +42,21 @@ final class PlainRowPlan {
     let cells: UnsafeMutableBufferPointer<Cell>
     /// The layout's bytes, one after the other: the two openings, the
     /// separators before values 1…, the closing.
-    private let text: UnsafeMutablePointer<UInt8>
+    let text: UnsafeMutablePointer<UInt8>
     /// Where each piece starts in `text`: the first opening, the opening,
     /// the separators from value 1 on, the closing, and the end.
-    private let pieces: UnsafeMutableBufferPointer<Int>
+    let pieces: UnsafeMutableBufferPointer<Int>
     /// The end of each field of the row being laid out.
     let ends: UnsafeMutablePointer<Int>
     let delimiter: UInt8
     let quote: UInt8
-    private let maxFieldBytes: Int
+    let maxFieldBytes: Int
     /// A bit per column (as in `Row`): the columns whose text is copied
     /// between quotes as it is (`text`), the same when not empty (the other
     /// strings and photos), and the numbers copied when printed as written.
-    private let textColumns: UInt64
-    private let stringColumns: UInt64
-    private let numberColumns: UInt64
+    let textColumns: UInt64
+    let stringColumns: UInt64
+    let numberColumns: UInt64
 
     // What the reader's current call has laid out, kept here rather than in
     // variables its closures capture (which would be checked for exclusive
@@ -135,7 +135,18 @@ final class PlainRowPlan {
     func layOut(_ scanner: inout CSVScanner, most: Int) -> Int {
         var first = !anyWritten
         var taken = 0
-        while taken < most && scanner.position < scanner.bytes.count && layOut(&scanner, first: first, into: &block) {
+        let count = scanner.bytes.count
+        while taken < most && scanner.position < count {
+            // Simple rows 64 bytes at a time (PlainRowPlan+Block.swift);
+            // the cut for the rest, and for the first record.
+            if !first && scanner.position &+ Self.blockReach <= count, let base = scanner.bytes.baseAddress {
+                let rows = layOutBlock(base, at: &scanner.position, most: most &- taken)
+                if rows > 0 {
+                    taken &+= rows
+                    continue
+                }
+            }
+            guard layOut(&scanner, first: first, into: &block) else { break }
             first = false
             taken += 1
         }

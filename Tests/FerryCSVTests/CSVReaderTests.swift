@@ -19,6 +19,19 @@ import Testing
         #expect(books.records[1]["price"] == .null)
     }
 
+    /// true/false, yes/no and 1/0 in any case, and nothing else: not a
+    /// prefix, not a longer word, not one with a NUL after it.
+    @Test func boolCellsTakeTheirSpellingsOnly() {
+        func bool(_ text: String) -> Bool? {
+            Array(text.utf8).withUnsafeBufferPointer { CellTyping.bool($0) }
+        }
+        for text in ["true", "TRUE", "True", "yes", "YeS", "1"] { #expect(bool(text) == true, "\(text)") }
+        for text in ["false", "FALSE", "no", "No", "0"] { #expect(bool(text) == false, "\(text)") }
+        for text in ["", "t", "tru", "truee", "1\0", "0\0", "no\0", "y", "10", "falsey", "on", "2", " 1", "nO "] {
+            #expect(bool(text) == nil, "\(text.debugDescription)")
+        }
+    }
+
     @Test func genericFieldsStayStrings() {
         let result = readCSV("id,value\n00123,1e5\n", kind: .generic)
         #expect(result.records.first?.values == [.string("00123"), .string("1e5")])

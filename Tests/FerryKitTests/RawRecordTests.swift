@@ -176,6 +176,67 @@ import Testing
             codecOptions: [["max-field-bytes": "6"], ["max-field-bytes": "7"], ["max-field-bytes": "9"]])
     }
 
+    /// Rows of every sort, in a file large enough for the reader's 64-byte
+    /// blocks and its two threads: simple rows (printable ASCII, no quote)
+    /// among quoted, escaped, non-ASCII and long ones, numbers that print as
+    /// written and numbers that do not, bools in each spelling, empty cells.
+    /// - Parameter bad: a row put in place of row `at` (from 0).
+    static func mixedRows(
+        header: [String], cells: [[String]], rows: Int, seed: UInt64, bad: (row: String, at: Int)? = nil
+    ) -> String {
+        var generator = SeededGenerator(seed: seed)
+        var text = header.joined(separator: ",") + "\n"
+        for index in 0..<rows {
+            let row = cells.map { $0.randomElement(using: &generator) ?? "" }.joined(separator: ",")
+            text += (index == bad?.at ? bad?.row ?? row : row) + "\n"
+        }
+        return text
+    }
+
+    static let productCells: [[String]] = [
+        [
+            "Wii", "Xbox 360", "Wireless Controller", #""Pad, ""Pro""""#, "Café", "Ünï 🎮", #"a\b"#, "tab\there",
+            String(repeating: "x", count: 40), String(repeating: "y", count: 70), #""quoted""#, "back\"quote",
+        ],
+        ["299.00", "269", "19.99", "84.9", "84.90", "007", "0", "0.0", "1e3", "", "12345678901234.5", "3"],
+        ["", "photos/p2.png", #""data:image/png;base64,AAAA""#, #""""#],
+        ["GS-0000001", "", "00123"],
+    ]
+
+    static let bookCells: [[String]] = [
+        ["Swift", "Dune", #""A, B""#, "Ünï"], ["Herbert", "", "Le Guin"], ["Good.", "", #""Long, ""quoted"" too""#],
+        ["12", "0", "612", "", "007"], ["true", "false", "yes", "No", "1", "0", "TRUE", ""], ["49", "9.99", ""],
+        ["9783981786248", ""],
+    ]
+
+    static let mixedFiles: [String] = [
+        mixedRows(header: ["name", "price", "photo", "sku"], cells: productCells, rows: 3000, seed: 1),
+        mixedRows(
+            header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
+            rows: 2500, seed: 2),
+        // A cell the kind refuses, deep in the file: the same error each way.
+        mixedRows(header: ["name", "price", "photo", "sku"], cells: productCells, rows: 3000, seed: 3, bad: ("Wii,-1,,x", 2900)),
+        mixedRows(
+            header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
+            rows: 2500, seed: 4, bad: ("T,A,D,12,maybe,1,978", 2000)),
+        mixedRows(
+            header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
+            rows: 2500, seed: 5, bad: ("T,A,D,1.5,true,1,978", 1000)),
+    ]
+
+    @Test(arguments: mixedFiles.indices) func mixedRowsConvertTheSame(_ index: Int) throws {
+        let input = try scratch.write("mixed-\(index).csv", Self.mixedFiles[index])
+        // The first two convert whole; the others fail at their bad row.
+        let outcome = convert(input, to: "jsonl", kind: nil, codecOptions: [:], path: .records)
+        switch outcome {
+        case .converted(_, let records, _, _):
+            #expect(index < 2 && records == [3000, 2500][index], "\(outcome)")
+        case .failed(let error):
+            #expect(index >= 2 && error.location.record == [2900, 2000, 1000][index - 2], "\(outcome)")
+        }
+        expectSameBothWays(input, kinds: [nil, .generic])
+    }
+
     @Test func examplesConvertTheSame() throws {
         for name in ["products.json", "products.csv", "books.json", "books.jsonl", "books.csv", "products-inline.json"] {
             expectSameBothWays(TestPaths.example(name))

@@ -1,0 +1,62 @@
+#ifndef FERRY_SCAN_H
+#define FERRY_SCAN_H
+
+#include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/// What 64 bytes of CSV hold, a bit per byte (bit i for byte i): the
+/// delimiters, the line feeds, and every other byte a plain row cannot
+/// copy as it is into a JSON string: the quote, a backslash, a byte below
+/// 0x20 (other than the delimiter and LF) or above 0x7F.
+typedef struct {
+    uint64_t delimiters;
+    uint64_t lineFeeds;
+    uint64_t others;
+} ferry_csv_bits;
+
+/// Classifies the 64 bytes at `bytes` (all of them must be readable). Swift
+/// has no way to turn a vector comparison into a bit mask (SSE2's
+/// `pmovmskb`), so this one function is C; it is inlined into its Swift
+/// callers. Other targets get the same result a byte at a time.
+static inline ferry_csv_bits ferry_csv_classify64(const uint8_t *bytes, uint8_t delimiter, uint8_t quote) {
+    ferry_csv_bits bits = {0, 0, 0};
+#if defined(__SSE2__)
+    const __m128i delimiters = _mm_set1_epi8((char)delimiter);
+    const __m128i quotes = _mm_set1_epi8((char)quote);
+    const __m128i lineFeeds = _mm_set1_epi8('\n');
+    const __m128i backslashes = _mm_set1_epi8('\\');
+    const __m128i spaces = _mm_set1_epi8(0x20);
+    for (int part = 0; part < 4; part++) {
+        const __m128i chunk = _mm_loadu_si128((const __m128i *)(const void *)(bytes + 16 * part));
+        const __m128i isDelimiter = _mm_cmpeq_epi8(chunk, delimiters);
+        const __m128i isLineFeed = _mm_cmpeq_epi8(chunk, lineFeeds);
+        // As signed bytes, those above 0x7F are below zero: one comparison
+        // finds them and the control bytes.
+        __m128i isOther = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(chunk, quotes), _mm_cmpeq_epi8(chunk, backslashes)),
+            _mm_cmplt_epi8(chunk, spaces));
+        isOther = _mm_andnot_si128(_mm_or_si128(isDelimiter, isLineFeed), isOther);
+        const int shift = 16 * part;
+        bits.delimiters |= (uint64_t)(uint16_t)_mm_movemask_epi8(isDelimiter) << shift;
+        bits.lineFeeds |= (uint64_t)(uint16_t)_mm_movemask_epi8(isLineFeed) << shift;
+        bits.others |= (uint64_t)(uint16_t)_mm_movemask_epi8(isOther) << shift;
+    }
+#else
+    for (int index = 0; index < 64; index++) {
+        const uint8_t byte = bytes[index];
+        const uint64_t bit = (uint64_t)1 << index;
+        if (byte == delimiter) {
+            bits.delimiters |= bit;
+        } else if (byte == '\n') {
+            bits.lineFeeds |= bit;
+        } else if (byte == quote || byte == '\\' || byte < 0x20 || byte > 0x7F) {
+            bits.others |= bit;
+        }
+    }
+#endif
+    return bits;
+}
+
+#endif

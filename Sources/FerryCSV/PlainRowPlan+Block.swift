@@ -1,0 +1,171 @@
+import CFerryScan
+import FerryCore
+
+// MARK: - Design
+//
+// Most rows of a real file are simpler than plain: printable ASCII with no
+// quote and no backslash. Such rows are laid out 64 bytes at a time. One
+// classification of the 64 bytes (`ferry_csv_classify64`) gives a bit per
+// byte for the delimiters, the line feeds and every other byte; a row that
+// ends in the block and holds none of the others, with as many delimiters
+// as the header has commas, is cut by its bits alone:
+//
+//     block    Wii,269.00,LF Xbox 360,299.00,LF Wireless Contr…
+//     lines    ............1 ................1 ………
+//     fields   3, 10, 11      8, 15, 16
+//
+// Each value is then written where it belongs in the layout, through a
+// pointer kept in a register, with no scan of its bytes: strings between
+// quotes, numbers when `JSONText.printsAsWritten`, empty cells as null.
+// Any other row, or cell, is left to `layOut(_:first:into:)` (the cut), which
+// gives the same bytes for a simple row (`PlainRowPlanTests` checks both).
+
+extension PlainRowPlan {
+    /// How many bytes from a block's start must lie within the bytes at
+    /// hand: the 64 classified, and 32 more, for a value that starts in the
+    /// block is copied 32 bytes at a time.
+    static let blockReach = 96
+
+    /// Lays out the simple rows (see the design above) that end in the 64
+    /// bytes at `position` into `block`, up to `most` of them and the first
+    /// one that is not simple. `position + blockReach` must lie within the
+    /// bytes, and a record must have been written before (the rows take
+    /// the layout's later opening).
+    /// - Returns: how many rows it laid out; `position` is moved past them.
+    @inline(__always)
+    func layOutBlock(_ base: UnsafePointer<UInt8>, at position: inout Int, most: Int) -> Int {
+        let start = base + position
+        let bits = ferry_csv_classify64(start, delimiter, quote)
+        let delimitersWanted = cells.count &- 1
+        var lines = bits.lineFeeds
+        var rowStart = 0
+        var taken = 0
+        while lines != 0 && taken < most {
+            let rowEnd = lines.trailingZeroBitCount
+            lines &= lines &- 1
+            // The bits of the row's bytes, its LF excluded.
+            let span = (1 &<< UInt64(rowEnd)) &- (1 &<< UInt64(rowStart))
+            let delimiters = bits.delimiters & span
+            guard bits.others & span == 0, delimiters.nonzeroBitCount == delimitersWanted,
+                rowEnd &- rowStart <= maxFieldBytes,
+                layOutSimpleRow(start + rowStart, count: rowEnd &- rowStart, delimiters: delimiters &>> UInt64(rowStart))
+            else { break }
+            rowStart = rowEnd &+ 1
+            taken &+= 1
+        }
+        position &+= rowStart
+        return taken
+    }
+
+    /// Appends the simple row of `count` bytes at `row` (its LF excluded),
+    /// whose delimiters are the bits of `delimiters`, to `block`.
+    /// - Returns: false, with nothing appended, when a cell does not fit its
+    ///   column the simple way.
+    @inline(__always)
+    private func layOutSimpleRow(_ row: UnsafePointer<UInt8>, count: Int, delimiters: UInt64) -> Bool {
+        let columns = cells.count
+        // The layout, the row's bytes, two quotes or `false` (five bytes) for
+        // each value, and 32 bytes for the last copy.
+        let room = pieces[columns &+ 2] &+ count &+ columns &* 5 &+ 32
+        var laidOut = false
+        block.append(upTo: room) { target in
+            var out = target
+            out = copyPiece(1, to: out)
+            var rest = delimiters
+            var fieldStart = 0
+            for index in 0..<columns {
+                if index > 0 { out = copyPiece(index &+ 1, to: out) }
+                let fieldEnd = rest == 0 ? count : rest.trailingZeroBitCount
+                rest &= rest &- 1
+                let value = row + fieldStart
+                let length = fieldEnd &- fieldStart
+                fieldStart = fieldEnd &+ 1
+                switch cells[index] {
+                case .text:
+                    out = quoted(value, length, to: out)
+                case .optionalText:
+                    out = length == 0 ? word(Self.null, 4, to: out) : quoted(value, length, to: out)
+                case .requiredText:
+                    guard length > 0 else { return 0 }
+                    out = quoted(value, length, to: out)
+                case .number, .requiredNumber, .integer, .requiredInteger:
+                    let cell = cells[index]
+                    if length == 0 {
+                        guard !cell.isRequired else { return 0 }
+                        out = word(Self.null, 4, to: out)
+                        continue
+                    }
+                    let text = UnsafeBufferPointer(start: value, count: length)
+                    // Other numbers are parsed and printed the cut's way.
+                    guard JSONText.printsAsWritten(text) else { return 0 }
+                    if cell == .integer || cell == .requiredInteger, text.contains(UInt8(ascii: ".")) { return 0 }
+                    out = copy(value, length, to: out)
+                case .bool, .requiredBool:
+                    if length == 0 {
+                        guard !cells[index].isRequired else { return 0 }
+                        out = word(Self.null, 4, to: out)
+                        continue
+                    }
+                    guard let flag = CellTyping.bool(UnsafeBufferPointer(start: value, count: length)) else { return 0 }
+                    out = flag ? word(Self.true, 4, to: out) : word(Self.false, 5, to: out)
+                case .never:
+                    return 0
+                }
+            }
+            out = copyPiece(columns &+ 1, to: out)
+            laidOut = true
+            return out - target
+        }
+        return laidOut
+    }
+
+    // The words written for null, true and false, first byte lowest.
+    private static var null: UInt64 { 0x6C_6C_75_6E }
+    private static var `true`: UInt64 { 0x65_75_72_74 }
+    private static var `false`: UInt64 { 0x65_73_6C_61_66 }
+
+    /// Writes piece `index` of the layout at `out` (see `pieces`).
+    /// - Returns: the address after it.
+    @inline(__always)
+    private func copyPiece(_ index: Int, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let start = pieces[index]
+        return copy(text + start, pieces[index &+ 1] &- start, to: out)
+    }
+
+    /// Writes the `count` bytes at `source`, 32 at a time when they are at
+    /// most 32 (the source has that many readable bytes).
+    @inline(__always)
+    private func copy(
+        _ source: UnsafePointer<UInt8>, _ count: Int, to out: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        if count <= 32 {
+            let from = UnsafeRawPointer(source)
+            let to = UnsafeMutableRawPointer(out)
+            to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
+                as: SIMD16<UInt8>.self)
+        } else {
+            out.update(from: source, count: count)
+        }
+        return out + count
+    }
+
+    /// Writes the value's bytes between quotes.
+    @inline(__always)
+    private func quoted(
+        _ value: UnsafePointer<UInt8>, _ count: Int, to out: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        out.pointee = UInt8(ascii: "\"")
+        let end = copy(value, count, to: out + 1)
+        end.pointee = UInt8(ascii: "\"")
+        return end + 1
+    }
+
+    /// Writes the first `count` bytes of `word` (eight are stored).
+    @inline(__always)
+    private func word(_ word: UInt64, _ count: Int, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        UnsafeMutableRawPointer(out).storeBytes(of: word.littleEndian, as: UInt64.self)
+        return out + count
+    }
+}

@@ -3,12 +3,12 @@ import FerryCore
 
 // MARK: - Design
 //
-// Most rows of a real file are simpler than plain: printable ASCII with no
-// quote and no backslash. Such rows are laid out 64 bytes at a time. One
+// Most rows of a real file are simpler than plain: no quote, no backslash,
+// no control byte. Such rows are laid out 64 bytes at a time. One
 // classification of the 64 bytes (`ferry_csv_classify64`) gives a bit per
-// byte for the delimiters, the line feeds and every other byte; a row that
-// ends in the block and holds none of the others, with as many delimiters
-// as the header has commas, is cut by its bits alone:
+// byte for the delimiters, the line feeds, bytes above 0x7F and every other
+// byte; a row that ends in the block and holds none of the others (its bytes
+// above 0x7F valid UTF-8), with one field per column, is cut by its bits:
 //
 //     block    Wii,269.00,LF Xbox 360,299.00,LF Wireless Contr…
 //     lines    ............1 ................1 ………
@@ -36,7 +36,6 @@ extension PlainRowPlan {
     func layOutBlock(_ base: UnsafePointer<UInt8>, at position: inout Int, most: Int) -> Int {
         let start = base + position
         let bits = ferry_csv_classify64(start, delimiter, quote)
-        let delimitersWanted = cells.count &- 1
         var lines = bits.lineFeeds
         var rowStart = 0
         var taken = 0
@@ -45,10 +44,32 @@ extension PlainRowPlan {
             lines &= lines &- 1
             // The bits of the row's bytes, its LF excluded.
             let span = (1 &<< UInt64(rowEnd)) &- (1 &<< UInt64(rowStart))
-            let delimiters = bits.delimiters & span
-            guard bits.others & span == 0, delimiters.nonzeroBitCount == delimitersWanted,
-                rowEnd &- rowStart <= maxFieldBytes,
-                layOutSimpleRow(start + rowStart, count: rowEnd &- rowStart, delimiters: delimiters &>> UInt64(rowStart))
+            let row = UnsafeBufferPointer(start: start + rowStart, count: rowEnd &- rowStart)
+            let quotes = bits.quotes & span
+            var delimiters = bits.delimiters & span
+            if quotes != 0 {
+                // The bytes inside quotes, from an opening quote up to its
+                // closing one: the prefix XOR of the quotes. (An odd number
+                // of them, this LF inside a field, fails the check of the
+                // quotes in `layOutSimpleRow`.)
+                var inside = quotes
+                inside ^= inside &<< 1
+                inside ^= inside &<< 2
+                inside ^= inside &<< 4
+                inside ^= inside &<< 8
+                inside ^= inside &<< 16
+                inside ^= inside &<< 32
+                // A tab, as the delimiter, inside a quoted field is text
+                // that JSON escapes.
+                guard delimiter >= 0x20 || delimiters & inside == 0 else { break }
+                delimiters &= ~inside
+            }
+            // Bytes above 0x7F are checked as UTF-8 in the whole row: its
+            // fields are valid when it is, as they are cut at ASCII bytes.
+            guard bits.others & span == 0, row.count <= maxFieldBytes,
+                bits.high & span == 0 || UTF8Validation.firstInvalidIndex(in: row, 0..<row.count) == nil,
+                layOutSimpleRow(
+                    row, delimiters: delimiters &>> UInt64(rowStart), quotes: quotes &>> UInt64(rowStart))
             else { break }
             rowStart = rowEnd &+ 1
             taken &+= 1
@@ -57,13 +78,18 @@ extension PlainRowPlan {
         return taken
     }
 
-    /// Appends the simple row of `count` bytes at `row` (its LF excluded),
-    /// whose delimiters are the bits of `delimiters`, to `block`.
-    /// - Returns: false, with nothing appended, when a cell does not fit its
-    ///   column the simple way.
+    /// Appends the simple row `row` (its LF excluded), whose delimiters
+    /// (outside quotes) and quotes are the bits of `delimiters` and `quotes`,
+    /// to `block`.
+    /// - Returns: false, with nothing appended, when the row has not as many
+    ///   fields as the header, holds a quote other than those around a field
+    ///   of text, or a cell does not fit its column the simple way.
     @inline(__always)
-    private func layOutSimpleRow(_ row: UnsafePointer<UInt8>, count: Int, delimiters: UInt64) -> Bool {
+    private func layOutSimpleRow(_ bytes: UnsafeBufferPointer<UInt8>, delimiters: UInt64, quotes: UInt64) -> Bool {
+        guard let row = bytes.baseAddress else { return false }
+        let count = bytes.count
         let columns = cells.count
+        let last = columns &- 1
         // The layout, the row's bytes, two quotes or `false` (five bytes) for
         // each value, and 32 bytes for the last copy.
         let room = pieces[columns &+ 2] &+ count &+ columns &* 5 &+ 32
@@ -72,13 +98,40 @@ extension PlainRowPlan {
             var out = target
             out = copyPiece(1, to: out)
             var rest = delimiters
+            // Where the quotes around quoted fields must be. A simple row has
+            // those and no other: no doubled quote, no quote inside a field
+            // or after its closing one, none left open.
+            var around: UInt64 = 0
             var fieldStart = 0
             for index in 0..<columns {
                 if index > 0 { out = copyPiece(index &+ 1, to: out) }
-                let fieldEnd = rest == 0 ? count : rest.trailingZeroBitCount
-                rest &= rest &- 1
-                let value = row + fieldStart
-                let length = fieldEnd &- fieldStart
+                // A delimiter ends each field but the last; none is left then.
+                let fieldEnd: Int
+                if index < last {
+                    guard rest != 0 else { return 0 }
+                    fieldEnd = rest.trailingZeroBitCount
+                    rest &= rest &- 1
+                } else {
+                    guard rest == 0 else { return 0 }
+                    fieldEnd = count
+                }
+                var value = row + fieldStart
+                var length = fieldEnd &- fieldStart
+                if quotes & (1 &<< UInt64(fieldStart)) != 0 {
+                    // A quoted field: text between its first and last byte,
+                    // which must be its only quotes (checked below).
+                    guard length >= 2 else { return 0 }
+                    around |= 1 &<< UInt64(fieldStart) | 1 &<< UInt64(fieldEnd &- 1)
+                    value += 1
+                    length &-= 2
+                    fieldStart = fieldEnd &+ 1
+                    switch cells[index] {
+                    case .text, .optionalText: out = quoted(value, length, to: out)
+                    case .requiredText where length > 0: out = quoted(value, length, to: out)
+                    default: return 0  // the cut's way
+                    }
+                    continue
+                }
                 fieldStart = fieldEnd &+ 1
                 switch cells[index] {
                 case .text:
@@ -112,6 +165,7 @@ extension PlainRowPlan {
                     return 0
                 }
             }
+            guard around == quotes else { return 0 }
             out = copyPiece(columns &+ 1, to: out)
             laidOut = true
             return out - target

@@ -182,12 +182,13 @@ import Testing
     /// written and numbers that do not, bools in each spelling, empty cells.
     /// - Parameter bad: a row put in place of row `at` (from 0).
     static func mixedRows(
-        header: [String], cells: [[String]], rows: Int, seed: UInt64, bad: (row: String, at: Int)? = nil
+        header: [String], cells: [[String]], rows: Int, seed: UInt64, bad: (row: String, at: Int)? = nil,
+        delimiter: String = ","
     ) -> String {
         var generator = SeededGenerator(seed: seed)
-        var text = header.joined(separator: ",") + "\n"
+        var text = header.joined(separator: delimiter) + "\n"
         for index in 0..<rows {
-            let row = cells.map { $0.randomElement(using: &generator) ?? "" }.joined(separator: ",")
+            let row = cells.map { $0.randomElement(using: &generator) ?? "" }.joined(separator: delimiter)
             text += (index == bad?.at ? bad?.row ?? row : row) + "\n"
         }
         return text
@@ -197,8 +198,12 @@ import Testing
         [
             "Wii", "Xbox 360", "Wireless Controller", #""Pad, ""Pro""""#, "Café", "Ünï 🎮", #"a\b"#, "tab\there",
             String(repeating: "x", count: 40), String(repeating: "y", count: 70), #""quoted""#, "back\"quote",
+            "\"two\nlines\"", #"a"b""#, #""Ünï, 🎮""#, "\u{1}", "\"cr\rhere\"",
         ],
-        ["299.00", "269", "19.99", "84.9", "84.90", "007", "0", "0.0", "1e3", "", "12345678901234.5", "3"],
+        [
+            "299.00", "269", "19.99", "84.9", "84.90", "007", "0", "0.0", "1e3", "", "12345678901234.5", "3",
+            #""12""#,
+        ],
         ["", "photos/p2.png", #""data:image/png;base64,AAAA""#, #""""#],
         ["GS-0000001", "", "00123"],
     ]
@@ -222,19 +227,27 @@ import Testing
         mixedRows(
             header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
             rows: 2500, seed: 5, bad: ("T,A,D,1.5,true,1,978", 1000)),
+        // Tab-separated, with tabs and commas in quoted fields.
+        mixedRows(
+            header: ["name", "price", "photo", "sku"],
+            cells: [productCells[0].filter { $0 != "tab\there" } + ["\"tab\tinside\"", #""comma, inside""#]]
+                + productCells.dropFirst(), rows: 3000, seed: 6,
+            delimiter: "\t"),
     ]
 
     @Test(arguments: mixedFiles.indices) func mixedRowsConvertTheSame(_ index: Int) throws {
         let input = try scratch.write("mixed-\(index).csv", Self.mixedFiles[index])
-        // The first two convert whole; the others fail at their bad row.
-        let outcome = convert(input, to: "jsonl", kind: nil, codecOptions: [:], path: .records)
+        let options = index == 5 ? ["delimiter": "tab"] : [:]
+        // The first two and the last convert whole; the others fail at their
+        // bad row.
+        let outcome = convert(input, to: "jsonl", kind: nil, codecOptions: options, path: .records)
         switch outcome {
         case .converted(_, let records, _, _):
-            #expect(index < 2 && records == [3000, 2500][index], "\(outcome)")
+            #expect([0: 3000, 1: 2500, 5: 3000][index] == records, "\(outcome)")
         case .failed(let error):
-            #expect(index >= 2 && error.location.record == [2900, 2000, 1000][index - 2], "\(outcome)")
+            #expect([2: 2900, 3: 2000, 4: 1000][index] == error.location.record, "\(outcome)")
         }
-        expectSameBothWays(input, kinds: [nil, .generic])
+        expectSameBothWays(input, kinds: [nil, .generic], codecOptions: [options])
     }
 
     @Test func examplesConvertTheSame() throws {

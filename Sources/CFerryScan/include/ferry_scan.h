@@ -7,12 +7,15 @@
 #endif
 
 /// What 64 bytes of CSV hold, a bit per byte (bit i for byte i): the
-/// delimiters, the line feeds, and every other byte a plain row cannot
-/// copy as it is into a JSON string: the quote, a backslash, a byte below
-/// 0x20 (other than the delimiter and LF) or above 0x7F.
+/// delimiters, the line feeds, the quotes, the bytes above 0x7F, and the
+/// other bytes that cannot be copied as they are into a JSON string: a
+/// backslash, a byte below 0x20 (other than the delimiter and LF). Each byte
+/// is in one mask at most, the first of those that it fits.
 typedef struct {
     uint64_t delimiters;
     uint64_t lineFeeds;
+    uint64_t quotes;
+    uint64_t high;
     uint64_t others;
 } ferry_csv_bits;
 
@@ -21,7 +24,7 @@ typedef struct {
 /// `pmovmskb`), so this one function is C; it is inlined into its Swift
 /// callers. Other targets get the same result a byte at a time.
 static inline ferry_csv_bits ferry_csv_classify64(const uint8_t *bytes, uint8_t delimiter, uint8_t quote) {
-    ferry_csv_bits bits = {0, 0, 0};
+    ferry_csv_bits bits = {0, 0, 0, 0, 0};
 #if defined(__SSE2__)
     const __m128i delimiters = _mm_set1_epi8((char)delimiter);
     const __m128i quotes = _mm_set1_epi8((char)quote);
@@ -32,16 +35,18 @@ static inline ferry_csv_bits ferry_csv_classify64(const uint8_t *bytes, uint8_t 
         const __m128i chunk = _mm_loadu_si128((const __m128i *)(const void *)(bytes + 16 * part));
         const __m128i isDelimiter = _mm_cmpeq_epi8(chunk, delimiters);
         const __m128i isLineFeed = _mm_cmpeq_epi8(chunk, lineFeeds);
-        // As signed bytes, those above 0x7F are below zero: one comparison
-        // finds them and the control bytes.
-        __m128i isOther = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(chunk, quotes), _mm_cmpeq_epi8(chunk, backslashes)),
-            _mm_cmplt_epi8(chunk, spaces));
-        isOther = _mm_andnot_si128(_mm_or_si128(isDelimiter, isLineFeed), isOther);
+        const __m128i isQuote = _mm_cmpeq_epi8(chunk, quotes);
+        // As signed bytes, those above 0x7F are below zero: this finds them
+        // with the control bytes, and the high bit of each byte tells which.
+        __m128i isOther = _mm_or_si128(_mm_cmpeq_epi8(chunk, backslashes), _mm_cmplt_epi8(chunk, spaces));
+        isOther = _mm_andnot_si128(_mm_or_si128(_mm_or_si128(isDelimiter, isLineFeed), isQuote), isOther);
         const int shift = 16 * part;
+        const uint64_t high = (uint64_t)(uint16_t)_mm_movemask_epi8(chunk);
         bits.delimiters |= (uint64_t)(uint16_t)_mm_movemask_epi8(isDelimiter) << shift;
         bits.lineFeeds |= (uint64_t)(uint16_t)_mm_movemask_epi8(isLineFeed) << shift;
-        bits.others |= (uint64_t)(uint16_t)_mm_movemask_epi8(isOther) << shift;
+        bits.quotes |= (uint64_t)(uint16_t)_mm_movemask_epi8(isQuote) << shift;
+        bits.high |= high << shift;
+        bits.others |= ((uint64_t)(uint16_t)_mm_movemask_epi8(isOther) & ~high) << shift;
     }
 #else
     for (int index = 0; index < 64; index++) {
@@ -51,7 +56,11 @@ static inline ferry_csv_bits ferry_csv_classify64(const uint8_t *bytes, uint8_t 
             bits.delimiters |= bit;
         } else if (byte == '\n') {
             bits.lineFeeds |= bit;
-        } else if (byte == quote || byte == '\\' || byte < 0x20 || byte > 0x7F) {
+        } else if (byte == quote) {
+            bits.quotes |= bit;
+        } else if (byte > 0x7F) {
+            bits.high |= bit;
+        } else if (byte == '\\' || byte < 0x20) {
             bits.others |= bit;
         }
     }

@@ -90,6 +90,7 @@ extension PlainRowPlan {
         let count = bytes.count
         let columns = cells.count
         let last = columns &- 1
+        let textLike = textColumns | stringColumns
         // The layout, the row's bytes, two quotes or `false` (five bytes) for
         // each value, and 32 bytes for the last copy.
         let room = pieces[columns &+ 2] &+ count &+ columns &* 5 &+ 32
@@ -133,6 +134,23 @@ extension PlainRowPlan {
                     continue
                 }
                 fieldStart = fieldEnd &+ 1
+                // The common cells first, by the plan's column masks: text
+                // that is not empty, and numbers printed as written.
+                let bit: UInt64 = 1 &<< UInt64(index)
+                if length > 0 {
+                    if textLike & bit != 0 {
+                        out = quoted(value, length, to: out)
+                        continue
+                    }
+                    if numberColumns & bit != 0 {
+                        // Other numbers are parsed and printed the cut's way.
+                        guard JSONText.printsAsWritten(UnsafeBufferPointer(start: value, count: length)) else {
+                            return 0
+                        }
+                        out = copy(value, length, to: out)
+                        continue
+                    }
+                }
                 switch cells[index] {
                 case .text:
                     out = quoted(value, length, to: out)

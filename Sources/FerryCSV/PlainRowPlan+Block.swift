@@ -3,78 +3,135 @@ import FerryCore
 
 // MARK: - Design
 //
-// Most rows of a real file are simpler than plain: no quote, no backslash,
-// no control byte. Such rows are laid out 64 bytes at a time. One
-// classification of the 64 bytes (`ferry_csv_classify64`) gives a bit per
-// byte for the delimiters, the line feeds, bytes above 0x7F and every other
-// byte; a row that ends in the block and holds none of the others (its bytes
-// above 0x7F valid UTF-8), with one field per column, is cut by its bits:
+// Most rows of a real file are simpler than plain: no backslash, no control
+// byte, quotes only around fields of text. Such rows are cut by bit masks.
+// `ferry_csv_classify_blocks` classifies 1 KiB at a time, a word per 64
+// bytes for the delimiters, the line feeds and the bytes that need a closer
+// look; the 64 bits from a row's start are two words shifted together:
 //
-//     block    Wii,269.00,LF Xbox 360,299.00,LF Wireless Contr…
+//     bytes    Wii,269.00,LF Xbox 360,299.00,LF Wireless Contr…
 //     lines    ............1 ................1 ………
 //     fields   3, 10, 11      8, 15, 16
 //
-// Each value is then written where it belongs in the layout, through a
-// pointer kept in a register, with no scan of its bytes: strings between
-// quotes, numbers when `JSONText.printsAsWritten`, empty cells as null.
-// Any other row, or cell, is left to `layOut(_:first:into:)` (the cut), which
-// gives the same bytes for a simple row (`PlainRowPlanTests` checks both).
+// A row that ends within those 64 bits, with one field per column, is
+// simple when none of its bytes needs a closer look, or when that look
+// (`ferry_csv_classify64` from the row's start) finds only quotes around
+// fields (their prefix XOR marks the delimiters inside them as text) and
+// valid UTF-8. Each value is then written where it belongs in the layout,
+// through a pointer kept in a register, with no scan of its bytes: strings
+// between quotes, numbers when `JSONText.printsAsWritten`, empty cells as
+// null. Any other row or cell is left to `layOut(_:first:into:)` (the cut),
+// which gives the same bytes (`RawRecordTests.mixedRowsConvertTheSame`
+// compares them on rows of every sort).
 
 extension PlainRowPlan {
-    /// How many bytes from a block's start must lie within the bytes at
-    /// hand: the 64 classified, and 32 more, for a value that starts in the
-    /// block is copied 32 bytes at a time.
-    static let blockReach = 96
+    /// How many blocks of 64 bytes one classification takes (1 KiB).
+    static let chunkBlocks = 16
+    /// How many bytes from a row's start must lie within the bytes at hand
+    /// for the simple way: its 64 bytes, 64 more for the classification's
+    /// last block, and 32, for a value is copied 32 bytes at a time.
+    static let blockReach = 160
 
-    /// Lays out the simple rows (see the design above) that end in the 64
-    /// bytes at `position` into `block`, up to `most` of them and the first
-    /// one that is not simple. `position + blockReach` must lie within the
-    /// bytes, and a record must have been written before (the rows take
-    /// the layout's later opening).
+    /// Which bytes `bitmaps` classifies: `blocks` blocks from `start`, valid
+    /// while the bytes stay as they are (one call of `layOut(_:most:)`).
+    struct Classified {
+        var start = 0
+        var blocks = 0
+    }
+
+    /// Lays out the simple rows (see the design above) from `position` into
+    /// `block`, up to `most` of them, the first one that is not simple, and
+    /// the last that starts `blockReach` bytes before `count`. A record must
+    /// have been written before (the rows take the layout's later opening).
+    /// - Parameter classified: what `bitmaps` holds, kept from call to call
+    ///   while the bytes are the same.
     /// - Returns: how many rows it laid out; `position` is moved past them.
-    @inline(__always)
-    func layOutBlock(_ base: UnsafePointer<UInt8>, at position: inout Int, most: Int) -> Int {
-        let start = base + position
-        let bits = ferry_csv_classify64(start, delimiter, quote)
-        var lines = bits.lineFeeds
-        var rowStart = 0
+    func layOutBlocks(
+        _ base: UnsafePointer<UInt8>, at position: inout Int, count: Int, most: Int, classified: inout Classified
+    ) -> Int {
+        let delimiterBits = bitmaps
+        let lineFeedBits = bitmaps + Self.chunkBlocks
+        let specialBits = bitmaps + 2 &* Self.chunkBlocks
         var taken = 0
-        while lines != 0 && taken < most {
-            let rowEnd = lines.trailingZeroBitCount
-            lines &= lines &- 1
-            // The bits of the row's bytes, its LF excluded.
-            let span = (1 &<< UInt64(rowEnd)) &- (1 &<< UInt64(rowStart))
-            let row = UnsafeBufferPointer(start: start + rowStart, count: rowEnd &- rowStart)
-            let quotes = bits.quotes & span
-            var delimiters = bits.delimiters & span
-            if quotes != 0 {
-                // The bytes inside quotes, from an opening quote up to its
-                // closing one: the prefix XOR of the quotes. (An odd number
-                // of them, this LF inside a field, fails the check of the
-                // quotes in `layOutSimpleRow`.)
-                var inside = quotes
-                inside ^= inside &<< 1
-                inside ^= inside &<< 2
-                inside ^= inside &<< 4
-                inside ^= inside &<< 8
-                inside ^= inside &<< 16
-                inside ^= inside &<< 32
-                // A tab, as the delimiter, inside a quoted field is text
-                // that JSON escapes.
-                guard delimiter >= 0x20 || delimiters & inside == 0 else { break }
-                delimiters &= ~inside
+        while taken < most {
+            // Rows start in all but the last block classified.
+            if position < classified.start || position >= classified.start &+ (classified.blocks &- 1) &* 64 {
+                // The blocks that lie within the bytes, 32 bytes to spare.
+                let blocks = min(Self.chunkBlocks, (count &- position &- 32) / 64)
+                guard blocks >= 2 else { break }
+                ferry_csv_classify_blocks(
+                    base + position, blocks, delimiter, quote, delimiterBits, lineFeedBits, specialBits)
+                classified = Classified(start: position, blocks: blocks)
             }
-            // Bytes above 0x7F are checked as UTF-8 in the whole row: its
-            // fields are valid when it is, as they are cut at ASCII bytes.
-            guard bits.others & span == 0, row.count <= maxFieldBytes,
-                bits.high & span == 0 || UTF8Validation.firstInvalidIndex(in: row, 0..<row.count) == nil,
-                layOutSimpleRow(
-                    row, delimiters: delimiters &>> UInt64(rowStart), quotes: quotes &>> UInt64(rowStart))
-            else { break }
-            rowStart = rowEnd &+ 1
-            taken &+= 1
+            let chunk = base + classified.start
+            let starts = (classified.blocks &- 1) &* 64
+            var offset = position &- classified.start
+            var stopped = false
+            while offset < starts && taken < most {
+                // The masks of the 64 bytes from the row's start.
+                let word = offset &>> 6
+                let shift = UInt64(offset & 63)
+                @inline(__always)
+                func bits(_ words: UnsafeMutablePointer<UInt64>) -> UInt64 {
+                    // Shifting the next word by 1 and then 63 - shift moves
+                    // it out whole when shift is 0.
+                    (words[word] &>> shift) | ((words[word &+ 1] &<< 1) &<< (63 &- shift))
+                }
+                let lines = bits(lineFeedBits)
+                let length = lines.trailingZeroBitCount
+                // A row of 64 bytes or more goes the cut's way.
+                guard lines != 0, length <= maxFieldBytes else {
+                    stopped = true
+                    break
+                }
+                let span: UInt64 = (1 &<< UInt64(length)) &- 1
+                let row = UnsafeBufferPointer(start: chunk + offset, count: length)
+                var delimiters = bits(delimiterBits) & span
+                var quotes: UInt64 = 0
+                if bits(specialBits) & span != 0 {
+                    // A closer look, at the row's start.
+                    let exact = ferry_csv_classify64(chunk + offset, delimiter, quote)
+                    quotes = exact.quotes & span
+                    if quotes != 0 {
+                        // The bytes inside quotes, from an opening quote up
+                        // to its closing one: the prefix XOR of the quotes.
+                        // (An odd number of them, this LF inside a field,
+                        // fails the check of the quotes in `layOutSimpleRow`.)
+                        var inside = quotes
+                        inside ^= inside &<< 1
+                        inside ^= inside &<< 2
+                        inside ^= inside &<< 4
+                        inside ^= inside &<< 8
+                        inside ^= inside &<< 16
+                        inside ^= inside &<< 32
+                        // A tab, as the delimiter, inside a quoted field is
+                        // text that JSON escapes.
+                        guard delimiter >= 0x20 || delimiters & inside == 0 else {
+                            stopped = true
+                            break
+                        }
+                        delimiters &= ~inside
+                    }
+                    // Bytes above 0x7F are checked as UTF-8 in the whole
+                    // row: its fields are valid when it is, as they are cut
+                    // at ASCII bytes.
+                    guard exact.others & span == 0,
+                        exact.high & span == 0 || UTF8Validation.firstInvalidIndex(in: row, 0..<length) == nil
+                    else {
+                        stopped = true
+                        break
+                    }
+                }
+                guard layOutSimpleRow(row, delimiters: delimiters, quotes: quotes) else {
+                    stopped = true
+                    break
+                }
+                offset &+= length &+ 1
+                taken &+= 1
+            }
+            position = classified.start &+ offset
+            if stopped { break }
         }
-        position &+= rowStart
         return taken
     }
 
@@ -196,12 +253,16 @@ extension PlainRowPlan {
     private static var `true`: UInt64 { 0x65_75_72_74 }
     private static var `false`: UInt64 { 0x65_73_6C_61_66 }
 
-    /// Writes piece `index` of the layout at `out` (see `pieces`).
+    /// Writes piece `index` of the layout at `out` (see `pieces`), 32 bytes
+    /// at once from `paddedPieces`.
     /// - Returns: the address after it.
     @inline(__always)
     private func copyPiece(_ index: Int, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        let start = pieces[index]
-        return copy(text + start, pieces[index &+ 1] &- start, to: out)
+        let from = paddedPieces + index &* 32
+        let to = UnsafeMutableRawPointer(out)
+        to.storeBytes(of: from.load(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+        to.storeBytes(of: from.load(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16, as: SIMD16<UInt8>.self)
+        return out + pieceLengths[index]
     }
 
     /// Writes the `count` bytes at `source`, 32 at a time when they are at

@@ -48,6 +48,14 @@ final class PlainRowPlan {
     let pieces: UnsafeMutableBufferPointer<Int>
     /// The end of each field of the row being laid out.
     let ends: UnsafeMutablePointer<Int>
+    /// Each piece again, in 32 bytes of its own (zeros after it), and its
+    /// length, when every piece fits (`piecesFit`), for the simple way.
+    let paddedPieces: UnsafeMutableRawPointer
+    let pieceLengths: UnsafeMutablePointer<Int>
+    let piecesFit: Bool
+    /// The classification of the bytes being laid out the simple way: three
+    /// arrays of `chunkBlocks` words (see `layOutBlocks`).
+    let bitmaps: UnsafeMutablePointer<UInt64>
     let delimiter: UInt8
     let quote: UInt8
     let maxFieldBytes: Int
@@ -94,7 +102,16 @@ final class PlainRowPlan {
             offset += piece.count
         }
         pieces[all.count] = offset
+        paddedPieces = .allocate(byteCount: all.count * 32, alignment: 16)
+        paddedPieces.initializeMemory(as: UInt8.self, repeating: 0, count: all.count * 32)
+        pieceLengths = .allocate(capacity: all.count)
+        for (index, piece) in all.enumerated() {
+            pieceLengths[index] = piece.count
+            (paddedPieces + index * 32).copyMemory(from: piece, byteCount: min(piece.count, 32))
+        }
+        piecesFit = all.allSatisfy { $0.count <= 32 }
         ends = .allocate(capacity: cells.count)
+        bitmaps = .allocate(capacity: 3 * Self.chunkBlocks)
         func columns(_ wanted: Set<Cell>) -> UInt64 {
             cells.indices.reduce(0) { wanted.contains(cells[$1]) ? $0 | 1 << UInt64($1) : $0 }
         }
@@ -113,6 +130,9 @@ final class PlainRowPlan {
         text.deallocate()
         pieces.deallocate()
         ends.deallocate()
+        bitmaps.deallocate()
+        paddedPieces.deallocate()
+        pieceLengths.deallocate()
     }
 
     /// Appends piece `index` of the layout (see `pieces`), where the row's
@@ -136,11 +156,18 @@ final class PlainRowPlan {
         var first = !anyWritten
         var taken = 0
         let count = scanner.bytes.count
+        var classified = Classified()
+        // Room for the rows' JSON at once (about twice their bytes, for
+        // products), so that the block is not copied as it grows row by row.
+        if block.count == 0 { block.reserve(min(count &- scanner.position, 1 << 21) &* 3) }
         while taken < most && scanner.position < count {
             // Simple rows 64 bytes at a time (PlainRowPlan+Block.swift);
             // the cut for the rest, and for the first record.
-            if !first && scanner.position &+ Self.blockReach <= count, let base = scanner.bytes.baseAddress {
-                let rows = layOutBlock(base, at: &scanner.position, most: most &- taken)
+            if !first && piecesFit && scanner.position &+ Self.blockReach <= count,
+                let base = scanner.bytes.baseAddress
+            {
+                let rows = layOutBlocks(
+                    base, at: &scanner.position, count: count, most: most &- taken, classified: &classified)
                 if rows > 0 {
                     taken &+= rows
                     continue

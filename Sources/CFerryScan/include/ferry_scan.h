@@ -68,4 +68,12 @@ static inline ferry_csv_bits ferry_csv_classify64(const uint8_t *bytes, uint8_t 
     return bits;
 }
 
+/// Classifies `blocks` blocks of 64 bytes at `bytes` (all readable) into a
+/// word per block in each array: the delimiters, the line feeds, and the
+/// bytes that need a closer look (those of `others`, `high` and `quotes` in
+/// `ferry_csv_classify64`), bit i of word k for byte 64 k + i.
+void ferry_csv_classify_blocks(
+    const uint8_t *bytes, long blocks, uint8_t delimiter, uint8_t quote, uint64_t *delimiters,
+    uint64_t *lineFeeds, uint64_t *special);
+
 #endif

@@ -67,67 +67,82 @@ extension PlainRowPlan {
             let starts = (classified.blocks &- 1) &* 64
             var offset = position &- classified.start
             var stopped = false
-            while offset < starts && taken < most {
-                // The masks of the 64 bytes from the row's start.
-                let word = offset &>> 6
-                let shift = UInt64(offset & 63)
-                @inline(__always)
-                func bits(_ words: UnsafeMutablePointer<UInt64>) -> UInt64 {
-                    // Shifting the next word by 1 and then 63 - shift moves
-                    // it out whole when shift is 0.
-                    (words[word] &>> shift) | ((words[word &+ 1] &<< 1) &<< (63 &- shift))
-                }
-                let lines = bits(lineFeedBits)
-                let length = lines.trailingZeroBitCount
-                // A row of 64 bytes or more goes the cut's way.
-                guard lines != 0, length <= maxFieldBytes else {
-                    stopped = true
-                    break
-                }
-                let span: UInt64 = (1 &<< UInt64(length)) &- 1
-                let row = UnsafeBufferPointer(start: chunk + offset, count: length)
-                var delimiters = bits(delimiterBits) & span
-                var quotes: UInt64 = 0
-                if bits(specialBits) & span != 0 {
-                    // A closer look, at the row's start.
-                    let exact = ferry_csv_classify64(chunk + offset, delimiter, quote)
-                    quotes = exact.quotes & span
-                    if quotes != 0 {
-                        // The bytes inside quotes, from an opening quote up
-                        // to its closing one: the prefix XOR of the quotes.
-                        // (An odd number of them, this LF inside a field,
-                        // fails the check of the quotes in `layOutSimpleRow`.)
-                        var inside = quotes
-                        inside ^= inside &<< 1
-                        inside ^= inside &<< 2
-                        inside ^= inside &<< 4
-                        inside ^= inside &<< 8
-                        inside ^= inside &<< 16
-                        inside ^= inside &<< 32
-                        // A tab, as the delimiter, inside a quoted field is
-                        // text that JSON escapes.
-                        guard delimiter >= 0x20 || delimiters & inside == 0 else {
-                            stopped = true
-                            break
-                        }
-                        delimiters &= ~inside
+            // Room for every row that can end in the chunk (each has a byte
+            // per column at least): the layout, its bytes, two quotes or
+            // `false` (five bytes) for each value, and 32 bytes for the last
+            // copy.
+            let columns = cells.count
+            let room = (starts &+ 64 &- offset) / columns &+ 1
+            block.append(upTo: room &* (pieces[columns &+ 2] &+ columns &* 5) &+ starts &+ 64 &+ 32) { target in
+                var out = target
+                while offset < starts && taken < most {
+                    // The masks of the 64 bytes from the row's start.
+                    let word = offset &>> 6
+                    let shift = UInt64(offset & 63)
+                    @inline(__always)
+                    func bits(_ words: UnsafeMutablePointer<UInt64>) -> UInt64 {
+                        // Shifting the next word by 1 and then 63 - shift moves
+                        // it out whole when shift is 0.
+                        (words[word] &>> shift) | ((words[word &+ 1] &<< 1) &<< (63 &- shift))
                     }
-                    // Bytes above 0x7F are checked as UTF-8 in the whole
-                    // row: its fields are valid when it is, as they are cut
-                    // at ASCII bytes.
-                    guard exact.others & span == 0,
-                        exact.high & span == 0 || UTF8Validation.firstInvalidIndex(in: row, 0..<length) == nil
-                    else {
+                    let lines = bits(lineFeedBits)
+                    let length = lines.trailingZeroBitCount
+                    // A row of 64 bytes or more goes the cut's way.
+                    guard lines != 0, length <= maxFieldBytes else {
                         stopped = true
                         break
                     }
+                    let span: UInt64 = (1 &<< UInt64(length)) &- 1
+                    let row = UnsafeBufferPointer(start: chunk + offset, count: length)
+                    var delimiters = bits(delimiterBits) & span
+                    var quotes: UInt64 = 0
+                    if bits(specialBits) & span != 0 {
+                        // A closer look, at the row's start.
+                        let exact = ferry_csv_classify64(chunk + offset, delimiter, quote)
+                        quotes = exact.quotes & span
+                        if quotes != 0 {
+                            // The bytes inside quotes, from an opening quote up
+                            // to its closing one: the prefix XOR of the quotes.
+                            // (An odd number of them, this LF inside a field,
+                            // fails the check of the quotes in `layOutSimpleRow`.)
+                            var inside = quotes
+                            inside ^= inside &<< 1
+                            inside ^= inside &<< 2
+                            inside ^= inside &<< 4
+                            inside ^= inside &<< 8
+                            inside ^= inside &<< 16
+                            inside ^= inside &<< 32
+                            // A tab, as the delimiter, inside a quoted field is
+                            // text that JSON escapes.
+                            guard delimiter >= 0x20 || delimiters & inside == 0 else {
+                                stopped = true
+                                break
+                            }
+                            delimiters &= ~inside
+                        }
+                        // Bytes above 0x7F are checked as UTF-8 in the whole
+                        // row: its fields are valid when it is, as they are cut
+                        // at ASCII bytes.
+                        guard exact.others & span == 0,
+                            exact.high & span == 0 || UTF8Validation.firstInvalidIndex(in: row, 0..<length) == nil
+                        else {
+                            stopped = true
+                            break
+                        }
+                    }
+                    let end =
+                        quotes == 0
+                        ? layOutSimpleRow(row, delimiters: delimiters, quotes: 0, anyQuotes: false, to: out)
+                        : layOutSimpleRow(row, delimiters: delimiters, quotes: quotes, anyQuotes: true, to: out)
+                    guard let end else {
+                        stopped = true
+                        break
+                    }
+                    out = end
+                    offset &+= length &+ 1
+                    taken &+= 1
                 }
-                guard layOutSimpleRow(row, delimiters: delimiters, quotes: quotes) else {
-                    stopped = true
-                    break
-                }
-                offset &+= length &+ 1
-                taken &+= 1
+                return out - target
             }
             position = classified.start &+ offset
             if stopped { break }
@@ -135,117 +150,113 @@ extension PlainRowPlan {
         return taken
     }
 
-    /// Appends the simple row `row` (its LF excluded), whose delimiters
+    /// Writes the simple row `row` (its LF excluded), whose delimiters
     /// (outside quotes) and quotes are the bits of `delimiters` and `quotes`,
-    /// to `block`.
-    /// - Returns: false, with nothing appended, when the row has not as many
-    ///   fields as the header, holds a quote other than those around a field
-    ///   of text, or a cell does not fit its column the simple way.
+    /// at `target`, where there is room.
+    /// - Returns: the address after the record; nil when the row has not as
+    ///   many fields as the header, holds a quote other than those around a
+    ///   field of text, or a cell does not fit its column the simple way.
+    /// - Parameter anyQuotes: whether `quotes` has a bit; a constant in
+    ///   each call, so that the row without quotes makes no checks of them.
     @inline(__always)
-    private func layOutSimpleRow(_ bytes: UnsafeBufferPointer<UInt8>, delimiters: UInt64, quotes: UInt64) -> Bool {
-        guard let row = bytes.baseAddress else { return false }
+    private func layOutSimpleRow(
+        _ bytes: UnsafeBufferPointer<UInt8>, delimiters: UInt64, quotes: UInt64, anyQuotes: Bool,
+        to target: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8>? {
+        guard let row = bytes.baseAddress else { return nil }
         let count = bytes.count
         let columns = cells.count
         let last = columns &- 1
         let textLike = textColumns | stringColumns
-        // The layout, the row's bytes, two quotes or `false` (five bytes) for
-        // each value, and 32 bytes for the last copy.
-        let room = pieces[columns &+ 2] &+ count &+ columns &* 5 &+ 32
-        var laidOut = false
-        block.append(upTo: room) { target in
-            var out = target
-            out = copyPiece(1, to: out)
-            var rest = delimiters
-            // Where the quotes around quoted fields must be. A simple row has
-            // those and no other: no doubled quote, no quote inside a field
-            // or after its closing one, none left open.
-            var around: UInt64 = 0
-            var fieldStart = 0
-            for index in 0..<columns {
-                if index > 0 { out = copyPiece(index &+ 1, to: out) }
-                // A delimiter ends each field but the last; none is left then.
-                let fieldEnd: Int
-                if index < last {
-                    guard rest != 0 else { return 0 }
-                    fieldEnd = rest.trailingZeroBitCount
-                    rest &= rest &- 1
-                } else {
-                    guard rest == 0 else { return 0 }
-                    fieldEnd = count
+        var out = target
+        out = copyPiece(1, to: out)
+        var rest = delimiters
+        // Where the quotes around quoted fields must be. A simple row has
+        // those and no other: no doubled quote, no quote inside a field
+        // or after its closing one, none left open.
+        var around: UInt64 = 0
+        var fieldStart = 0
+        for index in 0..<columns {
+            if index > 0 { out = copyPiece(index &+ 1, to: out) }
+            // A delimiter ends each field but the last; none is left then.
+            let fieldEnd: Int
+            if index < last {
+                guard rest != 0 else { return nil }
+                fieldEnd = rest.trailingZeroBitCount
+                rest &= rest &- 1
+            } else {
+                guard rest == 0 else { return nil }
+                fieldEnd = count
+            }
+            var value = row + fieldStart
+            var length = fieldEnd &- fieldStart
+            if anyQuotes && quotes & (1 &<< UInt64(fieldStart)) != 0 {
+                // A quoted field: text between its first and last byte,
+                // which must be its only quotes (checked below).
+                guard length >= 2 else { return nil }
+                around |= 1 &<< UInt64(fieldStart) | 1 &<< UInt64(fieldEnd &- 1)
+                value += 1
+                length &-= 2
+                fieldStart = fieldEnd &+ 1
+                switch cells[index] {
+                case .text, .optionalText: out = quoted(value, length, to: out)
+                case .requiredText where length > 0: out = quoted(value, length, to: out)
+                default: return nil  // the cut's way
                 }
-                var value = row + fieldStart
-                var length = fieldEnd &- fieldStart
-                if quotes & (1 &<< UInt64(fieldStart)) != 0 {
-                    // A quoted field: text between its first and last byte,
-                    // which must be its only quotes (checked below).
-                    guard length >= 2 else { return 0 }
-                    around |= 1 &<< UInt64(fieldStart) | 1 &<< UInt64(fieldEnd &- 1)
-                    value += 1
-                    length &-= 2
-                    fieldStart = fieldEnd &+ 1
-                    switch cells[index] {
-                    case .text, .optionalText: out = quoted(value, length, to: out)
-                    case .requiredText where length > 0: out = quoted(value, length, to: out)
-                    default: return 0  // the cut's way
-                    }
+                continue
+            }
+            fieldStart = fieldEnd &+ 1
+            // The common cells first, by the plan's column masks: text
+            // that is not empty, and numbers printed as written.
+            let bit: UInt64 = 1 &<< UInt64(index)
+            if length > 0 {
+                if textLike & bit != 0 {
+                    out = quoted(value, length, to: out)
                     continue
                 }
-                fieldStart = fieldEnd &+ 1
-                // The common cells first, by the plan's column masks: text
-                // that is not empty, and numbers printed as written.
-                let bit: UInt64 = 1 &<< UInt64(index)
-                if length > 0 {
-                    if textLike & bit != 0 {
-                        out = quoted(value, length, to: out)
-                        continue
-                    }
-                    if numberColumns & bit != 0 {
-                        // Other numbers are parsed and printed the cut's way.
-                        guard JSONText.printsAsWritten(UnsafeBufferPointer(start: value, count: length)) else {
-                            return 0
-                        }
-                        out = copy(value, length, to: out)
-                        continue
-                    }
-                }
-                switch cells[index] {
-                case .text:
-                    out = quoted(value, length, to: out)
-                case .optionalText:
-                    out = length == 0 ? word(Self.null, 4, to: out) : quoted(value, length, to: out)
-                case .requiredText:
-                    guard length > 0 else { return 0 }
-                    out = quoted(value, length, to: out)
-                case .number, .requiredNumber, .integer, .requiredInteger:
-                    let cell = cells[index]
-                    if length == 0 {
-                        guard !cell.isRequired else { return 0 }
-                        out = word(Self.null, 4, to: out)
-                        continue
-                    }
-                    let text = UnsafeBufferPointer(start: value, count: length)
+                if numberColumns & bit != 0 {
                     // Other numbers are parsed and printed the cut's way.
-                    guard JSONText.printsAsWritten(text) else { return 0 }
-                    if cell == .integer || cell == .requiredInteger, text.contains(UInt8(ascii: ".")) { return 0 }
-                    out = copy(value, length, to: out)
-                case .bool, .requiredBool:
-                    if length == 0 {
-                        guard !cells[index].isRequired else { return 0 }
-                        out = word(Self.null, 4, to: out)
-                        continue
+                    guard JSONText.printsAsWritten(UnsafeBufferPointer(start: value, count: length)) else {
+                        return nil
                     }
-                    guard let flag = CellTyping.bool(UnsafeBufferPointer(start: value, count: length)) else { return 0 }
-                    out = flag ? word(Self.true, 4, to: out) : word(Self.false, 5, to: out)
-                case .never:
-                    return 0
+                    out = copy(value, length, to: out)
+                    continue
                 }
             }
-            guard around == quotes else { return 0 }
-            out = copyPiece(columns &+ 1, to: out)
-            laidOut = true
-            return out - target
+            switch cells[index] {
+            case .text:
+                out = quoted(value, length, to: out)
+            case .optionalText:
+                out = length == 0 ? word(Self.null, 4, to: out) : quoted(value, length, to: out)
+            case .requiredText:
+                guard length > 0 else { return nil }
+                out = quoted(value, length, to: out)
+            case .number, .requiredNumber, .integer, .requiredInteger:
+                let cell = cells[index]
+                if length == 0 {
+                    guard !cell.isRequired else { return nil }
+                    out = word(Self.null, 4, to: out)
+                    continue
+                }
+                let text = UnsafeBufferPointer(start: value, count: length)
+                // Other numbers are parsed and printed the cut's way.
+                guard JSONText.printsAsWritten(text) else { return nil }
+                if cell == .integer || cell == .requiredInteger, text.contains(UInt8(ascii: ".")) { return nil }
+                out = copy(value, length, to: out)
+            case .bool, .requiredBool:
+                if length == 0 {
+                    guard !cells[index].isRequired else { return nil }
+                    out = word(Self.null, 4, to: out)
+                    continue
+                }
+                guard let flag = CellTyping.bool(UnsafeBufferPointer(start: value, count: length)) else { return nil }
+                out = flag ? word(Self.true, 4, to: out) : word(Self.false, 5, to: out)
+            case .never:
+                return nil
+            }
         }
-        return laidOut
+        guard !anyQuotes || around == quotes else { return nil }
+        return copyPiece(columns &+ 1, to: out)
     }
 
     // The words written for null, true and false, first byte lowest.

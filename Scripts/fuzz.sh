@@ -32,10 +32,18 @@ runtime=$(find "$(dirname "$(command -v swiftc)")/../lib/clang" -name 'libclang_
 [[ -n $runtime ]] || die "libclang_rt.fuzzer_no_main-x86_64.a not found in the Swift toolchain"
 
 echo "==> building the fuzz targets (release, AddressSanitizer)"
-(cd "$ROOT/Fuzz" && swift build -c release --build-path "$BUILD" \
+mkdir -p "$WORK"
+build_log="$WORK/build.log"
+# A failed build must stop the run: fuzzing the binaries an older build left
+# would test code that is no longer there.
+if ! (cd "$ROOT/Fuzz" && swift build -c release --build-path "$BUILD" \
     -Xswiftc -sanitize=address \
     -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
-    -Xlinker "$runtime" -Xlinker -lstdc++ 2>&1 | grep -v 'ld.gold: warning' | grep -E 'error|Compiling|Build' || true)
+    -Xlinker "$runtime" -Xlinker -lstdc++) >"$build_log" 2>&1; then
+    grep -v 'ld.gold: warning' "$build_log" | grep -E 'error' | head -n 20
+    die "the fuzz targets did not build (the whole log: $build_log)"
+fi
+grep -v 'ld.gold: warning' "$build_log" | grep -E 'Compiling|Build' || true
 
 # Allocation is most of an execution's cost under ASan: no fill of new
 # memory and no allocation stacks make each about a fifth faster. To see
@@ -56,7 +64,13 @@ for target in $TARGETS; do
     case $target in
         JSON) cp -n "$CORPORA"/JSONTestSuite/test_parsing/*.json "$ROOT"/Examples/*.json "$corpus"/ ;;
         JSONL) cp -n "$ROOT"/Examples/*.jsonl "$corpus"/ ;;
-        CSV) cp -n "$CORPORA"/csv-spectrum/csvs/*.csv "$CORPORA"/csvkit-examples/*.csv "$ROOT"/Examples/*.csv "$corpus"/ ;;
+        CSV) cp -n "$CORPORA"/csv-spectrum/csvs/*.csv "$CORPORA"/csvkit-examples/*.csv "$ROOT"/Examples/*.csv "$corpus"/
+            # Generated products, long enough for the simple rows' 64-byte
+            # blocks (a first byte of 0: no options, products).
+            for count in 20 60; do
+                { printf '\0'; python3 "$ROOT/Scripts/gen-products.py" --count "$count" --format csv; } \
+                    >"$corpus/generated-$count.csv"
+            done ;;
         Gzip) cp -n "$CORPORA"/flate2-gzip/*.gz "$CORPORA"/miller-gz/*.gz "$corpus"/ ;;
         Plist) cp -n "$CORPORA"/keyed-archives/libplist/*.bplist "$CORPORA"/keyed-archives/rust-plist/*.plist \
             "$CORPORA"/libplist-fuzz/fuzz/bplist-crashes/* "$CORPORA"/libplist-fuzz/fuzz/bplist-leaks/* "$corpus"/ ;;

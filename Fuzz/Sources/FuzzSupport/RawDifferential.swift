@@ -5,7 +5,8 @@ import FerryKit
 /// reader and writer can, with `readLaidOut`, the reader laying plain
 /// records out as JSON itself. Raw and laid out records are shortcuts that
 /// must change nothing, so different bytes or errors stop the process,
-/// which the fuzzer reports as a crash.
+/// which the fuzzer reports as a crash. (After an error, the output so far
+/// may stop at another record each way, but never holds other bytes.)
 public func expectRawMatchesRecords(
     kind: RecordKind, reader makeReader: () -> (any RecordReader)?,
     writer makeWriter: (MemoryOutput) -> any RecordWriter
@@ -49,7 +50,14 @@ public func expectRawMatchesRecords(
     guard let records = run(.records) else { return }
     for mode in [Mode.raw, .laidOut] {
         guard let other = run(mode) else { continue }
-        if records.output != other.output || records.failure != other.failure {
+        // After an error, what reached the output depends on how much each
+        // way had buffered (the laid out way hands on blocks of 64 KiB, the
+        // writer drains at 256 KiB): one must then be a prefix of the other.
+        let same =
+            records.failure == nil
+            ? records.output == other.output
+            : records.output.starts(with: other.output) || other.output.starts(with: records.output)
+        if !same || records.failure != other.failure {
             fatalError(
                 """
                 \(mode) records differ from records:

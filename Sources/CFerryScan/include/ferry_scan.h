@@ -19,34 +19,49 @@ typedef struct {
     uint64_t others;
 } ferry_csv_bits;
 
+#if defined(__SSE2__)
+/// The masks of 16 bytes, a bit per byte: the delimiters, the line feeds,
+/// the quotes, the bytes that are a backslash, below 0x20 or above 0x7F and
+/// not a delimiter or LF (as signed bytes, those above 0x7F are below 0x20
+/// too), those above 0x7F, and the escaped ones and quotes together. Each
+/// caller uses some; the compiler drops the others.
+typedef struct {
+    unsigned delimiters, lineFeeds, quotes, escaped, high, special;
+} ferry_csv_masks16;
+
+/// Both classifiers below are made of it (in a loop, the compiler makes the
+/// vectors of `delimiter` and `quote` once).
+static inline ferry_csv_masks16 ferry_csv_classify16(const uint8_t *bytes, uint8_t delimiter, uint8_t quote) {
+    const __m128i chunk = _mm_loadu_si128((const __m128i *)(const void *)bytes);
+    const __m128i isDelimiter = _mm_cmpeq_epi8(chunk, _mm_set1_epi8((char)delimiter));
+    const __m128i isLineFeed = _mm_cmpeq_epi8(chunk, _mm_set1_epi8('\n'));
+    const __m128i isQuote = _mm_cmpeq_epi8(chunk, _mm_set1_epi8((char)quote));
+    const __m128i isEscaped = _mm_andnot_si128(
+        _mm_or_si128(isDelimiter, isLineFeed),
+        _mm_or_si128(_mm_cmpeq_epi8(chunk, _mm_set1_epi8('\\')), _mm_cmplt_epi8(chunk, _mm_set1_epi8(0x20))));
+    ferry_csv_masks16 masks = {
+        (unsigned)_mm_movemask_epi8(isDelimiter), (unsigned)_mm_movemask_epi8(isLineFeed),
+        (unsigned)_mm_movemask_epi8(isQuote), (unsigned)_mm_movemask_epi8(isEscaped),
+        (unsigned)_mm_movemask_epi8(chunk), (unsigned)_mm_movemask_epi8(_mm_or_si128(isEscaped, isQuote))};
+    return masks;
+}
+#endif
+
 /// Classifies the 64 bytes at `bytes` (all of them must be readable). Swift
 /// has no way to turn a vector comparison into a bit mask (SSE2's
-/// `pmovmskb`), so this one function is C; it is inlined into its Swift
-/// callers. Other targets get the same result a byte at a time.
+/// `pmovmskb`), so the classifiers are C; this one is inlined into its
+/// Swift callers. Other targets get the same result a byte at a time.
 static inline ferry_csv_bits ferry_csv_classify64(const uint8_t *bytes, uint8_t delimiter, uint8_t quote) {
     ferry_csv_bits bits = {0, 0, 0, 0, 0};
 #if defined(__SSE2__)
-    const __m128i delimiters = _mm_set1_epi8((char)delimiter);
-    const __m128i quotes = _mm_set1_epi8((char)quote);
-    const __m128i lineFeeds = _mm_set1_epi8('\n');
-    const __m128i backslashes = _mm_set1_epi8('\\');
-    const __m128i spaces = _mm_set1_epi8(0x20);
     for (int part = 0; part < 4; part++) {
-        const __m128i chunk = _mm_loadu_si128((const __m128i *)(const void *)(bytes + 16 * part));
-        const __m128i isDelimiter = _mm_cmpeq_epi8(chunk, delimiters);
-        const __m128i isLineFeed = _mm_cmpeq_epi8(chunk, lineFeeds);
-        const __m128i isQuote = _mm_cmpeq_epi8(chunk, quotes);
-        // As signed bytes, those above 0x7F are below zero: this finds them
-        // with the control bytes, and the high bit of each byte tells which.
-        __m128i isOther = _mm_or_si128(_mm_cmpeq_epi8(chunk, backslashes), _mm_cmplt_epi8(chunk, spaces));
-        isOther = _mm_andnot_si128(_mm_or_si128(_mm_or_si128(isDelimiter, isLineFeed), isQuote), isOther);
+        const ferry_csv_masks16 masks = ferry_csv_classify16(bytes + 16 * part, delimiter, quote);
         const int shift = 16 * part;
-        const uint64_t high = (uint64_t)(uint16_t)_mm_movemask_epi8(chunk);
-        bits.delimiters |= (uint64_t)(uint16_t)_mm_movemask_epi8(isDelimiter) << shift;
-        bits.lineFeeds |= (uint64_t)(uint16_t)_mm_movemask_epi8(isLineFeed) << shift;
-        bits.quotes |= (uint64_t)(uint16_t)_mm_movemask_epi8(isQuote) << shift;
-        bits.high |= high << shift;
-        bits.others |= ((uint64_t)(uint16_t)_mm_movemask_epi8(isOther) & ~high) << shift;
+        bits.delimiters |= (uint64_t)masks.delimiters << shift;
+        bits.lineFeeds |= (uint64_t)masks.lineFeeds << shift;
+        bits.quotes |= (uint64_t)masks.quotes << shift;
+        bits.high |= (uint64_t)masks.high << shift;
+        bits.others |= (uint64_t)(masks.escaped & ~masks.quotes & ~masks.high) << shift;
     }
 #else
     for (int index = 0; index < 64; index++) {

@@ -176,8 +176,9 @@ import Testing
             codecOptions: [["max-field-bytes": "6"], ["max-field-bytes": "7"], ["max-field-bytes": "9"]])
     }
 
-    /// Rows of every sort, in a file large enough for the reader's 64-byte
-    /// blocks and its two threads: simple rows (printable ASCII, no quote)
+    /// Rows of every sort, in files large enough for the reader's 64-byte
+    /// blocks, and two (of about 1 MB and 700 KB) for its two threads: the
+    /// reader's window grows to `halvesThreshold` only as it reads on. simple rows (printable ASCII, no quote)
     /// among quoted, escaped, non-ASCII and long ones, numbers that print as
     /// written and numbers that do not, bools in each spelling, empty cells.
     /// - Parameter bad: a row put in place of row `at` (from 0).
@@ -215,23 +216,23 @@ import Testing
     ]
 
     static let mixedFiles: [String] = [
-        mixedRows(header: ["name", "price", "photo", "sku"], cells: productCells, rows: 3000, seed: 1),
+        mixedRows(header: ["name", "price", "photo", "sku"], cells: productCells, rows: 30_000, seed: 1),
         mixedRows(
             header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
-            rows: 2500, seed: 2),
+            rows: 5000, seed: 2),
         // A cell the kind refuses, deep in the file: the same error each way.
-        mixedRows(header: ["name", "price", "photo", "sku"], cells: productCells, rows: 3000, seed: 3, bad: ("Wii,-1,,x", 2900)),
+        mixedRows(header: ["name", "price", "photo", "sku"], cells: productCells, rows: 6000, seed: 3, bad: ("Wii,-1,,x", 2900)),
         mixedRows(
             header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
-            rows: 2500, seed: 4, bad: ("T,A,D,12,maybe,1,978", 2000)),
+            rows: 5000, seed: 4, bad: ("T,A,D,12,maybe,1,978", 2000)),
         mixedRows(
             header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
-            rows: 2500, seed: 5, bad: ("T,A,D,1.5,true,1,978", 1000)),
+            rows: 5000, seed: 5, bad: ("T,A,D,1.5,true,1,978", 1000)),
         // Tab-separated, with tabs and commas in quoted fields.
         mixedRows(
             header: ["name", "price", "photo", "sku"],
             cells: [productCells[0].filter { $0 != "tab\there" } + ["\"tab\tinside\"", #""comma, inside""#]]
-                + productCells.dropFirst(), rows: 3000, seed: 6,
+                + productCells.dropFirst(), rows: 20_000, seed: 6,
             delimiter: "\t"),
     ]
 
@@ -243,7 +244,7 @@ import Testing
         let outcome = convert(input, to: "jsonl", kind: nil, codecOptions: options, path: .records)
         switch outcome {
         case .converted(_, let records, _, _):
-            #expect([0: 3000, 1: 2500, 5: 3000][index] == records, "\(outcome)")
+            #expect([0: 30_000, 1: 5000, 5: 20_000][index] == records, "\(outcome)")
         case .failed(let error):
             #expect([2: 2900, 3: 2000, 4: 1000][index] == error.location.record, "\(outcome)")
         }

@@ -17,8 +17,9 @@ int main(void) {
         bytes[index] = draw % 3 == 0 ? (uint8_t)(draw >> 8) : (uint8_t)alphabet[(draw >> 8) % (sizeof alphabet - 1)];
     }
     static uint64_t delimiters[1024], lineFeeds[1024], special[1024];
-    // Each delimiter, and quotes that include a backslash and one that is
-    // above 0x7F in no case (quotes are printable ASCII).
+    // Each delimiter, each with another quote: the usual one, an
+    // apostrophe, a backslash (a byte the classifiers also escape) and a
+    // tilde. Quotes are printable ASCII, never above 0x7F.
     const uint8_t pairs[][2] = {{',', '"'}, {';', '\''}, {'\t', '\\'}, {'|', '~'}};
     uint64_t digest = 0;
     for (unsigned pair = 0; pair < 4; pair++) {

@@ -73,7 +73,7 @@ extension PlainRowPlan {
             // copy.
             let columns = cells.count
             let room = (starts &+ 64 &- offset) / columns &+ 1
-            block.append(upTo: room &* (pieces[columns &+ 2] &+ columns &* 5) &+ starts &+ 64 &+ 32) { target in
+            block.append(upTo: room &* (layoutBytes &+ columns &* 5) &+ starts &+ 64 &+ 32) { target in
                 var out = target
                 while offset < starts && taken < most {
                     // The masks of the 64 bytes from the row's start.
@@ -206,53 +206,38 @@ extension PlainRowPlan {
                 continue
             }
             fieldStart = fieldEnd &+ 1
-            // The common cells first, by the plan's column masks: text
-            // that is not empty, and numbers printed as written.
             let bit: UInt64 = 1 &<< UInt64(index)
             if length > 0 {
+                // Most cells, by the plan's column masks: text, and numbers
+                // printed as written (others are parsed and printed the
+                // cut's way).
                 if textLike & bit != 0 {
                     out = quoted(value, length, to: out)
                     continue
                 }
-                if numberColumns & bit != 0 {
-                    // Other numbers are parsed and printed the cut's way.
-                    guard JSONText.printsAsWritten(UnsafeBufferPointer(start: value, count: length)) else {
-                        return nil
-                    }
+                if (numberColumns | integerColumns) & bit != 0 {
+                    let text = UnsafeBufferPointer(start: value, count: length)
+                    guard JSONText.printsAsWritten(text) else { return nil }
+                    // A double's text has a point; an integer column takes none.
+                    if integerColumns & bit != 0 && text.contains(UInt8(ascii: ".")) { return nil }
                     out = copy(value, length, to: out)
                     continue
                 }
-            }
-            switch cells[index] {
-            case .text:
-                out = quoted(value, length, to: out)
-            case .optionalText:
-                out = length == 0 ? word(Self.null, 4, to: out) : quoted(value, length, to: out)
-            case .requiredText:
-                guard length > 0 else { return nil }
-                out = quoted(value, length, to: out)
-            case .number, .requiredNumber, .integer, .requiredInteger:
-                let cell = cells[index]
-                if length == 0 {
-                    guard !cell.isRequired else { return nil }
-                    out = word(Self.null, 4, to: out)
-                    continue
-                }
-                let text = UnsafeBufferPointer(start: value, count: length)
-                // Other numbers are parsed and printed the cut's way.
-                guard JSONText.printsAsWritten(text) else { return nil }
-                if cell == .integer || cell == .requiredInteger, text.contains(UInt8(ascii: ".")) { return nil }
-                out = copy(value, length, to: out)
-            case .bool, .requiredBool:
-                if length == 0 {
-                    guard !cells[index].isRequired else { return nil }
-                    out = word(Self.null, 4, to: out)
-                    continue
-                }
-                guard let flag = CellTyping.bool(UnsafeBufferPointer(start: value, count: length)) else { return nil }
+                // What is left with text: bools, and the columns that always
+                // go the cut's way.
+                guard cells[index] == .bool || cells[index] == .requiredBool,
+                    let flag = CellTyping.bool(UnsafeBufferPointer(start: value, count: length))
+                else { return nil }
                 out = flag ? word(Self.true, 4, to: out) : word(Self.false, 5, to: out)
-            case .never:
-                return nil
+                continue
+            }
+            // An empty cell: "" where the column takes any text, null where
+            // it is optional.
+            switch cells[index] {
+            case .text: out = quoted(value, 0, to: out)
+            case .requiredText, .never: return nil
+            case let cell where cell.isRequired: return nil
+            default: out = word(Self.null, 4, to: out)
             }
         }
         guard !anyQuotes || around == quotes else { return nil }
@@ -264,31 +249,25 @@ extension PlainRowPlan {
     private static var `true`: UInt64 { 0x65_75_72_74 }
     private static var `false`: UInt64 { 0x65_73_6C_61_66 }
 
-    /// Writes piece `index` of the layout at `out` (see `pieces`), 32 bytes
-    /// at once from `paddedPieces`.
+    /// Writes piece `index` of the layout at `out`: its slot's 32 bytes, as
+    /// the simple way runs only when every piece fits one (`pieceStride` is
+    /// 32, which `layOut(_:most:)` checks).
     /// - Returns: the address after it.
     @inline(__always)
     private func copyPiece(_ index: Int, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        let from = paddedPieces + index &* 32
-        let to = UnsafeMutableRawPointer(out)
-        to.storeBytes(of: from.load(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-        to.storeBytes(of: from.load(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16, as: SIMD16<UInt8>.self)
+        WriteBuffer.copy32(to: out, from: pieceSlots + index &* 32)
         return out + pieceLengths[index]
     }
 
     /// Writes the `count` bytes at `source`, 32 at a time when they are at
-    /// most 32 (the source has that many readable bytes).
+    /// most 32 (a value: the source has that many readable bytes, within
+    /// `blockReach`).
     @inline(__always)
     private func copy(
         _ source: UnsafePointer<UInt8>, _ count: Int, to out: UnsafeMutablePointer<UInt8>
     ) -> UnsafeMutablePointer<UInt8> {
         if count <= 32 {
-            let from = UnsafeRawPointer(source)
-            let to = UnsafeMutableRawPointer(out)
-            to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-            to.storeBytes(
-                of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
-                as: SIMD16<UInt8>.self)
+            WriteBuffer.copy32(to: out, from: source)
         } else {
             out.update(from: source, count: count)
         }

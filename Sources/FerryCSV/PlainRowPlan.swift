@@ -40,19 +40,17 @@ final class PlainRowPlan {
     let writer: ObjectIdentifier
     private let layout: JSONRecordLayout
     let cells: UnsafeMutableBufferPointer<Cell>
-    /// The layout's bytes, one after the other: the two openings, the
-    /// separators before values 1…, the closing.
-    let text: UnsafeMutablePointer<UInt8>
-    /// Where each piece starts in `text`: the first opening, the opening,
-    /// the separators from value 1 on, the closing, and the end.
-    let pieces: UnsafeMutableBufferPointer<Int>
+    /// The layout's pieces, each in a slot of `pieceStride` bytes: the first
+    /// opening, the opening, the separators before values 1…, the closing.
+    /// A slot is at least 32 bytes, zeros after its piece, so that a piece
+    /// of up to 32 bytes is copied 32 bytes at a time (see `piece(_:)`).
+    let pieceSlots: UnsafeMutableRawPointer
+    let pieceStride: Int
+    let pieceLengths: UnsafeMutablePointer<Int>
+    /// The pieces' bytes together.
+    let layoutBytes: Int
     /// The end of each field of the row being laid out.
     let ends: UnsafeMutablePointer<Int>
-    /// Each piece again, in 32 bytes of its own (zeros after it), and its
-    /// length, when every piece fits (`piecesFit`), for the simple way.
-    let paddedPieces: UnsafeMutableRawPointer
-    let pieceLengths: UnsafeMutablePointer<Int>
-    let piecesFit: Bool
     /// The classification of the bytes being laid out the simple way: three
     /// arrays of `chunkBlocks` words (see `layOutBlocks`).
     let bitmaps: UnsafeMutablePointer<UInt64>
@@ -65,6 +63,8 @@ final class PlainRowPlan {
     let textColumns: UInt64
     let stringColumns: UInt64
     let numberColumns: UInt64
+    /// The integer columns, copied as the numbers are when they have no point.
+    let integerColumns: UInt64
 
     // What the reader's current call has laid out, kept here rather than in
     // variables its closures capture (which would be checked for exclusive
@@ -90,26 +90,15 @@ final class PlainRowPlan {
         self.cells = .allocate(capacity: cells.count)
         _ = self.cells.initialize(from: cells)
         let all = [layout.firstOpening, layout.opening] + layout.separators.dropFirst() + [layout.closing]
-        // 32 bytes more, so that any piece can be copied 32 bytes at a time.
-        let total = all.reduce(0) { $0 + $1.count }
-        text = .allocate(capacity: total + 32)
-        (text + total).initialize(repeating: 0, count: 32)
-        pieces = .allocate(capacity: all.count + 1)
-        var offset = 0
-        for (index, piece) in all.enumerated() {
-            pieces[index] = offset
-            (text + offset).initialize(from: piece, count: piece.count)
-            offset += piece.count
-        }
-        pieces[all.count] = offset
-        paddedPieces = .allocate(byteCount: all.count * 32, alignment: 16)
-        paddedPieces.initializeMemory(as: UInt8.self, repeating: 0, count: all.count * 32)
+        pieceStride = all.reduce(32) { max($0, $1.count) }
+        pieceSlots = .allocate(byteCount: all.count * pieceStride, alignment: 16)
+        pieceSlots.initializeMemory(as: UInt8.self, repeating: 0, count: all.count * pieceStride)
         pieceLengths = .allocate(capacity: all.count)
         for (index, piece) in all.enumerated() {
             pieceLengths[index] = piece.count
-            (paddedPieces + index * 32).copyMemory(from: piece, byteCount: min(piece.count, 32))
+            (pieceSlots + index * pieceStride).copyMemory(from: piece, byteCount: piece.count)
         }
-        piecesFit = all.allSatisfy { $0.count <= 32 }
+        layoutBytes = all.reduce(0) { $0 + $1.count }
         ends = .allocate(capacity: cells.count)
         bitmaps = .allocate(capacity: 3 * Self.chunkBlocks)
         func columns(_ wanted: Set<Cell>) -> UInt64 {
@@ -118,6 +107,7 @@ final class PlainRowPlan {
         textColumns = columns([.text])
         stringColumns = columns([.optionalText, .requiredText])
         numberColumns = columns([.number, .requiredNumber])
+        integerColumns = columns([.integer, .requiredInteger])
         self.delimiter = delimiter
         self.quote = quote
         self.maxFieldBytes = maxFieldBytes
@@ -127,24 +117,27 @@ final class PlainRowPlan {
         block.release()
         scratch.release()
         cells.deallocate()
-        text.deallocate()
-        pieces.deallocate()
+        pieceSlots.deallocate()
+        pieceLengths.deallocate()
         ends.deallocate()
         bitmaps.deallocate()
-        paddedPieces.deallocate()
-        pieceLengths.deallocate()
     }
 
-    /// Appends piece `index` of the layout (see `pieces`), where the row's
-    /// reservation has made room.
+    /// The bytes of piece `index` (see `pieceSlots`).
+    @inline(__always)
+    func piece(_ index: Int) -> UnsafePointer<UInt8> {
+        UnsafePointer((pieceSlots + index &* pieceStride).assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Appends piece `index` of the layout, where the row's reservation has
+    /// made room.
     @inline(__always)
     private func append(piece index: Int, to out: inout WriteBuffer) {
-        let start = pieces[index]
-        let count = pieces[index + 1] - start
+        let count = pieceLengths[index]
         if count <= 32 {
-            out.appendUnchecked(padded: text + start, count: count)
+            out.appendUnchecked(padded: piece(index), count: count)
         } else {
-            out.appendUnchecked(UnsafeBufferPointer(start: text + start, count: count))
+            out.appendUnchecked(UnsafeBufferPointer(start: piece(index), count: count))
         }
     }
 
@@ -161,9 +154,10 @@ final class PlainRowPlan {
         // products), so that the block is not copied as it grows row by row.
         if block.count == 0 { block.reserve(min(count &- scanner.position, 1 << 21) &* 3) }
         while taken < most && scanner.position < count {
-            // Simple rows 64 bytes at a time (PlainRowPlan+Block.swift);
-            // the cut for the rest, and for the first record.
-            if !first && piecesFit && scanner.position &+ Self.blockReach <= count,
+            // Simple rows 64 bytes at a time (PlainRowPlan+Block.swift),
+            // when every piece of the layout fits 32 bytes; the cut for the
+            // rest, and for the first record.
+            if !first && pieceStride == 32 && scanner.position &+ Self.blockReach <= count,
                 let base = scanner.bytes.baseAddress
             {
                 let rows = layOutBlocks(
@@ -195,9 +189,9 @@ final class PlainRowPlan {
     func adopt(_ twin: PlainRowPlan, to writer: any JSONLayoutWriter) throws(FerryError) {
         guard twin.blockRecords > 0 else { return }
         if !anyWritten {
-            var fixed = WriteBuffer(capacity: twin.block.count + pieces[1])
-            fixed.append(UnsafeBufferPointer(start: text, count: pieces[1]))
-            let rest = UnsafeRawBufferPointer(rebasing: twin.block.contents[(pieces[2] - pieces[1])...])
+            var fixed = WriteBuffer(capacity: twin.block.count + pieceLengths[0])
+            fixed.append(UnsafeBufferPointer(start: piece(0), count: pieceLengths[0]))
+            let rest = UnsafeRawBufferPointer(rebasing: twin.block.contents[pieceLengths[1]...])
             fixed.append(rest.assumingMemoryBound(to: UInt8.self))
             swap(&fixed, &twin.block)
             fixed.release()
@@ -234,7 +228,7 @@ final class PlainRowPlan {
         // escaped (six bytes at most for one) or a word like `false`.
         // 32 more for the last piece's copy (see `append(piece:to:)`).
         // Every term is bounded by the window's size: no overflow.
-        out.reserve(pieces[columns &+ 2] &+ (row.end &- start) &* 6 &+ columns &* 5 &+ 34)
+        out.reserve(layoutBytes &+ (row.end &- start) &* 6 &+ columns &* 5 &+ 34)
         append(piece: first ? 0 : 1, to: &out)
         // Only a row longer than the limit can have a field that is.
         let checkLength = row.end &- start > maxFieldBytes

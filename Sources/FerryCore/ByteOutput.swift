@@ -183,12 +183,18 @@ public struct WriteBuffer {
     /// bytes of room.
     @inlinable @inline(__always)
     public mutating func appendUnchecked(padded source: UnsafeRawPointer, count: Int) {
-        let target = UnsafeMutableRawPointer(base + used)
-        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        target.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-        target.storeBytes(of: source.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
-        target.storeBytes(of: source.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+        WriteBuffer.copy32(to: UnsafeMutableRawPointer(base + used), from: source)
         used += count
+    }
+
+    /// Copies 32 bytes, whatever the length that matters: `source` must have
+    /// 32 readable bytes and `target` room for 32.
+    @inlinable @inline(__always)
+    public static func copy32(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer) {
+        target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+        target.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
+            as: SIMD16<UInt8>.self)
     }
 
     /// Appends `bytes` where `reserve` has made room for them.

@@ -176,11 +176,12 @@ import Testing
             codecOptions: [["max-field-bytes": "6"], ["max-field-bytes": "7"], ["max-field-bytes": "9"]])
     }
 
-    /// Rows of every sort, in files large enough for the reader's 64-byte
+    /// Rows of every sort: simple rows (no quote, backslash or control
+    /// byte) among quoted, escaped, non-ASCII and long ones, numbers that
+    /// print as written and numbers that do not, bools in each spelling,
+    /// empty cells. The files are large enough for the reader's 64-byte
     /// blocks, and two (of about 1 MB and 700 KB) for its two threads: the
-    /// reader's window grows to `halvesThreshold` only as it reads on. simple rows (printable ASCII, no quote)
-    /// among quoted, escaped, non-ASCII and long ones, numbers that print as
-    /// written and numbers that do not, bools in each spelling, empty cells.
+    /// reader's window grows to `halvesThreshold` only as it reads on.
     /// - Parameter bad: a row put in place of row `at` (from 0).
     static func mixedRows(
         header: [String], cells: [[String]], rows: Int, seed: UInt64, bad: (row: String, at: Int)? = nil,
@@ -215,40 +216,66 @@ import Testing
         ["9783981786248", ""],
     ]
 
-    static let mixedFiles: [String] = [
-        mixedRows(header: ["name", "price", "photo", "sku"], cells: productCells, rows: 30_000, seed: 1),
-        mixedRows(
-            header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
-            rows: 5000, seed: 2),
+    /// A file of mixed rows, its reader's options, and what the conversion
+    /// gives: as many records as `records`, or an error at record `failsAt`.
+    struct MixedFile: Sendable, CustomTestStringConvertible {
+        let text: String
+        var options: [String: String] = [:]
+        var records: Int?
+        var failsAt: Int?
+        let testDescription: String
+    }
+
+    static let productHeader = ["name", "price", "photo", "sku"]
+    static let bookHeader = ["title", "author", "description", "pages", "readThisBook", "price", "isbn"]
+
+    /// Products (6,000) or books (5,000) with a row the kind refuses.
+    static func failing(products: Bool, seed: UInt64, bad: String, at row: Int, _ description: String) -> MixedFile {
+        let text =
+            products
+            ? mixedRows(header: productHeader, cells: productCells, rows: 6000, seed: seed, bad: (bad, row))
+            : mixedRows(header: bookHeader, cells: bookCells, rows: 5000, seed: seed, bad: (bad, row))
+        return MixedFile(text: text, failsAt: row, testDescription: description)
+    }
+
+    static let mixedFiles: [MixedFile] = [
+        MixedFile(
+            text: mixedRows(header: productHeader, cells: productCells, rows: 30_000, seed: 1), records: 30_000,
+            testDescription: "products"),
+        MixedFile(
+            text: mixedRows(header: bookHeader, cells: bookCells, rows: 5000, seed: 2), records: 5000,
+            testDescription: "books"),
         // A cell the kind refuses, deep in the file: the same error each way.
-        mixedRows(header: ["name", "price", "photo", "sku"], cells: productCells, rows: 6000, seed: 3, bad: ("Wii,-1,,x", 2900)),
-        mixedRows(
-            header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
-            rows: 5000, seed: 4, bad: ("T,A,D,12,maybe,1,978", 2000)),
-        mixedRows(
-            header: ["title", "author", "description", "pages", "readThisBook", "price", "isbn"], cells: bookCells,
-            rows: 5000, seed: 5, bad: ("T,A,D,1.5,true,1,978", 1000)),
+        failing(products: true, seed: 3, bad: "Wii,-1,,x", at: 2900, "a negative price"),
+        failing(products: true, seed: 8, bad: ",269,,x", at: 3000, "an empty name"),
+        failing(products: false, seed: 4, bad: "T,A,D,12,maybe,1,978", at: 2000, "a bool that is not"),
+        failing(products: false, seed: 5, bad: "T,A,D,1.5,true,1,978", at: 1000, "pages with a point"),
         // Tab-separated, with tabs and commas in quoted fields.
-        mixedRows(
-            header: ["name", "price", "photo", "sku"],
-            cells: [productCells[0].filter { $0 != "tab\there" } + ["\"tab\tinside\"", #""comma, inside""#]]
-                + productCells.dropFirst(), rows: 20_000, seed: 6,
-            delimiter: "\t"),
+        MixedFile(
+            text: mixedRows(
+                header: productHeader,
+                cells: [productCells[0].filter { $0 != "tab\there" } + ["\"tab\tinside\"", #""comma, inside""#]]
+                    + productCells.dropFirst(), rows: 20_000, seed: 6, delimiter: "\t"),
+            options: ["delimiter": "tab"], records: 20_000, testDescription: "tab-separated"),
+        // A column name long enough for a layout piece of over 32 bytes,
+        // which the simple way does not take.
+        MixedFile(
+            text: mixedRows(
+                header: ["name", "price", "a column name of more than thirty-two bytes", "sku"], cells: productCells,
+                rows: 6000, seed: 7),
+            records: 6000, testDescription: "a long column name"),
     ]
 
-    @Test(arguments: mixedFiles.indices) func mixedRowsConvertTheSame(_ index: Int) throws {
-        let input = try scratch.write("mixed-\(index).csv", Self.mixedFiles[index])
-        let options = index == 5 ? ["delimiter": "tab"] : [:]
-        // The first two and the last convert whole; the others fail at their
-        // bad row.
-        let outcome = convert(input, to: "jsonl", kind: nil, codecOptions: options, path: .records)
+    @Test(arguments: mixedFiles) func mixedRowsConvertTheSame(_ file: MixedFile) throws {
+        let input = try scratch.write("mixed \(file.testDescription).csv", file.text)
+        let outcome = convert(input, to: "jsonl", kind: nil, codecOptions: file.options, path: .records)
         switch outcome {
         case .converted(_, let records, _, _):
-            #expect([0: 30_000, 1: 5000, 5: 20_000][index] == records, "\(outcome)")
+            #expect(file.records == records, "\(outcome)")
         case .failed(let error):
-            #expect([2: 2900, 3: 2000, 4: 1000][index] == error.location.record, "\(outcome)")
+            #expect(file.failsAt == error.location.record, "\(outcome)")
         }
-        expectSameBothWays(input, kinds: [nil, .generic], codecOptions: [options])
+        expectSameBothWays(input, kinds: [nil, .generic], codecOptions: [file.options])
     }
 
     @Test func examplesConvertTheSame() throws {

@@ -352,7 +352,7 @@ import Testing
 
     /// Runs a conversion that must fail over an existing output, and checks
     /// that the output is untouched and no temporary file is left.
-    static func failingConversion(_ csv: [UInt8], arguments: [String] = []) throws -> Diagnostic {
+    static func failingConversion(_ csv: [UInt8], arguments: [String] = []) throws -> DiagnosticLine {
         let folder = try ScratchFolder()
         let input = try folder.write("in.csv", csv)
         try folder.write("out.json", original)

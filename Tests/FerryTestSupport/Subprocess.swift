@@ -18,7 +18,7 @@ public struct ProcessResult: Sendable {
     public var out: String { String(decoding: stdout, as: UTF8.self) }
     public var err: String { String(decoding: stderr, as: UTF8.self) }
     /// The diagnostics printed on standard error, parsed.
-    public var diagnostics: [Diagnostic] { err.split(separator: "\n").compactMap { Diagnostic(String($0)) } }
+    public var diagnostics: [DiagnosticLine] { err.split(separator: "\n").compactMap { DiagnosticLine(String($0)) } }
     /// The codes of the diagnostics on standard error: the `[code]` that
     /// ends each `… error: … [code]` line.
     public var diagnosticCodes: [String] {

@@ -4,7 +4,7 @@ import Foundation
 
 /// One compiler-style line from standard error:
 /// `path:line:col: error: message (record N, field 'f') [code]`.
-public struct Diagnostic: Sendable, Equatable {
+public struct DiagnosticLine: Sendable, Equatable {
     /// The path, or nil for problems of the command line itself.
     public var file: String?
     public var line: Int?

@@ -1,0 +1,112 @@
+/// One finding about the data, as every command reports it: an error or a
+/// warning, with its code, typed arguments, location, the offending value and
+/// the rule that failed.
+///
+/// `FerryError` is what stops a read; a `Diagnostic` is what a report lists.
+/// Readers and validators hand diagnostics to a `DiagnosticSink`, so a command
+/// can collect them all, cap them or stop at the first.
+public struct Diagnostic: Sendable, Hashable {
+    public enum Severity: String, Sendable, Hashable, Comparable {
+        case warning
+        case error
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+    }
+
+    /// The longest offending value a diagnostic keeps, in characters.
+    public static let maxValueCharacters = 80
+
+    public var severity: Severity
+    public var code: FerryError.Code
+    public var arguments: [MessageArgument]
+    public var location: SourceLocation
+    /// The offending value as text, at most `maxValueCharacters` characters
+    /// (longer values end in `…`).
+    public var value: String?
+    /// The rule that failed: a schema path such as `/properties/price/minimum`,
+    /// or the name of a built-in rule such as `photo.format`.
+    public var rule: String?
+
+    public init(
+        _ severity: Severity, _ code: FerryError.Code, _ arguments: [MessageArgument] = [],
+        at location: SourceLocation = .unknown, value: String? = nil, rule: String? = nil
+    ) {
+        self.severity = severity
+        self.code = code
+        self.arguments = arguments
+        self.location = location
+        self.value = value.map(Self.truncated)
+        self.rule = rule
+    }
+
+    /// An error that stopped a read, as a diagnostic.
+    public init(_ error: FerryError, value: String? = nil, rule: String? = nil) {
+        self.init(.error, error.code, error.arguments, at: error.location, value: value, rule: rule)
+    }
+
+    /// A warning raised while reading, as a diagnostic.
+    public init(_ warning: FerryWarning) {
+        self.init(.warning, warning.code, warning.arguments, at: warning.location)
+    }
+
+    /// This diagnostic with the gaps in its location filled from `location`.
+    public func located(_ location: SourceLocation) -> Diagnostic {
+        var copy = self
+        copy.location = self.location.filling(from: location)
+        return copy
+    }
+
+    /// `text` cut to `maxValueCharacters` characters, the cut marked with `…`.
+    public static func truncated(_ text: String) -> String {
+        var count = 0
+        var end = text.startIndex
+        while end < text.endIndex {
+            if count == maxValueCharacters { return String(text[..<text.index(before: end)]) + "…" }
+            count += 1
+            end = text.index(after: end)
+        }
+        return text
+    }
+}
+
+/// Where readers and validators hand their diagnostics.
+public protocol DiagnosticSink: AnyObject {
+    /// Takes one diagnostic.
+    /// - Returns: false when the caller should stop looking for more (the
+    ///   sink is full, or it stops at the first error).
+    @discardableResult
+    func report(_ diagnostic: Diagnostic) -> Bool
+}
+
+/// A sink that keeps diagnostics in order, up to a cap on errors.
+public final class DiagnosticCollector: DiagnosticSink {
+    /// The most errors kept; nil keeps every one.
+    public let maxErrors: Int?
+    public private(set) var diagnostics: [Diagnostic] = []
+    public private(set) var errorCount = 0
+    public private(set) var warningCount = 0
+    /// Whether the cap on errors was reached: checking should stop, and the
+    /// report says it is partial if anything was left unchecked.
+    public private(set) var reachedCap = false
+
+    public init(maxErrors: Int? = nil) { self.maxErrors = maxErrors }
+
+    @discardableResult
+    public func report(_ diagnostic: Diagnostic) -> Bool {
+        switch diagnostic.severity {
+        case .warning:
+            warningCount += 1
+            diagnostics.append(diagnostic)
+            return true
+        case .error:
+            if let maxErrors, errorCount >= maxErrors {
+                reachedCap = true
+                return false
+            }
+            errorCount += 1
+            diagnostics.append(diagnostic)
+            if let maxErrors, errorCount >= maxErrors { reachedCap = true }
+            return !reachedCap
+        }
+    }
+}

@@ -34,6 +34,13 @@ public final class CSVReader: RecordReader {
     var started = false
     var finished = false
     var failure: FerryError?
+    /// Where each field of the last record starts, when the context asks.
+    var lastFieldOffsets: [Int] = []
+    /// Whether the last error spoilt one row only and reading goes on (see
+    /// `ReadContext.resumesAfterBadRecords`); set while the error is thrown.
+    var lastErrorResumes = false
+    /// Set by `scanRows` when a row's own error left the position past it.
+    private var skippedBadRow = false
 
     /// What the kind asks of one column.
     struct Column {
@@ -62,8 +69,12 @@ public final class CSVReader: RecordReader {
         fields.deallocate()
     }
 
+    public var fieldOffsets: [Int] { lastFieldOffsets }
+    public var resumesAfterError: Bool { lastErrorResumes }
+
     public func next() throws(FerryError) -> Record? {
         if let failure { throw failure }
+        lastErrorResumes = false
         do throws(FerryError) {
             if !started { try start() }
             while !finished {
@@ -81,6 +92,14 @@ public final class CSVReader: RecordReader {
             }
             return nil
         } catch {
+            if skippedBadRow {
+                // A ragged row or a cell of the wrong type: the next call
+                // reads the row after it.
+                skippedBadRow = false
+                lastErrorResumes = true
+                rowIndex += 1
+                throw error
+            }
             failure = error
             throw error
         }
@@ -171,6 +190,9 @@ public final class CSVReader: RecordReader {
         guard let shape else { return .blank }
         let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
         let record = buffers.withRecord(fields: shape.fields, origin: origin) { $0.record() }
+        if context.keepsFieldOffsets {
+            lastFieldOffsets = fields.map { scanner.baseOffset + $0.start - ($0.quoted ? 1 : 0) }
+        }
         return .record(record, ragged: shape.ragged)
     }
 
@@ -263,6 +285,7 @@ public final class CSVReader: RecordReader {
         var rowFields = CSVFieldBuffer()
         swap(&rowFields, &fields)
         defer { swap(&rowFields, &fields) }
+        let resumes = context.resumesAfterBadRecords
         while true {
             let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Bool, CSVScanError> in
                 var scanner = CSVScanner(
@@ -286,7 +309,9 @@ public final class CSVReader: RecordReader {
                         do throws(CSVScanError) {
                             guard try handle(scanner, rowFields.fields) else { break }
                         } catch {
-                            position = resume  // the row's own error, located below
+                            // The row's own error, located below; reading
+                            // goes on past the row when the caller asked.
+                            if resumes { skippedBadRow = true } else { position = resume }
                             throw error
                         }
                         handled += 1

@@ -21,6 +21,11 @@ final class Console {
         try? standardOutput.write(Array((text + "\n").utf8))
     }
 
+    /// Writes to standard output as it is, without adding a line break.
+    func write(_ text: String) {
+        try? standardOutput.write(Array(text.utf8))
+    }
+
     func printError(_ text: String) {
         try? standardError.write(Array((text + "\n").utf8))
     }

@@ -119,8 +119,11 @@ public struct CodecOption: Sendable, Hashable {
 
 /// Streams records from an input, one at a time.
 ///
-/// Once `next()` has thrown, the reader stays failed: every later call throws
-/// the same error.
+/// Once `next()` has thrown, the reader stays failed and every later call
+/// throws the same error, unless the caller asked it to go on
+/// (`ReadContext.resumesAfterBadRecords`) and the error spoilt one record
+/// only: then `resumesAfterError` is true and the next call reads the record
+/// after the bad one (the next CSV row, the next JSON Lines line).
 public protocol RecordReader: AnyObject {
     /// The next record, or nil at the end of the input.
     func next() throws(FerryError) -> Record?
@@ -131,9 +134,20 @@ public protocol RecordReader: AnyObject {
     /// class names do, once the first record has been read; nil when the
     /// format says nothing and the kind is inferred from the fields.
     var declaredKind: RecordKind? { get }
+    /// After `next()` has thrown: whether the error ended one record only,
+    /// so that the next call goes on with the record after it.
+    var resumesAfterError: Bool { get }
+    /// Where each field of the record `next()` returned last starts in the
+    /// input (byte offsets, in the record's field order), when the context
+    /// asked for them (`ReadContext.keepsFieldOffsets`) and the format has
+    /// them; empty otherwise.
+    var fieldOffsets: [Int] { get }
 }
 
 extension RecordReader {
+    public var resumesAfterError: Bool { false }
+    public var fieldOffsets: [Int] { [] }
+
     public func location(ofByteOffset offset: Int) -> SourceLocation {
         SourceLocation(byteOffset: offset)
     }

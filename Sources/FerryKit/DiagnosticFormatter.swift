@@ -13,8 +13,19 @@ public struct DiagnosticFormatter: Sendable {
         line(severity: "warning", code: warning.code, arguments: warning.arguments, location: warning.location)
     }
 
+    public func render(_ diagnostic: Diagnostic) -> String {
+        line(
+            severity: diagnostic.severity.rawValue, code: diagnostic.code, arguments: diagnostic.arguments,
+            location: diagnostic.location)
+    }
+
     /// The message text alone, without location or code.
     public func message(_ error: FerryError) -> String { catalog.message(error.code.rawValue, error.arguments) }
+
+    /// The message text of a diagnostic alone, without location or code.
+    public func message(_ diagnostic: Diagnostic) -> String {
+        catalog.message(diagnostic.code.rawValue, diagnostic.arguments)
+    }
 
     private func line(
         severity: String, code: FerryError.Code, arguments: [MessageArgument], location: SourceLocation

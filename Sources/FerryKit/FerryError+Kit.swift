@@ -30,3 +30,12 @@ extension FerryError {
         FerryError(.photoTooLarge, [.path(reference), .integer(limit)], at: location)
     }
 }
+
+// MARK: - Codes of validation
+
+extension FerryError.Code {
+    /// A value of a unique field (`x-ferry-unique`) that an earlier record has.
+    public static let recordDuplicateKey = Self("record.duplicateKey", .data)
+    /// A photo whose bytes are not a PNG or a JPEG.
+    public static let photoNotImage = Self("photo.notImage", .data)
+}

@@ -1,0 +1,77 @@
+/// The forms a validation report takes: one for people, four for machines.
+///
+/// - `text`: compiler-style lines (`p.csv:11:7: error: … [record.negative]`)
+///   and a summary, in the reader's language.
+/// - `json`: the shape `Formats/report.schema.json` documents.
+/// - `junit`: JUnit XML, one test suite per file and one test case per
+///   failing record, as Jenkins, GitLab and GitHub's test reporters read it.
+/// - `github`: GitHub Actions workflow commands (`::error file=…::…`).
+/// - `sarif`: SARIF 2.1.0, with a rule per error code.
+public enum ReportFormat: String, Sendable, CaseIterable {
+    case text, json, junit, github, sarif
+
+    /// The report as text in this form.
+    /// - Parameters:
+    ///   - report: what validation found.
+    ///   - formatter: renders messages in the reader's language.
+    ///   - tool: the tool's name and version, for the machine forms.
+    public func render(
+        _ report: ValidationReport, formatter: DiagnosticFormatter, tool: (name: String, version: String)
+    ) -> String {
+        switch self {
+        case .text: TextReport(report: report, formatter: formatter).render()
+        case .json: JSONReport(report: report, formatter: formatter, tool: tool).render()
+        case .junit: JUnitReport(report: report, formatter: formatter).render()
+        case .github: GitHubReport(report: report, formatter: formatter).render()
+        case .sarif: SARIFReport(report: report, formatter: formatter, tool: tool).render()
+        }
+    }
+}
+
+// MARK: - Shared pieces
+
+extension Diagnostic {
+    /// The record number people read: 1-based.
+    var recordNumber: Int? { location.record.map { $0 + 1 } }
+}
+
+extension ValidationReport {
+    /// The diagnostics of each file, in the files' order.
+    func diagnostics(of path: String) -> [Diagnostic] {
+        diagnostics.filter { $0.location.file == path }
+    }
+
+    /// The diagnostics that name no file (none today; kept for safety).
+    var unfiledDiagnostics: [Diagnostic] {
+        let paths = Set(files.map(\.path))
+        return diagnostics.filter { $0.location.file.map { !paths.contains($0) } ?? true }
+    }
+}
+
+/// Builds JSON objects with their keys in order, for the machine reports.
+struct JSONObjectBuilder {
+    private(set) var pairs: [(String, Value)] = []
+
+    mutating func set(_ key: String, _ value: Value?) {
+        guard let value else { return }
+        pairs.append((key, value))
+    }
+
+    mutating func set(_ key: String, _ text: String?) { set(key, text.map(Value.string)) }
+    mutating func set(_ key: String, _ number: Int?) { set(key, number.map { Value.integer(Int64($0)) }) }
+    mutating func set(_ key: String, _ flag: Bool) { set(key, Value.bool(flag)) }
+
+    var value: Value { .object(OrderedObject(pairs)) }
+}
+
+extension Value {
+    /// This value as indented JSON text with a final line break.
+    var prettyJSON: String {
+        var buffer = WriteBuffer(capacity: 4096)
+        defer { buffer.release() }
+        // Reports hold no infinities; were one to slip in, it shows as null.
+        if (try? JSONText.appendValue(self, to: &buffer, indentLevel: 0)) == nil { return "null\n" }
+        buffer.append(0x0A)
+        return String(decoding: buffer.bytes, as: UTF8.self)
+    }
+}

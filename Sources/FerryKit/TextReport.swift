@@ -1,0 +1,68 @@
+/// The report for people: one compiler-style line per diagnostic, then what
+/// was checked against which rules, and a summary with counts in the
+/// reader's language.
+///
+///     p.csv:11:7: error: field 'price' must not be negative (record 10, field 'price') [record.negative]
+///     p.csv:31:1: error: sku 'A-5' repeats the value of record 5 (record 30, field 'sku') [record.duplicateKey]
+///     rules: the built-in product schema, inferred from the records
+///     2 errors in 1 file; 98 records valid
+public struct TextReport {
+    let report: ValidationReport
+    let formatter: DiagnosticFormatter
+    private var catalog: MessageCatalog { formatter.catalog }
+
+    func render() -> String {
+        var lines = report.diagnostics.map(formatter.render)
+        for file in report.files where !file.complete {
+            let fatal = report.diagnostics(of: file.path).last { $0.severity == .error }
+            if let line = fatal?.location.line {
+                lines.append(catalog.message("validate.incomplete", [.path(file.path), .integer(line)]))
+            } else {
+                lines.append(catalog.message("validate.unreadable", [.path(file.path)]))
+            }
+        }
+        if !report.rules.isEmpty {
+            lines.append(catalog.message("validate.rules.\(report.rulesChoice.rawValue)", [.string(report.rules)]))
+        }
+        lines.append(summary)
+        if report.reachedCap && report.uncheckedRecords > 0 {
+            lines.append(
+                catalog.message(
+                    "validate.partial",
+                    [
+                        .string(plural("validate.count.errors", report.errorCount)),
+                        .string(plural("validate.count.records", report.uncheckedRecords)),
+                    ]))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The summary line alone, for a command that wrote the report elsewhere.
+    public static func summaryLine(of report: ValidationReport, catalog: MessageCatalog) -> String {
+        TextReport(report: report, formatter: DiagnosticFormatter(catalog: catalog)).summary
+    }
+
+    /// "3 errors in 2 files; 998 records valid", or "no errors in 2 files; …".
+    private var summary: String {
+        let files = plural("validate.count.files", report.files.count)
+        let valid = plural("validate.count.validRecords", report.validRecords)
+        var text: String
+        if report.errorCount == 0 {
+            text = catalog.message("validate.summary.valid", [.string(files), .string(valid)])
+        } else {
+            text = catalog.message(
+                "validate.summary.invalid",
+                [.string(plural("validate.count.errors", report.errorCount)), .string(files), .string(valid)])
+        }
+        if report.warningCount > 0 {
+            text = catalog.message(
+                "validate.summary.withWarnings", [.string(text), .string(plural("validate.count.warnings", report.warningCount))])
+        }
+        return text
+    }
+
+    /// The message of a plural key (`key#one`, `key#other`) for `count`.
+    private func plural(_ key: String, _ count: Int) -> String {
+        catalog.message(key + (count == 1 ? "#one" : "#other"), [.integer(count)])
+    }
+}

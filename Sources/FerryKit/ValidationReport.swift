@@ -1,0 +1,80 @@
+/// What `ferry validate` found: every diagnostic up to the cap, and the
+/// counts the summaries and CI reports need.
+public struct ValidationReport: Sendable {
+    /// One input file's outcome.
+    public struct File: Sendable {
+        /// The path as given (`-` for standard input).
+        public var path: String
+        /// The format it was read as, or nil when it could not be opened.
+        public var format: String?
+        /// The kind its records were checked as.
+        public var kind: RecordKind?
+        /// Records read, valid or not.
+        public var records = 0
+        /// Records with at least one error.
+        public var invalidRecords = 0
+        /// Records read after the error cap was reached, and so not checked.
+        public var uncheckedRecords = 0
+        /// False when an error stopped the reading before the end of the file
+        /// (a JSON document's structural error, an unterminated CSV quote, an
+        /// unreadable file): what follows was not checked.
+        public var complete = true
+        /// Errors and warnings in this file.
+        public var errors = 0
+        public var warnings = 0
+
+        public init(path: String) { self.path = path }
+
+        /// Records that were checked and had no error.
+        public var validRecords: Int { records - invalidRecords - uncheckedRecords }
+    }
+
+    /// How the rules were chosen.
+    public enum RulesChoice: String, Sendable {
+        /// `--schema FILE`.
+        case schema
+        /// `--kind`.
+        case kind
+        /// Inferred from each file's records.
+        case inferred
+    }
+
+    public var files: [File] = []
+    /// Every diagnostic kept, in the order found.
+    public var diagnostics: [Diagnostic] = []
+    /// The rules' name: the schema's path, or the built-in kinds used.
+    public var rules: String = ""
+    public var rulesChoice: RulesChoice = .inferred
+    /// The cap on errors, and whether it was reached: the report is then
+    /// partial, and `uncheckedRecords` says how much was left.
+    public var maxErrors: Int?
+    public var reachedCap = false
+
+    public init() {}
+
+    public var errorCount: Int { files.reduce(0) { $0 + $1.errors } }
+    public var warningCount: Int { files.reduce(0) { $0 + $1.warnings } }
+    public var records: Int { files.reduce(0) { $0 + $1.records } }
+    public var validRecords: Int { files.reduce(0) { $0 + $1.validRecords } }
+    public var invalidRecords: Int { files.reduce(0) { $0 + $1.invalidRecords } }
+    public var uncheckedRecords: Int { files.reduce(0) { $0 + $1.uncheckedRecords } }
+    /// Files with at least one error.
+    public var filesWithErrors: Int { files.filter { $0.errors > 0 }.count }
+    /// Whether the report leaves something out: the cap was reached with
+    /// records left unchecked, or a file could not be read to its end.
+    public var isPartial: Bool { (reachedCap && uncheckedRecords > 0) || files.contains { !$0.complete } }
+    public var isValid: Bool { errorCount == 0 }
+
+    /// The worst category among the errors: I/O over data; nil when valid.
+    public var worstCategory: FerryError.Category? {
+        var worst: FerryError.Category?
+        for diagnostic in diagnostics where diagnostic.severity == .error {
+            switch diagnostic.code.category {
+            case .io: return .io
+            case .usage: worst = worst == .data || worst == nil ? .usage : worst
+            case .data: worst = worst ?? .data
+            }
+        }
+        return worst
+    }
+}

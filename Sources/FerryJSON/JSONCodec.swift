@@ -22,7 +22,7 @@ public struct JSONCodec: Codec {
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        JSONReader(input, layout: .document, limits: context.limits)
+        JSONReader(input, layout: .document, context: context)
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
@@ -50,7 +50,7 @@ public struct JSONLinesCodec: Codec {
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        JSONReader(input, layout: .lines, limits: context.limits)
+        JSONReader(input, layout: .lines, context: context)
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {

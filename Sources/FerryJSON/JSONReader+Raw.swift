@@ -52,20 +52,45 @@ extension JSONReader: RawRecordReader {
                         }
                         let start = scanner.position
                         guard scanner.bytes[start] == UInt8(ascii: "{") else { break }
+                        // A JSON Lines record ends at its line's end: it is
+                        // scanned as if the bytes ended there.
+                        var record = scanner
+                        var lineEnd = scanner.bytes.count
+                        var endsWithLineFeed = false
+                        if layout == .lines {
+                            if let found = Self.lineFeed(in: buffer, from: start, to: window.count) {
+                                lineEnd = found + 1
+                                endsWithLineFeed = true
+                            } else if !window.isAtEnd {
+                                throw .needMore
+                            }
+                            record = JSONScanner(
+                                UnsafeBufferPointer(rebasing: buffer[0..<lineEnd]), position: start, isFinal: true,
+                                maxDepth: maxDepth)
+                        }
                         let recordFields: FieldList
                         let depth = layout == .lines ? 1 : 2
-                        if let expected = fields, plainNames,
-                            try scanner.parseRawRecord(depth: depth, expecting: expected, into: &buffers)
-                        {
-                            recordFields = expected
-                        } else {
-                            let parsed = try scanner.parseRecord(
-                                depth: depth, expecting: fields, plainNames: plainNames, cache: &cache)
-                            recordFields = parsed.0
-                            buffers.removeAll()
-                            for value in parsed.1 { buffers.append(other: value) }
+                        do throws(JSONScanError) {
+                            if let expected = fields, plainNames,
+                                try record.parseRawRecord(depth: depth, expecting: expected, into: &buffers)
+                            {
+                                recordFields = expected
+                            } else {
+                                let parsed = try record.parseRecord(
+                                    depth: depth, expecting: fields, plainNames: plainNames, cache: &cache)
+                                recordFields = parsed.0
+                                buffers.removeAll()
+                                for value in parsed.1 { buffers.append(other: value) }
+                            }
+                            if layout == .lines { try record.skipLineEnd() }
+                        } catch {
+                            // Cut off by its line's end: at the line feed.
+                            if case .failed(let code, let arguments, let index) = error, endsWithLineFeed {
+                                throw .failed(code, arguments, index: min(index, lineEnd - 1))
+                            }
+                            throw error
                         }
-                        if layout == .lines { try scanner.skipLineEnd() }
+                        scanner.position = record.position
                         if scanner.position - start > maxRecordBytes {
                             failure = .recordTooLarge(limit: maxRecordBytes, at: recordLocation(of: start))
                             break

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryCore
 
 /// Streams records out of JSON: a top-level array of objects, one object, or
@@ -36,6 +41,18 @@ public final class JSONReader: RecordReader {
     private let acceptsAnyValue: Bool
     let maxDepth: Int
     let maxRecordBytes: Int
+    /// Whether to keep where each field of a record starts (`fieldOffsets`).
+    let keepsFieldOffsets: Bool
+    /// Whether a JSON Lines line that is not a good record ends that record
+    /// only, and reading goes on at the next line.
+    let resumesAfterBadRecords: Bool
+    /// Where the fields of the last record start, when kept.
+    var lastFieldOffsets: [Int] = []
+    /// Whether the error being thrown spoilt one line only.
+    var lastErrorResumes = false
+    /// In JSON Lines, the window index just past the line being scanned
+    /// (its line feed, or the input's end).
+    var lineEnd = 0
     // The reader's state is touched for every record; a reader is never
     // shared between threads, so the run-time exclusivity checks are left out.
     @exclusivity(unchecked) var state = State.start
@@ -58,17 +75,36 @@ public final class JSONReader: RecordReader {
     ///   - acceptsAnyValue: true for `lint`, where values that are not objects
     ///     are well formed; false for conversions, where they are
     ///     `format.notRecords` errors.
-    public init(_ input: any ByteInput, layout: Layout, limits: ReadLimits = ReadLimits(), acceptsAnyValue: Bool = false) {
+    ///   - keepsFieldOffsets: keep where each field starts (`fieldOffsets`).
+    ///   - resumesAfterBadRecords: in JSON Lines, go on at the next line
+    ///     after a line that is not a good record.
+    public init(
+        _ input: any ByteInput, layout: Layout, limits: ReadLimits = ReadLimits(), acceptsAnyValue: Bool = false,
+        keepsFieldOffsets: Bool = false, resumesAfterBadRecords: Bool = false
+    ) {
         window = InputWindow(input, limit: limits.maxRecordBytes)
         self.layout = layout
         self.acceptsAnyValue = acceptsAnyValue
         maxDepth = limits.maxDepth
         maxRecordBytes = limits.maxRecordBytes
+        self.keepsFieldOffsets = keepsFieldOffsets
+        self.resumesAfterBadRecords = resumesAfterBadRecords
     }
+
+    /// A reader as the context asks: field offsets and resumption.
+    public convenience init(_ input: any ByteInput, layout: Layout, context: ReadContext) {
+        self.init(
+            input, layout: layout, limits: context.limits, keepsFieldOffsets: context.keepsFieldOffsets,
+            resumesAfterBadRecords: context.resumesAfterBadRecords)
+    }
+
+    public var fieldOffsets: [Int] { lastFieldOffsets }
+    public var resumesAfterError: Bool { lastErrorResumes }
 
     deinit { rawBuffers.deallocate() }
 
     public func next() throws(FerryError) -> Record? {
+        lastErrorResumes = false
         while true {
             switch try advance() {
             case .record(let fields, let values, let start):
@@ -105,7 +141,7 @@ public final class JSONReader: RecordReader {
             case .failed(let error): throw error
             }
         } catch {
-            state = .failed(error)
+            if !lastErrorResumes { state = .failed(error) }
             throw error
         }
     }
@@ -172,14 +208,29 @@ public final class JSONReader: RecordReader {
 
     /// One line of JSON Lines, scanned in one pass: blank lines, the value,
     /// and the line break after it.
+    ///
+    /// A line break always ends a record, as JSON Lines defines it: the
+    /// scan never reads past the line's end, so `{"name":"X","price":` is
+    /// one bad line, never joined to the next. When the reader resumes,
+    /// the next call reads the next line.
     private func line() throws(FerryError) -> Step {
-        let step = try readValue(depth: 0) { (scanner) throws(JSONScanError) -> Bool in
-            scanner.skipWhitespace()
-            if scanner.position < scanner.bytes.count { return true }
-            if scanner.isFinal { return false }
-            throw .needMore
-        } after: { (scanner) throws(JSONScanError) in
-            try scanner.skipLineEnd()
+        let step: Step
+        do throws(FerryError) {
+            step = try readValue(depth: 0, inLine: true) { (scanner) throws(JSONScanError) -> Bool in
+                scanner.skipWhitespace()
+                if scanner.position < scanner.bytes.count { return true }
+                if scanner.isFinal { return false }
+                throw .needMore
+            } after: { (scanner) throws(JSONScanError) in
+                try scanner.skipLineEnd()
+            }
+        } catch {
+            if resumesAfterBadRecords && error.code.category == .data {
+                position = max(position, lineEnd)
+                recordIndex += 1
+                lastErrorResumes = true
+            }
+            throw error
         }
         if case .end = step { state = .done }
         return step
@@ -206,9 +257,10 @@ public final class JSONReader: RecordReader {
     /// Scans `before`, which says whether a value follows, then the value,
     /// then `after`, all in one pass that restarts from the top on a refill.
     private func readValue(
-        depth: Int, before: (inout JSONScanner) throws(JSONScanError) -> Bool,
+        depth: Int, inLine: Bool = false, before: (inout JSONScanner) throws(JSONScanError) -> Bool,
         after: (inout JSONScanner) throws(JSONScanError) -> Void
     ) throws(FerryError) -> Step {
+        let keepsOffsets = keepsFieldOffsets
         let expected = fields
         let plain = plainNames
         let anyValue = acceptsAnyValue
@@ -217,14 +269,16 @@ public final class JSONReader: RecordReader {
         var localCache = FieldListCache()
         swap(&localCache, &cache)
         defer { swap(&localCache, &cache) }
-        let step = try scan { (scanner) throws(JSONScanError) -> Step in
+        var offsets: [Int]? = keepsOffsets ? [] : nil
+        let step = try scan(inLine: inLine) { (scanner) throws(JSONScanError) -> Step in
             guard try before(&scanner) else { return .end }
             let byte = try scanner.peekSignificant()
             let start = scanner.position
             let step: Step
             if byte == UInt8(ascii: "{") {
+                if offsets != nil { offsets = [] }
                 let (fields, values) = try scanner.parseRecord(
-                    depth: depth + 1, expecting: expected, plainNames: plain, cache: &localCache)
+                    depth: depth + 1, expecting: expected, plainNames: plain, cache: &localCache, valueStarts: &offsets)
                 step = .record(fields, values, start: start)
             } else {
                 guard anyValue else {
@@ -246,6 +300,7 @@ public final class JSONReader: RecordReader {
             }
             self.fields = fields
             recordIndex += 1
+            if let offsets { lastFieldOffsets = offsets.map { window.baseOffset + $0 } }
         case .other: recordIndex += 1
         case .end: break
         }
@@ -282,15 +337,33 @@ public final class JSONReader: RecordReader {
     /// Runs `body` on a scanner over the window from the current position.
     /// When the scanner runs out of bytes, refills the window and runs `body`
     /// again from the same place; on success, moves the position on.
+    ///
+    /// With `inLine`, the scanner sees the bytes up to the next line feed
+    /// only (`lineEnd`), as final: a value cut off by the line break is an
+    /// error at the line's end.
     private func scan<Result>(
-        inRecord: Bool = true, _ body: (inout JSONScanner) throws(JSONScanError) -> Result
+        inRecord: Bool = true, inLine: Bool = false, _ body: (inout JSONScanner) throws(JSONScanError) -> Result
     ) throws(FerryError) -> Result {
         try skipWhitespace()
         while true {
+            var end = window.count
+            var isFinal = window.isAtEnd
+            var endsWithLineFeed = false
+            if inLine {
+                if let found = window.bytes.withUnsafeBufferPointer({ Self.lineFeed(in: $0, from: position, to: end) }) {
+                    end = found + 1
+                    isFinal = true
+                    endsWithLineFeed = true
+                } else if !window.isAtEnd {
+                    if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
+                    continue
+                }
+                lineEnd = end
+            }
             let outcome = window.bytes.withUnsafeBufferPointer { buffer -> Swift.Result<Result, JSONScanError> in
                 var scanner = JSONScanner(
-                    UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position,
-                    isFinal: window.isAtEnd, maxDepth: maxDepth)
+                    UnsafeBufferPointer(rebasing: buffer[0..<end]), position: position,
+                    isFinal: isFinal, maxDepth: maxDepth)
                 do throws(JSONScanError) {
                     let result = try body(&scanner)
                     position = scanner.position
@@ -305,9 +378,19 @@ public final class JSONReader: RecordReader {
             case .failure(.needMore):
                 if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index)):
-                throw FerryError(code, arguments, at: inRecord ? recordLocation(of: index) : window.location(of: index))
+                // Cut off by its line's end: at the line feed, not past it.
+                let at = endsWithLineFeed ? min(index, end - 1) : index
+                throw FerryError(code, arguments, at: inRecord ? recordLocation(of: at) : window.location(of: at))
             }
         }
+    }
+
+    /// The index of the first line feed in `buffer[from..<to]`, if any.
+    static func lineFeed(in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to, let base = buffer.baseAddress,
+            let found = memchr(base + from, 0x0A, to - from)
+        else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// Where byte `index` of the window is, in the record being read.

@@ -84,6 +84,17 @@ extension JSONScanner {
     mutating func parseRecord(
         depth: Int, expecting expected: FieldList?, plainNames: Bool, cache: inout FieldListCache
     ) throws(JSONScanError) -> (FieldList, [Value]) {
+        var none: [Int]? = nil
+        return try parseRecord(depth: depth, expecting: expected, plainNames: plainNames, cache: &cache, valueStarts: &none)
+    }
+
+    /// As `parseRecord(depth:expecting:plainNames:cache:)`, and, when
+    /// `valueStarts` is not nil, appends where each field's value starts
+    /// (window indices, in the record's field order).
+    mutating func parseRecord(
+        depth: Int, expecting expected: FieldList?, plainNames: Bool, cache: inout FieldListCache,
+        valueStarts: inout [Int]?
+    ) throws(JSONScanError) -> (FieldList, [Value]) {
         try checkDepth(depth)
         position += 1  // {
         var values: [Value] = []
@@ -109,6 +120,10 @@ extension JSONScanner {
                 if duplicateOf == nil { collected?.append(key) }
             }
             try expect(UInt8(ascii: ":"))
+            if valueStarts != nil {
+                _ = try peekSignificant()
+                if let duplicateOf { valueStarts?[duplicateOf] = position } else { valueStarts?.append(position) }
+            }
             let value = try parseValue(depth: depth)
             if let duplicateOf { values[duplicateOf] = value } else { values.append(value) }
             switch try peekSignificant() {

@@ -1,0 +1,303 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `ferry validate`: every error in one run, at its cell, in every report form.
+@Suite struct ValidateCommandTests {
+    // MARK: - Data
+
+    /// A products CSV of 100 rows, with a negative price at data row 10, an
+    /// empty name at row 20, and at row 30 a sku that repeats row 5's.
+    static func threeErrorsCSV() -> String {
+        var lines = ["sku,name,price"]
+        for row in 1...100 {
+            var sku = "SKU-\(row)"
+            var name = "Product \(row)"
+            var price = "\(row).99"
+            if row == 10 { price = "-5" }
+            if row == 20 { name = "" }
+            if row == 30 { sku = "SKU-5" }
+            lines.append("\(sku),\(name),\(price)")
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The three errors: record, line, column (the cell's), field and code.
+    static let threeErrors: [(record: Int, line: Int, column: Int, field: String, code: String)] = [
+        (10, 11, 19, "price", "record.negative"),
+        (20, 21, 8, "name", "record.emptyField"),
+        (30, 31, 1, "sku", "record.duplicateKey"),
+    ]
+
+    // MARK: - Three known errors, in every form
+
+    @Test func textReportListsTheThreeErrorsAtTheirCells() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.threeErrorsCSV())
+        let result = try Ferry.run(["validate", input])
+        #expect(result.status == 1, "\(result.err)")
+        let lines = result.out.split(separator: "\n").compactMap { DiagnosticLine(String($0)) }
+        #expect(lines.count == 3, "\(result.out)")
+        for (line, expected) in zip(lines, Self.threeErrors) {
+            #expect(line.file == input)
+            #expect(line.record == expected.record)
+            #expect(line.line == expected.line)
+            #expect(line.column == expected.column)
+            #expect(line.field == expected.field)
+            #expect(line.code == expected.code)
+            #expect(line.severity == "error")
+        }
+        #expect(result.out.contains("3 errors in 1 file; 97 records valid"), "\(result.out)")
+    }
+
+    @Test func jsonReportHasTheThreeErrorsAndFollowsItsSchema() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.threeErrorsCSV())
+        let output = folder.path("report.json")
+        let result = try Ferry.run(["validate", input, "--report", "json", "--output", output])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.count == 3)
+        for (error, expected) in zip(errors, Self.threeErrors) {
+            #expect(error["file"] as? String == input)
+            #expect(error["record"] as? Int == expected.record)
+            #expect(error["line"] as? Int == expected.line)
+            #expect(error["column"] as? Int == expected.column)
+            #expect(error["field"] as? String == expected.field)
+            #expect(error["code"] as? String == expected.code)
+            #expect(error["severity"] as? String == "error")
+        }
+        #expect((errors[0]["value"] as? String) == "-5")
+        #expect((errors[2]["value"] as? String) == "SKU-5")
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["records"] as? Int == 100)
+        #expect(summary["validRecords"] as? Int == 97)
+        #expect(report["valid"] as? Bool == false)
+        #expect(report["partial"] as? Bool == false)
+        try PythonCheck.run("json", output, schema: TestPaths.packageRoot.appendingPathComponent("Formats/report.schema.json").path)
+    }
+
+    @Test func junitReportParsesWithThreeFailures() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.threeErrorsCSV())
+        let output = folder.path("report.xml")
+        let result = try Ferry.run(["validate", input, "--report", "junit", "--output", output])
+        #expect(result.status == 1, "\(result.err)")
+        let counts = try PythonCheck.run("junit", output)
+        #expect(counts == "suites=1 failures=3 errors=0 failing=record 10,record 20,record 30")
+    }
+
+    @Test func sarifReportIsValidSARIF() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.threeErrorsCSV())
+        let output = folder.path("report.sarif")
+        let result = try Ferry.run(["validate", input, "--report", "sarif", "--output", output])
+        #expect(result.status == 1, "\(result.err)")
+        let schema = TestPaths.packageRoot.appendingPathComponent("../shared/corpora/sarif/sarif-schema-2.1.0.json").path
+        #expect(FileManager.default.fileExists(atPath: schema), "the SARIF schema is missing from ../shared/corpora/sarif")
+        let results = try PythonCheck.run("sarif", output, schema: schema)
+        #expect(results == "11:19 record.negative,21:8 record.emptyField,31:1 record.duplicateKey")
+    }
+
+    @Test func githubReportIsThreeWorkflowCommands() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.threeErrorsCSV())
+        let result = try Ferry.run(["validate", input, "--report", "github"])
+        #expect(result.status == 1, "\(result.err)")
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(result.out)")
+        let pattern = #/^::error file=(?<file>[^,]+),line=(?<line>\d+),col=(?<col>\d+),title=(?<title>[^:]+)::(?<message>.+)$/#
+        for (line, expected) in zip(lines, Self.threeErrors) {
+            let match = try #require(line.wholeMatch(of: pattern), "\(line)")
+            #expect(match.file == Substring(input.replacing(":", with: "%3A").replacing(",", with: "%2C")))
+            #expect(Int(match.line) == expected.line)
+            #expect(Int(match.col) == expected.column)
+            #expect(match.title == Substring(expected.code))
+        }
+    }
+
+    // MARK: - Going on past errors
+
+    @Test func csvReportsEveryBadRowAndChecksTheRowsAfter() throws {
+        let folder = try ScratchFolder()
+        var lines = ["name,price"]
+        var bad: [Int] = []
+        for row in 1...10_000 {
+            if row % 200 == 7 {
+                bad.append(row)
+                switch bad.count % 3 {
+                case 0: lines.append("Bad \(row),-\(row)")
+                case 1: lines.append("Bad \(row),cheap")
+                default: lines.append("Bad \(row),1,extra")  // ragged
+                }
+            } else {
+                lines.append("Good \(row),\(row % 97).5")
+            }
+        }
+        let input = try folder.write("big.csv", lines.joined(separator: "\n") + "\n")
+        let result = try Ferry.run(["validate", input, "--report", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(bad.count == 50)
+        #expect(errors.compactMap { $0["record"] as? Int } == bad)
+        #expect(errors.compactMap { $0["line"] as? Int } == bad.map { $0 + 1 })
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["records"] as? Int == 10_000)
+        #expect(summary["validRecords"] as? Int == 9_950)
+    }
+
+    @Test func jsonLinesReportsEveryBadLineAndReadsTheNext() throws {
+        let folder = try ScratchFolder()
+        var lines: [String] = []
+        var bad: [Int] = []
+        for row in 1...1_000 {
+            if row % 50 == 3 {
+                bad.append(row)
+                switch bad.count % 4 {
+                case 0: lines.append(#"{"name":"Bad \#(row)","price":"#)  // cut off by its line's end
+                case 1: lines.append(#"{"name":"Bad \#(row)","price":-1}"#)
+                case 2: lines.append(#"{"name":"","price":1}"#)
+                default: lines.append(#"{"name":"Bad \#(row)" "price":1}"#)  // a missing comma
+                }
+            } else {
+                lines.append(#"{"name":"Good \#(row)","price":\#(row)}"#)
+            }
+        }
+        let input = try folder.write("lines.jsonl", lines.joined(separator: "\n") + "\n")
+        let result = try Ferry.run(["validate", input, "--report", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(bad.count == 20)
+        #expect(errors.compactMap { $0["line"] as? Int } == bad)
+        #expect(errors.compactMap { $0["record"] as? Int } == bad)
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["records"] as? Int == 1_000)
+        #expect(summary["validRecords"] as? Int == 980)
+    }
+
+    @Test func archiveReportsEveryBadProduct() throws {
+        let folder = try ScratchFolder()
+        var records: [String] = []
+        var bad: [Int] = []
+        for index in 1...40 {
+            if index % 8 == 0 {
+                bad.append(index)
+                records.append(#"{"name":"Bad \#(index)","price":-\#(index).5}"#)
+            } else {
+                records.append(#"{"name":"Good \#(index)","price":\#(index).25}"#)
+            }
+        }
+        let json = try folder.write("in.json", "[" + records.joined(separator: ",\n") + "]")
+        let archive = folder.path("products.archive")
+        // Generic records keep their values unchecked; the class name makes them products.
+        let made = try Ferry.run([
+            "convert", json, archive, "--to", "archive", "--kind", "generic", "--class-name", "GameStoreiOS.Product",
+        ])
+        #expect(made.status == 0, "\(made.err)")
+        let result = try Ferry.run(["validate", archive, "--report", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(bad.count == 5)
+        #expect(errors.compactMap { $0["record"] as? Int } == bad)
+        #expect(errors.allSatisfy { $0["code"] as? String == "record.negative" && $0["field"] as? String == "price" })
+        let files = try #require(report["files"] as? [[String: Any]])
+        #expect(files.first?["kind"] as? String == "product")
+        #expect(files.first?["validRecords"] as? Int == 35)
+    }
+
+    // MARK: - Caps, structure and exit codes
+
+    @Test func theCapMakesThePartialReportSaySo() throws {
+        let folder = try ScratchFolder()
+        let rows = (1...100).map { "P\($0),-\($0)" }
+        let input = try folder.write("p.csv", "name,price\n" + rows.joined(separator: "\n") + "\n")
+        let text = try Ferry.run(["validate", input, "--max-errors", "5"])
+        #expect(text.status == 1)
+        #expect(text.out.split(separator: "\n").compactMap { DiagnosticLine(String($0)) }.count == 5)
+        #expect(text.out.contains("the report is partial"), "\(text.out)")
+        #expect(text.out.contains("95 records were not checked"), "\(text.out)")
+        let json = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "json"])
+        let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(report["partial"] as? Bool == true)
+        #expect(summary["uncheckedRecords"] as? Int == 95)
+        #expect(summary["reachedCap"] as? Bool == true)
+        let sarif = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "sarif"])
+        #expect(sarif.out.contains("\"partial\": true"))
+        let junit = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "junit"])
+        #expect(junit.out.contains("failures=\"5\""))
+    }
+
+    @Test func aStructuralErrorEndsTheFileWithOneFatalError() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("broken.json", "[{\"name\":\"A\",\"price\":1},\n {\"name\":\"B\" \"price\":2},\n {\"name\":\"C\",\"price\":-1}]")
+        let result = try Ferry.run(["validate", input, "--report", "json"])
+        #expect(result.status == 1)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.count == 1)
+        #expect(errors.first?["code"] as? String == "json.unexpectedCharacter")
+        #expect(errors.first?["line"] as? Int == 2)
+        #expect(report["partial"] as? Bool == true)
+        let files = try #require(report["files"] as? [[String: Any]])
+        #expect(files.first?["complete"] as? Bool == false)
+        let text = try Ferry.run(["validate", input])
+        #expect(text.out.contains("could not be read past line 2"), "\(text.out)")
+    }
+
+    @Test func exitCodesSayValidInvalidUsageAndIO() throws {
+        let folder = try ScratchFolder()
+        let valid = try Ferry.run(["validate", TestPaths.example("products.csv"), TestPaths.example("books.jsonl")])
+        #expect(valid.status == 0, "\(valid.out)\(valid.err)")
+        #expect(valid.out.contains("no errors in 2 files"), "\(valid.out)")
+        let invalid = try Ferry.run(["validate", try folder.write("p.csv", Self.threeErrorsCSV())])
+        #expect(invalid.status == 1)
+        let usage = try Ferry.run(["validate", TestPaths.example("products.csv"), "--report", "yaml"])
+        #expect(usage.status == 2)
+        let missing = try Ferry.run(["validate", folder.path("absent.csv")])
+        #expect(missing.status == 3)
+        #expect(missing.out.contains("io.cannotOpen"), "\(missing.out)")
+    }
+}
+
+/// Checks reports with Python: `jsonschema` for the JSON and SARIF reports,
+/// `xml.etree` for JUnit.
+enum PythonCheck {
+    static let script = #"""
+        import json, sys
+        kind, path = sys.argv[1], sys.argv[2]
+        if kind == "junit":
+            import xml.etree.ElementTree as ET
+            root = ET.parse(path).getroot()
+            suites = root.findall("testsuite")
+            failing = [case.get("name") for case in root.iter("testcase") if case.find("failure") is not None]
+            print(f"suites={len(suites)} failures={root.get('failures')} errors={root.get('errors')} failing={','.join(failing)}")
+        else:
+            import jsonschema
+            schema = json.load(open(sys.argv[3]))
+            document = json.load(open(path))
+            jsonschema.validators.validator_for(schema)(schema).validate(document)
+            if kind == "sarif":
+                results = document["runs"][0]["results"]
+                print(",".join(
+                    f"{r['locations'][0]['physicalLocation']['region']['startLine']}:"
+                    f"{r['locations'][0]['physicalLocation']['region']['startColumn']} {r['ruleId']}" for r in results))
+            else:
+                print("valid")
+        """#
+
+    /// Runs the check and returns what it printed, without the line break.
+    @discardableResult
+    static func run(_ kind: String, _ path: String, schema: String? = nil) throws -> String {
+        let python = try PythonEnvironment.python()
+        let result = try Subprocess.run(
+            URL(fileURLWithPath: python), ["-c", script, kind, path] + (schema.map { [$0] } ?? []))
+        #expect(result.status == 0, "\(result.err)")
+        return result.out.trimmingCharacters(in: .newlines)
+    }
+}

@@ -34,8 +34,6 @@ public final class CSVReader: RecordReader {
     var started = false
     var finished = false
     var failure: FerryError?
-    /// Where each field of the last record starts, when the context asks.
-    var lastFieldOffsets: [Int] = []
     /// Whether the last error spoilt one row only and reading goes on (see
     /// `ReadContext.resumesAfterBadRecords`); set while the error is thrown.
     var lastErrorResumes = false
@@ -69,7 +67,6 @@ public final class CSVReader: RecordReader {
         fields.deallocate()
     }
 
-    public var fieldOffsets: [Int] { lastFieldOffsets }
     public var resumesAfterError: Bool { lastErrorResumes }
 
     public func next() throws(FerryError) -> Record? {
@@ -92,22 +89,46 @@ public final class CSVReader: RecordReader {
             }
             return nil
         } catch {
-            if skippedBadRow {
-                // A ragged row or a cell of the wrong type: the next call
-                // reads the row after it.
-                skippedBadRow = false
-                lastErrorResumes = true
-                rowIndex += 1
-                throw error
-            }
-            failure = error
-            throw error
+            try resumeOrFail(error)
         }
+    }
+
+    /// Rethrows `error`: after a ragged row or a cell of the wrong type,
+    /// when the caller asked to go on, the next call reads the row after
+    /// it; otherwise the reader stays failed.
+    private func resumeOrFail(_ error: FerryError) throws(FerryError) -> Never {
+        if skippedBadRow {
+            skippedBadRow = false
+            lastErrorResumes = true
+            rowIndex += 1
+        } else {
+            failure = error
+        }
+        throw error
     }
 
     public func location(ofByteOffset offset: Int) -> SourceLocation {
         guard offset >= window.baseOffset else { return SourceLocation(file: window.input.name, byteOffset: offset) }
         return window.location(of: offset - window.baseOffset)
+    }
+
+    public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
+        let start = byteOffset - window.baseOffset
+        guard let header, start >= 0, start < window.count else { return nil }
+        let column = header.index(of: name) ?? widerLists.values.lazy.compactMap { $0.index(of: name) }.first
+        guard let column else { return nil }
+        var found = CSVFieldBuffer()
+        defer { found.deallocate() }
+        let fieldStart = window.bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var scanner = CSVScanner(
+                bytes: UnsafeBufferPointer(rebasing: buffer[0..<window.count]), baseOffset: window.baseOffset,
+                position: start, isFinal: true, delimiter: dialect.delimiter, quote: dialect.quote,
+                maxFieldBytes: dialect.maxFieldBytes)
+            guard (try? scanner.scanRow(into: &found)) == true, column < found.count else { return nil }
+            let field = found.fields[column]
+            return field.start - (field.quoted ? 1 : 0)
+        }
+        return fieldStart.map { window.location(of: $0) }
     }
 
     // MARK: - Header
@@ -190,9 +211,6 @@ public final class CSVReader: RecordReader {
         guard let shape else { return .blank }
         let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
         let record = buffers.withRecord(fields: shape.fields, origin: origin) { $0.record() }
-        if context.keepsFieldOffsets {
-            lastFieldOffsets = fields.map { scanner.baseOffset + $0.start - ($0.quoted ? 1 : 0) }
-        }
         return .record(record, ragged: shape.ragged)
     }
 
@@ -358,6 +376,7 @@ extension CSVReader: RawRecordReader {
     /// (see `RawRecord`).
     public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
         if let failure { throw failure }
+        lastErrorResumes = false
         do throws(FerryError) {
             if !started { try start() }
             guard !finished else { return false }
@@ -391,8 +410,7 @@ extension CSVReader: RawRecordReader {
             if ended { finish() }
             return !ended
         } catch {
-            failure = error
-            throw error
+            try resumeOrFail(error)
         }
     }
 }

@@ -137,16 +137,18 @@ public protocol RecordReader: AnyObject {
     /// After `next()` has thrown: whether the error ended one record only,
     /// so that the next call goes on with the record after it.
     var resumesAfterError: Bool { get }
-    /// Where each field of the record `next()` returned last starts in the
-    /// input (byte offsets, in the record's field order), when the context
-    /// asked for them (`ReadContext.keepsFieldOffsets`) and the format has
-    /// them; empty otherwise.
-    var fieldOffsets: [Int] { get }
+    /// Where the value of field `name` is, in the record that starts at
+    /// `byteOffset`: its line and column where the format has lines. Only
+    /// while the reader still holds that record's bytes (until the next
+    /// `next()`, or during `readRaw`'s call); nil otherwise, or when the
+    /// record has no such field. Worked out only when a problem is
+    /// reported there, by scanning the record again.
+    func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation?
 }
 
 extension RecordReader {
     public var resumesAfterError: Bool { false }
-    public var fieldOffsets: [Int] { [] }
+    public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? { nil }
 
     public func location(ofByteOffset offset: Int) -> SourceLocation {
         SourceLocation(byteOffset: offset)

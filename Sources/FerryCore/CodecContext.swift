@@ -40,10 +40,6 @@ public final class ReadContext {
     public var kind: RecordKind?
     public var options: OptionValues
     public var limits: ReadLimits
-    /// Whether the reader should keep where each field of a record starts
-    /// (`RecordReader.fieldOffsets`), so that a problem found later points
-    /// at its cell. `validate` asks for it; conversions do not pay for it.
-    public var keepsFieldOffsets = false
     /// Whether a reader that can should go on after a bad record (see
     /// `RecordReader.resumesAfterError`) instead of staying failed.
     public var resumesAfterBadRecords = false

@@ -78,10 +78,13 @@ public protocol DiagnosticSink: AnyObject {
     func report(_ diagnostic: Diagnostic) -> Bool
 }
 
-/// A sink that keeps diagnostics in order, up to a cap on errors.
+/// A sink that keeps diagnostics in order, up to a cap on errors, and as
+/// many warnings as the cap (the rest are counted, not kept).
 public final class DiagnosticCollector: DiagnosticSink {
     /// The most errors kept; nil keeps every one.
     public let maxErrors: Int?
+    /// Warnings counted but not kept, past the cap.
+    public private(set) var droppedWarnings = 0
     public private(set) var diagnostics: [Diagnostic] = []
     public private(set) var errorCount = 0
     public private(set) var warningCount = 0
@@ -96,7 +99,11 @@ public final class DiagnosticCollector: DiagnosticSink {
         switch diagnostic.severity {
         case .warning:
             warningCount += 1
-            diagnostics.append(diagnostic)
+            if let maxErrors, warningCount > maxErrors {
+                droppedWarnings += 1
+            } else {
+                diagnostics.append(diagnostic)
+            }
             return true
         case .error:
             if let maxErrors, errorCount >= maxErrors {

@@ -8,12 +8,20 @@ import FerryCore
 
 extension JSONReader: RawRecordReader {
     public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+        lastErrorResumes = false
         switch state {
         case .lines, .inArray:
             do throws(FerryError) {
                 if try readRawBatch(body) > 0 { return true }
             } catch {
-                state = .failed(error)
+                if case .lines = state, resumesAfterBadRecords, error.code.category == .data, lineEnd > position {
+                    // One bad line: the next call reads the line after it.
+                    position = lineEnd
+                    recordIndex += 1
+                    lastErrorResumes = true
+                } else {
+                    state = .failed(error)
+                }
                 throw error
             }
         default:
@@ -57,6 +65,7 @@ extension JSONReader: RawRecordReader {
                         var record = scanner
                         var lineEnd = scanner.bytes.count
                         var endsWithLineFeed = false
+                        defer { self.lineEnd = lineEnd }
                         if layout == .lines {
                             if let found = Self.lineFeed(in: buffer, from: start, to: window.count) {
                                 lineEnd = found + 1

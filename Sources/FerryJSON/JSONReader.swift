@@ -41,13 +41,9 @@ public final class JSONReader: RecordReader {
     private let acceptsAnyValue: Bool
     let maxDepth: Int
     let maxRecordBytes: Int
-    /// Whether to keep where each field of a record starts (`fieldOffsets`).
-    let keepsFieldOffsets: Bool
     /// Whether a JSON Lines line that is not a good record ends that record
     /// only, and reading goes on at the next line.
     let resumesAfterBadRecords: Bool
-    /// Where the fields of the last record start, when kept.
-    var lastFieldOffsets: [Int] = []
     /// Whether the error being thrown spoilt one line only.
     var lastErrorResumes = false
     /// In JSON Lines, the window index just past the line being scanned
@@ -75,30 +71,44 @@ public final class JSONReader: RecordReader {
     ///   - acceptsAnyValue: true for `lint`, where values that are not objects
     ///     are well formed; false for conversions, where they are
     ///     `format.notRecords` errors.
-    ///   - keepsFieldOffsets: keep where each field starts (`fieldOffsets`).
     ///   - resumesAfterBadRecords: in JSON Lines, go on at the next line
     ///     after a line that is not a good record.
     public init(
         _ input: any ByteInput, layout: Layout, limits: ReadLimits = ReadLimits(), acceptsAnyValue: Bool = false,
-        keepsFieldOffsets: Bool = false, resumesAfterBadRecords: Bool = false
+        resumesAfterBadRecords: Bool = false
     ) {
         window = InputWindow(input, limit: limits.maxRecordBytes)
         self.layout = layout
         self.acceptsAnyValue = acceptsAnyValue
         maxDepth = limits.maxDepth
         maxRecordBytes = limits.maxRecordBytes
-        self.keepsFieldOffsets = keepsFieldOffsets
         self.resumesAfterBadRecords = resumesAfterBadRecords
     }
 
-    /// A reader as the context asks: field offsets and resumption.
+    /// A reader as the context asks: whether it resumes after a bad line.
     public convenience init(_ input: any ByteInput, layout: Layout, context: ReadContext) {
         self.init(
-            input, layout: layout, limits: context.limits, keepsFieldOffsets: context.keepsFieldOffsets,
-            resumesAfterBadRecords: context.resumesAfterBadRecords)
+            input, layout: layout, limits: context.limits, resumesAfterBadRecords: context.resumesAfterBadRecords)
     }
 
-    public var fieldOffsets: [Int] { lastFieldOffsets }
+    public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
+        let start = byteOffset - window.baseOffset
+        guard start >= 0, start < window.count else { return nil }
+        let valueStart = window.bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var scanner = JSONScanner(
+                UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: start, isFinal: true,
+                maxDepth: maxDepth)
+            var starts: [Int]? = []
+            var cache = FieldListCache()
+            guard buffer[start] == UInt8(ascii: "{"),
+                let (fields, _) = try? scanner.parseRecord(
+                    depth: 1, expecting: nil, plainNames: false, cache: &cache, valueStarts: &starts),
+                let index = fields.index(of: name), let starts, index < starts.count
+            else { return nil }
+            return starts[index]
+        }
+        return valueStart.map { window.location(of: $0) }
+    }
     public var resumesAfterError: Bool { lastErrorResumes }
 
     deinit { rawBuffers.deallocate() }
@@ -260,7 +270,6 @@ public final class JSONReader: RecordReader {
         depth: Int, inLine: Bool = false, before: (inout JSONScanner) throws(JSONScanError) -> Bool,
         after: (inout JSONScanner) throws(JSONScanError) -> Void
     ) throws(FerryError) -> Step {
-        let keepsOffsets = keepsFieldOffsets
         let expected = fields
         let plain = plainNames
         let anyValue = acceptsAnyValue
@@ -269,16 +278,14 @@ public final class JSONReader: RecordReader {
         var localCache = FieldListCache()
         swap(&localCache, &cache)
         defer { swap(&localCache, &cache) }
-        var offsets: [Int]? = keepsOffsets ? [] : nil
         let step = try scan(inLine: inLine) { (scanner) throws(JSONScanError) -> Step in
             guard try before(&scanner) else { return .end }
             let byte = try scanner.peekSignificant()
             let start = scanner.position
             let step: Step
             if byte == UInt8(ascii: "{") {
-                if offsets != nil { offsets = [] }
                 let (fields, values) = try scanner.parseRecord(
-                    depth: depth + 1, expecting: expected, plainNames: plain, cache: &localCache, valueStarts: &offsets)
+                    depth: depth + 1, expecting: expected, plainNames: plain, cache: &localCache)
                 step = .record(fields, values, start: start)
             } else {
                 guard anyValue else {
@@ -300,7 +307,6 @@ public final class JSONReader: RecordReader {
             }
             self.fields = fields
             recordIndex += 1
-            if let offsets { lastFieldOffsets = offsets.map { window.baseOffset + $0 } }
         case .other: recordIndex += 1
         case .end: break
         }

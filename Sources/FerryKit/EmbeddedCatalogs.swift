@@ -114,6 +114,7 @@ enum EmbeddedCatalogs {
             "photo.unreadable": "cannot read the photo '%1$@': %2$@",
             "photo.invalidDataURI": "the photo is not a valid base64 data: URI",
             "photo.notImage": "the photo is not a PNG or JPEG image (its bytes look like %1$@)",
+            "photo.notChecked": "%1$@ photo references name a folder that does not exist beside the file, so their images were not checked (the first: '%2$@')",
             "record.duplicateKey": "%1$@ '%2$@' repeats the value of record %3$@",
             "json.unexpectedCharacter": "unexpected character %1$@",
             "json.unexpectedEnd": "the JSON ends too early",

@@ -118,6 +118,12 @@ public final class PhotoStore {
         return String(cString: resolved)
     }
 
+    /// Whether `path` is a folder (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

@@ -43,7 +43,6 @@ public struct Validator {
                         path: opened.formatPath, prefix: opened.prefix, from: options.from)
                     run.file.format = codec.id
                     let context = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
-                    context.keepsFieldOffsets = true
                     context.resumesAfterBadRecords = true
                     let reader = try codec.makeReader(opened.input, context: context)
                     let photos = PhotoStore(
@@ -70,14 +69,45 @@ public struct Validator {
 // MARK: - One file
 
 /// The checking of one file: its counts, and the state that spans records.
+///
+/// Records are checked as raw records (`RawRecord`) when the reader can hand
+/// them out in place, so a valid record costs no `Value`s; a record that
+/// fails is made whole and checked again for every problem, and each
+/// problem's cell is found by scanning the record again
+/// (`RecordReader.location(ofField:inRecordAt:)`).
 private struct FileRun {
     let path: String
     let sink: DiagnosticCollector
     var file: ValidationReport.File
-    /// The unique fields' values seen, with the record that had each first.
-    private var seenKeys: [String: [String: Int]] = [:]
-    /// Whether the current record has had an error yet.
-    private var recordFailed = false
+    private var rules: RecordRules?
+    /// Where the unique fields and the photo sit in the field list seen last.
+    private var positions: (fields: ObjectIdentifier?, unique: [Int?], photo: Int?) = (nil, [], nil)
+    private var uniqueKeys: [UniqueKeys] = []
+    /// Keys waiting to go into `uniqueKeys`: they go in a few dozen at a
+    /// time, so that the cache misses of a large table overlap. They go in
+    /// before any problem is reported, so the order of the report is that
+    /// of the records, and while the reader still holds their records.
+    private var pendingKeys: [PendingKey] = []
+    private var pendingText: [UInt8] = []
+    /// How many keys wait at most: 1 for readers that hand out one record at a time.
+    private var pendingLimit = 64
+
+    private struct PendingKey {
+        var digest: (low: UInt64, high: UInt64)
+        var key: Int
+        var record: Int
+        var byteOffset: Int
+        var text: Range<Int>
+    }
+    /// The last record that had an error, so that a record with several
+    /// counts once among the invalid (reports come in the records' order).
+    private var lastFailedRecord: Int?
+    /// Whether the folder photo references name exists: the last one asked.
+    private var photoFolder: (bytes: [UInt8], exists: Bool)?
+    /// References in folders that do not exist: not checked, counted in one
+    /// warning at the end, with the first.
+    private var uncheckedPhotos = 0
+    private var firstUncheckedPhoto: (reference: String, location: SourceLocation)?
 
     init(path: String, sink: DiagnosticCollector, file: ValidationReport.File) {
         self.path = path
@@ -87,62 +117,89 @@ private struct FileRun {
 
     /// Reads `reader` to its end, or to an error it cannot read past.
     mutating func check(
-        _ reader: any RecordReader, context: ReadContext, kind asked: RecordKind?, photos: PhotoStore
+        _ reader: any RecordReader, context: ReadContext, kind: RecordKind?, photos: PhotoStore
     ) throws(FerryError) {
-        var rules: RecordRules?
+        let raw = reader as? any RawRecordReader
+        if raw == nil { pendingLimit = 1 }
         while true {
-            let record: Record
             do throws(FerryError) {
-                guard let next = try reader.next() else { break }
-                record = next
+                if let raw {
+                    let more = try raw.readRaw { record in self.check(record, reader: reader, kind: kind, photos: photos) }
+                    // The records of that call are still in the reader's window.
+                    flushKeys(reader)
+                    guard more else { break }
+                } else {
+                    guard let record = try reader.next() else { break }
+                    RawRecord.with(record) { self.check($0, reader: reader, kind: kind, photos: photos) }
+                }
             } catch {
+                flushKeys(reader)
                 takeWarnings(context)
                 guard reader.resumesAfterError else { throw error }
+                // The reader went past one bad record.
                 file.records += 1
                 if sink.reachedCap {
                     file.uncheckedRecords += 1
                 } else {
-                    recordFailed = false
                     report(Diagnostic(error.located(SourceLocation(file: path))))
                 }
                 continue
             }
-            file.records += 1
-            if sink.reachedCap {
-                file.uncheckedRecords += 1
-                continue
-            }
-            recordFailed = false
-            let kind = asked ?? reader.declaredKind ?? rules?.kind ?? RecordKind.infer(from: record.fields)
-            if rules == nil || rules?.kind != kind {
-                rules = RecordRules(kind: kind)
-                file.kind = kind
-            }
-            let offsets = reader.fieldOffsets
-            let recordLocation = SourceLocation(file: path, record: record.origin.index)
-            rules?.check(record) { diagnostic in
-                report(locate(diagnostic, in: record, offsets: offsets, reader: reader, at: recordLocation))
-            }
-            checkUnique(record, rules: rules, offsets: offsets, reader: reader, at: recordLocation)
-            if kind == .product { checkPhoto(record, photos: photos, offsets: offsets, reader: reader, at: recordLocation) }
             takeWarnings(context)
         }
+        flushKeys(reader)
         takeWarnings(context)
+        if let first = firstUncheckedPhoto {
+            report(
+                Diagnostic(
+                    .warning, .photoNotChecked, [.integer(uncheckedPhotos), .path(first.reference)], at: first.location,
+                    value: first.reference, rule: "photo.format"))
+        }
     }
 
-    /// Hands a diagnostic to the sink and counts it, when the sink keeps it.
+    /// Checks one record: its kind's rules, its unique keys, its photo.
+    private mutating func check(_ record: RawRecord, reader: any RecordReader, kind asked: RecordKind?, photos: PhotoStore) {
+        file.records += 1
+        if sink.reachedCap {
+            file.uncheckedRecords += 1
+            return
+        }
+        if rules == nil {
+            let kind = asked ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
+            rules = RecordRules(kind: kind)
+            uniqueKeys = (rules?.uniqueFields ?? []).map { _ in UniqueKeys() }
+            file.kind = kind
+        }
+        if rules?.passes(record) == false, let problems = rules?.problems(of: record) {
+            flushKeys(reader)
+            for problem in problems { report(locate(problem, of: record, reader: reader)) }
+        }
+        if positions.fields != ObjectIdentifier(record.fields), let rules {
+            positions = (
+                ObjectIdentifier(record.fields), rules.uniqueFields.map { record.fields.index(of: $0) },
+                rules.kind == .product ? record.fields.index(of: "photo") : nil
+            )
+        }
+        for (index, position) in positions.unique.enumerated() {
+            if let position { checkUnique(record, at: position, key: index, reader: reader) }
+        }
+        if let position = positions.photo { checkPhoto(record, at: position, photos: photos, reader: reader) }
+    }
+
+    /// Hands a diagnostic to the sink and counts it; errors only when kept.
     mutating func report(_ diagnostic: Diagnostic) {
         let kept = sink.diagnostics.count
         sink.report(diagnostic)
+        if diagnostic.severity == .warning {
+            file.warnings += 1
+            return
+        }
         guard sink.diagnostics.count > kept else { return }
-        switch diagnostic.severity {
-        case .warning: file.warnings += 1
-        case .error:
-            file.errors += 1
-            if !recordFailed {
-                recordFailed = true
-                file.invalidRecords += 1
-            }
+        file.errors += 1
+        let record = diagnostic.location.record
+        if record == nil || record != lastFailedRecord {
+            lastFailedRecord = record
+            file.invalidRecords += 1
         }
     }
 
@@ -152,49 +209,68 @@ private struct FileRun {
         }
     }
 
-    /// The diagnostic at its field's own line and column, when the reader
-    /// kept where each field starts; else at the record's start.
-    private func locate(
-        _ diagnostic: Diagnostic, in record: Record, offsets: [Int], reader: any RecordReader,
-        at recordLocation: SourceLocation
-    ) -> Diagnostic {
-        var offset = record.origin.byteOffset
-        if let field = diagnostic.location.field, let index = record.fields.index(of: topLevel(field)),
-            index < offsets.count
-        {
-            offset = offsets[index]
-        }
-        return diagnostic.located(recordLocation).located(reader.location(ofByteOffset: offset))
-    }
-
-    private func topLevel(_ field: String) -> String {
-        String(field.split(separator: "/", maxSplits: 1).first ?? Substring(field))
+    /// The diagnostic at its field's own line and column where the reader
+    /// can find it; else at the record's start.
+    private func locate(_ diagnostic: Diagnostic, of record: RawRecord, reader: any RecordReader) -> Diagnostic {
+        let offset = record.origin.byteOffset
+        let field = diagnostic.location.field.map { String($0.split(separator: "/", maxSplits: 1).first ?? "") }
+        let cell = field.flatMap { reader.location(ofField: $0, inRecordAt: offset) }
+        return diagnostic.located(SourceLocation(file: path, record: record.origin.index))
+            .located(cell ?? reader.location(ofByteOffset: offset))
     }
 
     // MARK: - Unique keys
 
-    private mutating func checkUnique(
-        _ record: Record, rules: RecordRules?, offsets: [Int], reader: any RecordReader,
-        at recordLocation: SourceLocation
-    ) {
-        guard let rules else { return }
-        for field in rules.uniqueFields {
-            guard let value = record[field], let key = Self.keyText(value) else { continue }
-            if let first = seenKeys[field, default: [:]][key] {
-                let diagnostic = Diagnostic(
-                    .error, .recordDuplicateKey, [.string(field), .string(key), .integer(first + 1)],
-                    at: SourceLocation(field: field), value: key, rule: rules.uniqueRule(field))
-                report(locate(diagnostic, in: record, offsets: offsets, reader: reader, at: recordLocation))
-            } else {
-                seenKeys[field, default: [:]][key] = record.origin.index
+    /// Queues the value at `position` to be checked against the keys of
+    /// unique field `key`.
+    private mutating func checkUnique(_ record: RawRecord, at position: Int, key: Int, reader: any RecordReader) {
+        let start = pendingText.count
+        switch record.values[position] {
+        case .null:
+            return
+        case .text(let bytes):
+            pendingText.append(contentsOf: bytes)
+        default:
+            guard let text = Self.keyText(record.value(at: position)) else { return }
+            pendingText.append(contentsOf: text.utf8)
+        }
+        let digest = pendingText.withUnsafeBytes { UniqueKeys.digest(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        pendingKeys.append(
+            PendingKey(
+                digest: digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset,
+                text: start..<pendingText.count))
+        if pendingKeys.count >= pendingLimit { flushKeys(reader) }
+    }
+
+    /// Puts the waiting keys into their tables, in order, and reports those
+    /// an earlier record had.
+    private mutating func flushKeys(_ reader: any RecordReader) {
+        guard !pendingKeys.isEmpty else { return }
+        var duplicates: [(PendingKey, first: Int)] = []
+        for pending in pendingKeys {
+            if let first = uniqueKeys[pending.key].insert(pending.digest, record: pending.record) {
+                duplicates.append((pending, first))
             }
+        }
+        let texts = duplicates.map { String(decoding: pendingText[$0.0.text], as: UTF8.self) }
+        pendingKeys.removeAll(keepingCapacity: true)
+        pendingText.removeAll(keepingCapacity: true)
+        guard let rules else { return }
+        for ((pending, first), text) in zip(duplicates, texts) {
+            let field = rules.uniqueFields[pending.key]
+            let cell = reader.location(ofField: field, inRecordAt: pending.byteOffset)
+            let diagnostic = Diagnostic(
+                .error, .recordDuplicateKey, [.string(field), .string(text), .integer(first + 1)],
+                at: SourceLocation(file: path, record: pending.record, field: field), value: text,
+                rule: rules.uniqueRule(field))
+            report(diagnostic.located(cell ?? reader.location(ofByteOffset: pending.byteOffset)))
         }
     }
 
-    /// A key's text: strings trimmed, numbers as written; nil for null.
+    /// A key's text: strings as they are, numbers as written; nil for null
+    /// and for values that are no key (bytes, arrays, objects).
     static func keyText(_ value: Value) -> String? {
         switch value {
-        case .null: nil
         case .string(let text): text
         case .integer(let number): String(number)
         case .double(let number): number.description
@@ -206,47 +282,61 @@ private struct FileRun {
     // MARK: - Photos
 
     /// A product's photo, when present, must be a PNG or a JPEG, by its bytes;
-    /// a reference is checked when its file can be read.
-    private mutating func checkPhoto(
-        _ record: Record, photos: PhotoStore, offsets: [Int], reader: any RecordReader,
-        at recordLocation: SourceLocation
-    ) {
-        guard let value = record["photo"] else { return }
+    /// a reference is checked when its folder exists beside the file.
+    private mutating func checkPhoto(_ record: RawRecord, at position: Int, photos: PhotoStore, reader: any RecordReader) {
         let here = SourceLocation(field: "photo")
-        let bytes: [UInt8]
-        var shown: String?
-        switch value {
-        case .bytes(let inline):
-            bytes = inline
-        case .string(let text) where Photo.isDataURI(text):
-            guard let decoded = Photo.bytes(fromDataURI: text) else {
-                report(
-                    locate(
-                        Diagnostic(FerryError.photoInvalidDataURI(at: here), value: text, rule: "photo.format"),
-                        in: record, offsets: offsets, reader: reader, at: recordLocation))
+        switch record.values[position] {
+        case .null:
+            return
+        case .bytes(let bytes):
+            checkImage(bytes, shown: "\(bytes.count) bytes", record: record, reader: reader)
+        case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
+            let folder = text.lastIndex(of: UInt8(ascii: "/")).map { Array(text[..<$0]) } ?? []
+            if photoFolder?.bytes != folder {
+                photoFolder = (folder, PhotoStore.isDirectory(photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)))
+            }
+            let reference = String(decoding: text, as: UTF8.self)
+            guard photoFolder?.exists == true else {
+                uncheckedPhotos += 1
+                if firstUncheckedPhoto == nil {
+                    let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
+                    firstUncheckedPhoto = (reference, location)
+                }
                 return
             }
-            bytes = decoded
-            shown = text
-        case .string(let reference) where !reference.isEmpty:
             do throws(FerryError) {
-                bytes = try photos.read(reference: reference, at: here)
-                shown = reference
+                let bytes = try photos.read(reference: reference, at: here)
+                bytes.withUnsafeBytes { checkImage($0, shown: reference, record: record, reader: reader) }
             } catch {
-                var warning = Diagnostic(error, value: reference, rule: "photo.format")
-                warning.severity = .warning
-                report(locate(warning, in: record, offsets: offsets, reader: reader, at: recordLocation))
-                return
+                var problem = Diagnostic(error, value: reference, rule: "photo.format")
+                // A file that is missing or unreadable is a warning; one outside the folder, an error.
+                if error.code != .photoOutsideFolder { problem.severity = .warning }
+                report(locate(problem, of: record, reader: reader))
             }
         default:
-            return
+            switch record.value(at: position) {
+            case .string(let text) where Photo.isDataURI(text):
+                guard let decoded = Photo.bytes(fromDataURI: text) else {
+                    let problem = Diagnostic(FerryError.photoInvalidDataURI(at: here), value: text, rule: "photo.format")
+                    report(locate(problem, of: record, reader: reader))
+                    return
+                }
+                decoded.withUnsafeBytes { checkImage($0, shown: text, record: record, reader: reader) }
+            case .bytes(let bytes):
+                bytes.withUnsafeBytes { checkImage($0, shown: "\(bytes.count) bytes", record: record, reader: reader) }
+            default:
+                return  // an empty reference, or a value of the wrong type, which the rules report
+            }
         }
+    }
+
+    private mutating func checkImage(_ bytes: UnsafeRawBufferPointer, shown: String, record: RawRecord, reader: any RecordReader) {
         let type = Photo.imageType(of: bytes)
         guard type != .png && type != .jpeg else { return }
         let diagnostic = Diagnostic(
-            .error, .photoNotImage, [.string(type.mediaType)], at: here, value: shown ?? "\(bytes.count) bytes",
+            .error, .photoNotImage, [.string(type.mediaType)], at: SourceLocation(field: "photo"), value: shown,
             rule: "photo.format")
-        report(locate(diagnostic, in: record, offsets: offsets, reader: reader, at: recordLocation))
+        report(locate(diagnostic, of: record, reader: reader))
     }
 }
 
@@ -273,13 +363,26 @@ struct RecordRules {
 
     func uniqueRule(_ field: String) -> String { "/properties/\(field)/x-ferry-unique" }
 
-    /// Reports each problem of `record`.
-    mutating func check(_ record: Record, _ report: (Diagnostic) -> Void) {
+    /// Whether `record` breaks none of the rules; it looks no further than
+    /// the first problem, and makes no `Value`.
+    mutating func passes(_ record: RawRecord) -> Bool {
         do throws(FerryError) {
-            try validator.validate(record, at: .unknown)
+            try validator.validate(record)
+            return true
         } catch {
-            let value = error.location.field.flatMap { record[$0] }.flatMap(FileRun.keyText)
-            report(Diagnostic(error, value: value, rule: error.location.field.map { "/properties/\($0)" }))
+            return false
+        }
+    }
+
+    /// Every problem of `record`, each naming its field and the rule.
+    mutating func problems(of record: RawRecord) -> [Diagnostic] {
+        do throws(FerryError) {
+            try validator.validate(record)
+            return []
+        } catch {
+            let value = error.location.field.flatMap { field in record.fields.index(of: field) }
+                .flatMap { FileRun.keyText(record.value(at: $0)) }
+            return [Diagnostic(error, value: value, rule: error.location.field.map { "/properties/\($0)" })]
         }
     }
 }

@@ -1,0 +1,93 @@
+/// The values of a unique field seen so far, each with the record that had
+/// it first, held as 128-bit digests of their text: 24 bytes a key whatever
+/// its length, so a million keys take at most 48 MiB (the table is
+/// never more than half full).
+///
+/// Two different keys would have to share all 128 bits of their digest to
+/// be taken for one another: for a billion keys the chance is below 10⁻²⁰.
+/// The digest is not keyed, so the same key gives the same digest in every
+/// process (shards of one file can compare theirs).
+final class UniqueKeys {
+    /// One key: its digest, and the record that had it first, 1-based so
+    /// that 0 marks an empty slot. 24 bytes, so most probes touch one line.
+    private struct Slot {
+        var low: UInt64
+        var high: UInt64
+        var record: UInt32
+    }
+
+    private var slots: UnsafeMutablePointer<Slot>
+    private var mask: Int
+    private(set) var count = 0
+
+    init() {
+        mask = 1023
+        slots = .allocate(capacity: mask + 1)
+        slots.initialize(repeating: Slot(low: 0, high: 0, record: 0), count: mask + 1)
+    }
+
+    deinit { slots.deallocate() }
+
+    /// Adds the key whose digest is `digest` (see `digest(_:)`), of record
+    /// `record` (0-based).
+    /// - Returns: the 0-based record that had the key first, or nil when it is new.
+    func insert(_ digest: (low: UInt64, high: UInt64), record: Int) -> Int? {
+        var slot = Int(truncatingIfNeeded: digest.low) & mask
+        while slots[slot].record != 0 {
+            if slots[slot].low == digest.low && slots[slot].high == digest.high { return Int(slots[slot].record) - 1 }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = Slot(low: digest.low, high: digest.high, record: UInt32(clamping: record + 1))
+        count += 1
+        if count * 2 > mask { grow() }
+        return nil
+    }
+
+    private func grow() {
+        let old = slots
+        let oldSize = mask + 1
+        mask = oldSize * 2 - 1
+        slots = .allocate(capacity: mask + 1)
+        slots.initialize(repeating: Slot(low: 0, high: 0, record: 0), count: mask + 1)
+        for index in 0..<oldSize where old[index].record != 0 {
+            var slot = Int(truncatingIfNeeded: old[index].low) & mask
+            while slots[slot].record != 0 { slot = (slot + 1) & mask }
+            slots[slot] = old[index]
+        }
+        old.deallocate()
+    }
+
+    // MARK: - Digest
+
+    private static let primes: (UInt64, UInt64, UInt64, UInt64) = (
+        0xA076_1D64_78BD_642F, 0xE703_7ED1_A0B4_28DB, 0x8EBC_6AF0_9C88_C6E3, 0x5899_65CC_7537_4CC3
+    )
+
+    @inline(__always)
+    private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let product = a.multipliedFullWidth(by: b)
+        return product.high ^ product.low
+    }
+
+    /// Two independent 64-bit lanes over the bytes, eight at a time (the
+    /// last word padded with zeros; the length is mixed in first).
+    static func digest(_ bytes: UnsafeRawBufferPointer) -> (low: UInt64, high: UInt64) {
+        let length = UInt64(bytes.count)
+        var low = mix(length ^ primes.0, primes.1)
+        var high = mix(length ^ primes.2, primes.3)
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            low = mix(low ^ word, primes.1)
+            high = mix(high ^ word ^ primes.0, primes.3)
+            index += 8
+        }
+        if index < bytes.count {
+            var word: UInt64 = 0
+            for (shift, byte) in bytes[index...].enumerated() { word |= UInt64(byte) << (8 * UInt64(shift)) }
+            low = mix(low ^ word, primes.1)
+            high = mix(high ^ word ^ primes.0, primes.3)
+        }
+        return (mix(low, primes.2), mix(high, primes.1))
+    }
+}

@@ -150,6 +150,12 @@ extension RecordReader {
     public var resumesAfterError: Bool { false }
     public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? { nil }
 
+    /// Where a problem of the record that starts at `byteOffset` is: the
+    /// cell of `field` when the reader can find it, else the record's start.
+    public func location(of field: String?, inRecordAt byteOffset: Int) -> SourceLocation {
+        field.flatMap { location(ofField: $0, inRecordAt: byteOffset) } ?? location(ofByteOffset: byteOffset)
+    }
+
     public func location(ofByteOffset offset: Int) -> SourceLocation {
         SourceLocation(byteOffset: offset)
     }

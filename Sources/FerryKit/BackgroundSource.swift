@@ -146,7 +146,7 @@ extension BackgroundSource where Batch == RecordTape {
                         try validator?.validate(record)
                     } catch {
                         throw error.located(SourceLocation(file: inputPath, record: record.origin.index))
-                            .located(reader.location(ofByteOffset: record.origin.byteOffset))
+                            .located(reader.location(of: error.location.field, inRecordAt: record.origin.byteOffset))
                     }
                     tape.append(record)
                     if tape.byteCount >= tapeBytes {

@@ -197,7 +197,7 @@ extension Converter {
                 try validator?.validate(record)
             } catch {
                 throw error.located(SourceLocation(file: inputPath, record: record.origin.index))
-                    .located(reader.location(ofByteOffset: record.origin.byteOffset))
+                    .located(reader.location(of: error.location.field, inRecordAt: record.origin.byteOffset))
             }
             do throws(FerryError) {
                 try writer.writeRaw(record)

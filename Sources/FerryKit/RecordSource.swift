@@ -34,7 +34,7 @@ final class RecordSource {
                 try handlePhoto(in: &record, at: location)
             }
         } catch {
-            throw error.located(reader.location(ofByteOffset: record.origin.byteOffset))
+            throw error.located(reader.location(of: error.location.field, inRecordAt: record.origin.byteOffset))
         }
         return record
     }

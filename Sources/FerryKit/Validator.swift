@@ -212,11 +212,9 @@ private struct FileRun {
     /// The diagnostic at its field's own line and column where the reader
     /// can find it; else at the record's start.
     private func locate(_ diagnostic: Diagnostic, of record: RawRecord, reader: any RecordReader) -> Diagnostic {
-        let offset = record.origin.byteOffset
         let field = diagnostic.location.field.map { String($0.split(separator: "/", maxSplits: 1).first ?? "") }
-        let cell = field.flatMap { reader.location(ofField: $0, inRecordAt: offset) }
         return diagnostic.located(SourceLocation(file: path, record: record.origin.index))
-            .located(cell ?? reader.location(ofByteOffset: offset))
+            .located(reader.location(of: field, inRecordAt: record.origin.byteOffset))
     }
 
     // MARK: - Unique keys
@@ -258,12 +256,11 @@ private struct FileRun {
         guard let rules else { return }
         for ((pending, first), text) in zip(duplicates, texts) {
             let field = rules.uniqueFields[pending.key]
-            let cell = reader.location(ofField: field, inRecordAt: pending.byteOffset)
             let diagnostic = Diagnostic(
                 .error, .recordDuplicateKey, [.string(field), .string(text), .integer(first + 1)],
                 at: SourceLocation(file: path, record: pending.record, field: field), value: text,
                 rule: rules.uniqueRule(field))
-            report(diagnostic.located(cell ?? reader.location(ofByteOffset: pending.byteOffset)))
+            report(diagnostic.located(reader.location(of: field, inRecordAt: pending.byteOffset)))
         }
     }
 

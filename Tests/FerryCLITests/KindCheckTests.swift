@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Product and book checks: the error names the record and the field.
+/// Product and book checks: the error names the record and the field, and
+/// points at the field's value (a missing field, at the record's start).
 @Suite struct KindCheckTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
@@ -19,32 +20,32 @@ import Testing
     static let cases = [
         Case(
             name: "negative price", text: "[{\"name\":\"a\",\"price\":1},\n {\"name\":\"b\",\"price\":-2}]",
-            code: "record.negative", line: 2, column: 2, record: 2, field: "price"),
+            code: "record.negative", line: 2, column: 22, record: 2, field: "price"),
         Case(
             name: "negative double price", text: "[{\"name\":\"a\",\"price\":1.5},\n\n  {\"name\":\"b\",\"price\":-0.01}]",
-            code: "record.negative", line: 3, column: 3, record: 2, field: "price"),
+            code: "record.negative", line: 3, column: 23, record: 2, field: "price"),
         Case(
             name: "missing name", text: "[{\"name\":\"a\",\"price\":1},\n {\"price\":2}]",
             code: "record.missingField", line: 2, column: 2, record: 2, field: "name"),
         Case(
             name: "null name", text: "[{\"name\":null,\"price\":1}]",
-            code: "record.missingField", line: 1, column: 2, record: 1, field: "name"),
+            code: "record.missingField", line: 1, column: 10, record: 1, field: "name"),
         Case(
             name: "missing name with --kind", text: "[{\"price\":1}]", arguments: ["--kind", "product"],
             code: "record.missingField", line: 1, column: 2, record: 1, field: "name"),
         Case(
             name: "empty name", text: "[{\"name\":\"\",\"price\":1}]",
-            code: "record.emptyField", line: 1, column: 2, record: 1, field: "name"),
+            code: "record.emptyField", line: 1, column: 10, record: 1, field: "name"),
         Case(
             name: "price as text", text: "[{\"name\":\"a\",\"price\":\"cheap\"}]",
-            code: "record.wrongType", line: 1, column: 2, record: 1, field: "price"),
+            code: "record.wrongType", line: 1, column: 22, record: 1, field: "price"),
         Case(
             name: "negative pages",
             text: "{\"title\":\"t\",\"pages\":10}\n{\"title\":\"u\",\"pages\":-1}\n",
-            code: "record.negative", line: 2, column: 1, record: 2, field: "pages"),
+            code: "record.negative", line: 2, column: 22, record: 2, field: "pages"),
         Case(
             name: "fractional pages", text: "{\"title\":\"t\",\"pages\":10.5}\n",
-            code: "record.wrongType", line: 1, column: 1, record: 1, field: "pages"),
+            code: "record.wrongType", line: 1, column: 22, record: 1, field: "pages"),
     ]
 
     @Test(arguments: cases)

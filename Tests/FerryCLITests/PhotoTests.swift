@@ -86,7 +86,7 @@ import Testing
         #expect(result.status == 1)
         let diagnostic = try #require(result.diagnostics.first, "\(result.err)")
         #expect(diagnostic.code == "photo.outsideFolder")
-        #expect(diagnostic.line == 2 && diagnostic.column == 1)
+        #expect(diagnostic.line == 2 && diagnostic.column == 31)  // the photo's cell
         #expect(diagnostic.record == 2)
         #expect(diagnostic.field == "photo")
         #expect(!FileManager.default.fileExists(atPath: folder.path("data/out.json")))

@@ -49,7 +49,7 @@ public struct CSVCodec: Codec {
     public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
         context.kind = .generic
         let reader = try makeReader(input, context: context)
-        while try reader.next() != nil {}
+        try context.readToEnd { () throws(FerryError) in try reader.next() != nil } resumes: { reader.resumesAfterError }
     }
 
     /// `input` as UTF-8: transcoded when an encoding is asked for, or when it

@@ -1,35 +1,26 @@
 import FerryKit
 
-/// `ferry lint <input>...`: checks that files are well formed.
+/// `ferry lint <input>...`: checks that files are well formed, and reports
+/// every problem it can read past, as `validate` does.
 struct LintCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         CommandSpec(
             name: "lint", abstractKey: "lint.abstract",
             arguments: [ArgumentSpec(name: "input", helpKey: "lint.argument.input", isRepeating: true)],
-            options: [
-                OptionSpec(
-                    name: "from", short: "f", valueName: "format", helpKey: "lint.option.from",
-                    allowed: registry.codecs.map(\.id)),
-            ] + CodecOptions.limitSpecs + [.quiet, .help])
+            options: ReportOptions.specs(
+                around: [
+                    OptionSpec(
+                        name: "from", short: "f", valueName: "format", helpKey: "lint.option.from",
+                        allowed: registry.codecs.map(\.id))
+                ], registry: registry))
     }
 
-    /// Checks every file, reporting each problem.
+    /// Checks every file and writes the report.
     /// - Returns: the exit status: the worst of the files'.
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
-        let limits = try CodecOptions.limits(arguments)
-        let linter = Linter(registry: registry)
-        var status = ExitStatus.success
-        for path in arguments.positionals {
-            do throws(FerryError) {
-                let format = try linter.lint(path, from: arguments["from"], limits: limits)
-                if !arguments.flag("quiet") {
-                    console.print(console.catalog.message("lint.ok", [.path(path), .string(format)]))
-                }
-            } catch {
-                console.report(error)
-                status = max(status, ExitStatus.of(error))
-            }
+        let options = try ReportOptions.validationOptions(arguments, registry: registry)
+        return try ReportOptions.run(arguments, console: console) {
+            Linter(registry: registry).lint(arguments.positionals, options: options)
         }
-        return status
     }
 }

@@ -4,35 +4,56 @@ import FerryKit
 /// and reports every problem, for people or for CI.
 struct ValidateCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
-        var options = [
+        let options = [
             OptionSpec(
                 name: "from", short: "f", valueName: "format", helpKey: "validate.option.from",
                 allowed: registry.codecs.map(\.id)),
             OptionSpec(
                 name: "kind", short: "k", valueName: "kind", helpKey: "validate.option.kind",
                 allowed: RecordKind.allCases.map(\.rawValue)),
-            OptionSpec(
-                name: "report", short: "r", valueName: "format", helpKey: "validate.option.report",
-                allowed: ReportFormat.allCases.map(\.rawValue)),
-            OptionSpec(name: "output", short: "o", valueName: "file", helpKey: "validate.option.output"),
-            OptionSpec(name: "max-errors", valueName: "n", helpKey: "validate.option.maxErrors"),
-            OptionSpec(name: "force", helpKey: "validate.option.force"),
-        ] + CodecOptions.limitSpecs
-        options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)), applying: .read)
-        options += [.quiet, .help]
+        ]
         return CommandSpec(
             name: "validate", abstractKey: "validate.abstract",
             arguments: [ArgumentSpec(name: "input", helpKey: "validate.argument.input", isRepeating: true)],
-            options: options)
+            options: ReportOptions.specs(around: options, registry: registry))
     }
 
     /// Checks the files and writes the report.
-    /// - Returns: 0 when every record is valid, 1 when one is not, 3 when a
-    ///   file could not be read.
+    /// - Returns: the exit status (see `ReportOptions.write`).
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
+        var options = try ReportOptions.validationOptions(arguments, registry: registry)
+        options.kind = arguments["kind"].flatMap(RecordKind.init(rawValue:))
+        return try ReportOptions.run(arguments, console: console) {
+            Validator(registry: registry).validate(arguments.positionals, options: options)
+        }
+    }
+}
+
+/// What `validate` and `lint` share: reading options, the report's form and
+/// destination, the cap on errors, and the exit status.
+enum ReportOptions {
+    /// `options` with the report options, the limits and the codecs' reading
+    /// options (the CSV dialect) around them.
+    static func specs(around options: [OptionSpec], registry: CodecRegistry) -> [OptionSpec] {
+        var specs =
+            options + [
+                OptionSpec(
+                    name: "report", short: "r", valueName: "format", helpKey: "validate.option.report",
+                    allowed: ReportFormat.allCases.map(\.rawValue)),
+                OptionSpec(name: "output", short: "o", valueName: "file", helpKey: "validate.option.output"),
+                OptionSpec(name: "max-errors", valueName: "n", helpKey: "validate.option.maxErrors"),
+                OptionSpec(name: "force", helpKey: "validate.option.force"),
+            ] + CodecOptions.limitSpecs
+        specs += CodecOptions.specs(registry: registry, taken: Set(specs.map(\.name)), applying: .read)
+        return specs + [.quiet, .help]
+    }
+
+    /// The options every check takes from the command line.
+    static func validationOptions(_ arguments: ParsedArguments, registry: CodecRegistry) throws(FerryError)
+        -> ValidationOptions
+    {
         var options = ValidationOptions()
         options.from = arguments["from"]
-        options.kind = arguments["kind"].flatMap(RecordKind.init(rawValue:))
         options.limits = try CodecOptions.limits(arguments)
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
         if let text = arguments["max-errors"] {
@@ -41,14 +62,26 @@ struct ValidateCommand {
             }
             options.maxErrors = cap == 0 ? nil : cap
         }
+        return options
+    }
+
+    /// Runs `check` and writes its report where the options say.
+    /// - Returns: 0 when nothing is wrong, 1 when the data is, 3 when a
+    ///   file could not be read.
+    static func run(
+        _ arguments: ParsedArguments, console: Console, _ check: () -> ValidationReport
+    ) throws(FerryError) -> Int32 {
         let format = arguments["report"].flatMap(ReportFormat.init(rawValue:)) ?? .text
-        // Open the output before the work, so a wrong path fails at once.
+        // The output is opened before the work, so a wrong path fails at once.
         let file = try arguments["output"].flatMap { (path) throws(FerryError) -> OutputFile? in
             path == "-" ? nil : try OutputFile(path: path, overwrite: arguments.flag("force"))
         }
-
-        let report = Validator(registry: registry).validate(arguments.positionals, options: options)
-        var text = format.render(report, formatter: console.formatter, tool: ("ferry", FerryCLI.version))
+        let report = check()
+        // --quiet leaves the problems alone in a text report.
+        var text =
+            format == .text && arguments.flag("quiet")
+            ? report.diagnostics.map(console.formatter.render).joined(separator: "\n")
+            : format.render(report, formatter: console.formatter, tool: ("ferry", FerryCLI.version))
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
         if let file {
             do throws(FerryError) {
@@ -59,7 +92,7 @@ struct ValidateCommand {
                 throw error
             }
             // Whoever reads the file in CI still sees the outcome here.
-            if !arguments.flag("quiet") && format != .text {
+            if !arguments.flag("quiet") {
                 console.printError(TextReport.summaryLine(of: report, catalog: console.catalog))
             }
         } else {

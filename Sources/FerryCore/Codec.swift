@@ -55,7 +55,7 @@ extension Codec {
     /// By default a file is well formed when every record can be read.
     public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
         let reader = try makeReader(input, context: context)
-        while try reader.next() != nil {}
+        try context.readToEnd { () throws(FerryError) in try reader.next() != nil } resumes: { reader.resumesAfterError }
     }
 }
 

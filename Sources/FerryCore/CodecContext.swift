@@ -43,6 +43,11 @@ public final class ReadContext {
     /// Whether a reader that can should go on after a bad record (see
     /// `RecordReader.resumesAfterError`) instead of staying failed.
     public var resumesAfterBadRecords = false
+    /// Where `lint` hands the problems it can read past, when set (it also
+    /// makes readers resume); without it, the first problem is thrown.
+    public var diagnostics: (any DiagnosticSink)? {
+        didSet { resumesAfterBadRecords = diagnostics != nil }
+    }
     /// Warnings raised while reading, in order.
     public private(set) var warnings: [FerryWarning] = []
 
@@ -69,5 +74,24 @@ public final class WriteContext {
     public init(kind: RecordKind? = nil, options: OptionValues = OptionValues()) {
         self.kind = kind
         self.options = options
+    }
+}
+
+extension ReadContext {
+    /// Calls `step` until it returns false. A problem the reader can read
+    /// past (`resumes()` is true after it) goes to `diagnostics`, and the
+    /// reading goes on while the sink takes more; any other is thrown.
+    /// - Throws: the problems that end the reading.
+    public func readToEnd(
+        _ step: () throws(FerryError) -> Bool, resumes: () -> Bool
+    ) throws(FerryError) {
+        while true {
+            do throws(FerryError) {
+                guard try step() else { return }
+            } catch {
+                guard let diagnostics, resumes() else { throw error }
+                guard diagnostics.report(Diagnostic(error)) else { return }
+            }
+        }
     }
 }

@@ -58,7 +58,13 @@ public struct JSONLinesCodec: Codec {
     }
 
     public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
-        try JSONReader(input, layout: .lines, limits: context.limits, acceptsAnyValue: true).skipToEnd()
+        let reader = JSONReader(
+            input, layout: .lines, limits: context.limits, acceptsAnyValue: true,
+            resumesAfterBadRecords: context.resumesAfterBadRecords)
+        try context.readToEnd { () throws(FerryError) in
+            try reader.skipToEnd()
+            return false
+        } resumes: { reader.resumesAfterError }
     }
 }
 

@@ -128,6 +128,7 @@ public final class JSONReader: RecordReader {
 
     /// Reads to the end, checking well-formedness only.
     public func skipToEnd() throws(FerryError) {
+        lastErrorResumes = false
         while true {
             if case .end = try advance() { return }
         }

@@ -76,9 +76,12 @@ struct JUnitReport {
             cases.append("    <testcase \(attributes)>\n\(body)    </testcase>\n")
         }
         if file.validRecords > 0 || cases.isEmpty {
-            let name = formatter.catalog.message(
-                "validate.count.validRecords" + (file.validRecords == 1 ? "#one" : "#other"),
-                [.integer(file.validRecords)])
+            let name =
+                file.countsRecords
+                ? formatter.catalog.message(
+                    "validate.count.validRecords" + (file.validRecords == 1 ? "#one" : "#other"),
+                    [.integer(file.validRecords)])
+                : formatter.catalog.message("lint.junit.wellFormed")
             cases.append("    <testcase classname=\"\(path)\" name=\"\(Self.escaped(name))\"/>\n")
         }
         return (cases, failures, errors)

@@ -13,6 +13,11 @@ public struct TextReport {
 
     func render() -> String {
         var lines = report.diagnostics.map(formatter.render)
+        if report.rulesChoice == .wellFormedness {
+            for file in report.files where file.errors == 0 && file.complete {
+                lines.append(catalog.message("lint.ok", [.path(file.path), .string(file.format ?? "")]))
+            }
+        }
         for file in report.files where !file.complete {
             let fatal = report.diagnostics(of: file.path).last { $0.severity == .error }
             if let line = fatal?.location.line {
@@ -21,7 +26,7 @@ public struct TextReport {
                 lines.append(catalog.message("validate.unreadable", [.path(file.path)]))
             }
         }
-        if !report.rules.isEmpty {
+        if !report.rules.isEmpty && report.rulesChoice != .wellFormedness {
             lines.append(catalog.message("validate.rules.\(report.rulesChoice.rawValue)", [.string(report.rules)]))
         }
         lines.append(summary)
@@ -47,7 +52,13 @@ public struct TextReport {
         let files = plural("validate.count.files", report.files.count)
         let valid = plural("validate.count.validRecords", report.validRecords)
         var text: String
-        if report.errorCount == 0 {
+        if report.rulesChoice == .wellFormedness {
+            text =
+                report.errorCount == 0
+                ? catalog.message("lint.summary.valid", [.string(files)])
+                : catalog.message(
+                    "lint.summary.invalid", [.string(plural("validate.count.errors", report.errorCount)), .string(files)])
+        } else if report.errorCount == 0 {
             text = catalog.message("validate.summary.valid", [.string(files), .string(valid)])
         } else {
             text = catalog.message(

@@ -19,6 +19,9 @@ public struct ValidationReport: Sendable {
         /// (a JSON document's structural error, an unterminated CSV quote, an
         /// unreadable file): what follows was not checked.
         public var complete = true
+        /// Whether the records were counted: false for `lint`, which checks
+        /// that the file is well formed and no more.
+        public var countsRecords = true
         /// Errors and warnings in this file.
         public var errors = 0
         public var warnings = 0
@@ -37,6 +40,8 @@ public struct ValidationReport: Sendable {
         case kind
         /// Inferred from each file's records.
         case inferred
+        /// No rules: only well-formedness (`ferry lint`).
+        case wellFormedness
     }
 
     public var files: [File] = []

@@ -9,6 +9,9 @@ public struct ValidationOptions: Sendable {
     public var limits = ReadLimits()
     /// The most errors reported; checking stops there. nil for no cap.
     public var maxErrors: Int? = 1000
+    /// Whether to check the records' rules, or only that each file is well
+    /// formed (`ferry lint`: the codec's `lint`, with no kinds).
+    public var wellFormednessOnly = false
 
     public init() {}
 }
@@ -31,7 +34,7 @@ public struct Validator {
     public func validate(_ paths: [String], options: ValidationOptions) -> ValidationReport {
         var report = ValidationReport()
         report.maxErrors = options.maxErrors
-        report.rulesChoice = options.kind == nil ? .inferred : .kind
+        report.rulesChoice = options.wellFormednessOnly ? .wellFormedness : options.kind == nil ? .inferred : .kind
         let sink = DiagnosticCollector(maxErrors: options.maxErrors)
         var kinds: [RecordKind] = []
         for path in paths {
@@ -43,6 +46,11 @@ public struct Validator {
                         path: opened.formatPath, prefix: opened.prefix, from: options.from)
                     run.file.format = codec.id
                     let context = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
+                    if options.wellFormednessOnly {
+                        run.file.countsRecords = false
+                        try run.lint(opened.input, codec: codec, context: context)
+                        return
+                    }
                     context.resumesAfterBadRecords = true
                     let reader = try codec.makeReader(opened.input, context: context)
                     let photos = PhotoStore(
@@ -113,6 +121,20 @@ private struct FileRun {
         self.path = path
         self.sink = sink
         self.file = file
+    }
+
+    /// Checks that `input` is well formed, through the codec's `lint`, with
+    /// the problems it can read past reported and the rest thrown.
+    mutating func lint(_ input: any ByteInput, codec: any Codec, context: ReadContext) throws(FerryError) {
+        let counting = CountingSink(sink, path: path)
+        context.diagnostics = counting
+        defer {
+            context.diagnostics = nil
+            file.errors += counting.errors
+            file.warnings += counting.warnings
+        }
+        try codec.lint(input, context: context)
+        takeWarnings(context)
     }
 
     /// Reads `reader` to its end, or to an error it cannot read past.
@@ -381,5 +403,30 @@ struct RecordRules {
                 .flatMap { FileRun.keyText(record.value(at: $0)) }
             return [Diagnostic(error, value: value, rule: error.location.field.map { "/properties/\($0)" })]
         }
+    }
+}
+
+/// A sink that places diagnostics in their file and counts those kept
+/// before it hands them on.
+private final class CountingSink: DiagnosticSink {
+    private let sink: DiagnosticCollector
+    private let path: String
+    private(set) var errors = 0
+    private(set) var warnings = 0
+
+    init(_ sink: DiagnosticCollector, path: String) {
+        self.sink = sink
+        self.path = path
+    }
+
+    func report(_ diagnostic: Diagnostic) -> Bool {
+        let kept = sink.diagnostics.count
+        let more = sink.report(diagnostic.located(SourceLocation(file: path)))
+        if diagnostic.severity == .warning {
+            warnings += 1
+        } else if sink.diagnostics.count > kept {
+            errors += 1
+        }
+        return more
     }
 }

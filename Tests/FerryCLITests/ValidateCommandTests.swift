@@ -265,6 +265,28 @@ import Testing
     }
 }
 
+/// `ferry lint`: well-formedness only, reported as `validate` reports.
+@Suite struct LintReportTests {
+    @Test func lintReportsEveryProblemItCanReadPast() throws {
+        let folder = try ScratchFolder()
+        let ragged = try folder.write("r.csv", "a;b\n1;-2\n3\n4;5;6\n7;8\n")
+        let result = try Ferry.run(["lint", ragged, TestPaths.example("products.csv"), "--delimiter", ";"])
+        #expect(result.status == 1, "\(result.out)\(result.err)")
+        let lines = result.out.split(separator: "\n").compactMap { DiagnosticLine(String($0)) }
+        #expect(lines.map(\.code) == ["csv.raggedRow", "csv.raggedRow"])
+        #expect(lines.map(\.line) == [3, 4])
+        #expect(result.out.contains("products.csv: OK (csv)"), "\(result.out)")
+        #expect(result.out.contains("2 errors in 2 files"), "\(result.out)")
+
+        let output = folder.path("lint.json")
+        let json = try Ferry.run(["lint", ragged, "--delimiter", ";", "--report", "json", "--output", output])
+        #expect(json.status == 1)
+        try PythonCheck.run("json", output, schema: TestPaths.packageRoot.appendingPathComponent("Formats/report.schema.json").path)
+        let capped = try Ferry.run(["lint", ragged, "--delimiter", ";", "--max-errors", "1", "--quiet"])
+        #expect(capped.out.split(separator: "\n").count == 1, "\(capped.out)")
+    }
+}
+
 /// Checks reports with Python: `jsonschema` for the JSON and SARIF reports,
 /// `xml.etree` for JUnit.
 enum PythonCheck {

@@ -17,15 +17,15 @@ public struct ProcessResult: Sendable {
 
     public var out: String { String(decoding: stdout, as: UTF8.self) }
     public var err: String { String(decoding: stderr, as: UTF8.self) }
-    /// The diagnostics printed on standard error, parsed.
-    public var diagnostics: [DiagnosticLine] { err.split(separator: "\n").compactMap { DiagnosticLine(String($0)) } }
-    /// The codes of the diagnostics on standard error: the `[code]` that
+    /// The diagnostics printed on standard error (convert), then those on
+    /// standard output (the reports of validate and lint), parsed.
+    public var diagnostics: [DiagnosticLine] {
+        (err + "\n" + out).split(separator: "\n").compactMap { DiagnosticLine(String($0)) }
+    }
+    /// The codes of the diagnostics, in the same order: the `[code]` that
     /// ends each `… error: … [code]` line.
     public var diagnosticCodes: [String] {
-        err.split(separator: "\n").compactMap { line in
-            guard line.hasSuffix("]"), let open = line.lastIndex(of: "[") else { return nil }
-            return String(line[line.index(after: open)..<line.index(before: line.endIndex)])
-        }
+        diagnostics.map(\.code)
     }
 }
 

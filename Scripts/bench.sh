@@ -56,6 +56,7 @@ GEN_PLISTS="$ROOT/Scripts/gen-plists.py"
 PYBENCH="$ROOT/Scripts/bench-python.py"
 RUNNER="$ROOT/Scripts/bench-run.py"
 ARCHIVE_BENCH="$ROOT/Scripts/bench-archive.py"
+VALIDATE_BENCH="$ROOT/Scripts/bench-validate.py"
 VENV="$WORK/venv"
 TARGET_RSS_MB=64  # streaming conversions stay under this peak RSS
 
@@ -64,6 +65,7 @@ TARGET_RSS_MB=64  # streaming conversions stay under this peak RSS
 target_ratio() {
     case $1 in
         mlr | plistlib) echo 20 ;;
+        jsonschema-rs) echo 10 ;;
         bpylist2) echo 30 ;;
         gzip | pigz) echo 1 ;;
         *) echo 0 ;;
@@ -124,6 +126,18 @@ ensure_venv() {
     say "installing bpylist2 and NSKeyedUnArchiver with pip in $VENV"
     { [[ -x $python ]] || python3 -m venv "$VENV"; } >&2 &&
         "$python" -m pip install -q bpylist2 NSKeyedUnArchiver >&2
+}
+
+# Add orjson, jsonschema-rs and frictionless to $VENV (the validation
+# peers) unless it has them; fails quietly, and their rows are left out.
+ensure_validate_venv() {
+    local python="$VENV/bin/python"
+    if [[ -x $python ]] && "$python" -c 'import orjson, jsonschema_rs, frictionless' 2>/dev/null; then
+        return 0
+    fi
+    say "installing orjson, jsonschema-rs and frictionless with pip in $VENV"
+    { [[ -x $python ]] || python3 -m venv "$VENV"; } >&2 &&
+        "$python" -m pip install -q orjson jsonschema-rs frictionless >&2
 }
 
 # MARK: - Data
@@ -285,7 +299,7 @@ report() {
                 line+="  ferry/${R_TOOL[j]} = n/a"
             else
                 line+=$(awk -v f="${R_SECS[i]}" -v p="${R_SECS[j]}" -v fc="${R_CPU[i]}" -v pc="${R_CPU[j]}" \
-                    -v t="${R_TOOL[j]}" -v goal="$([[ ${R_TOOL[i]} == ferry ]] && target_ratio "${R_TOOL[j]}" || echo 0)" \
+                    -v t="${R_TOOL[j]}" -v goal="$([[ ${R_TOOL[i]} != ferry-file ]] && target_ratio "${R_TOOL[j]}" || echo 0)" \
                     'BEGIN { r = p / (f > 0 ? f : 0.001)
                              printf "  ferry/%s = %.1fx", t, r
                              # CPU times have 10 ms resolution: no ratio below that.
@@ -296,15 +310,16 @@ report() {
         # Whole-file formats (plists, archives) are read whole: no RSS
         # target; targets are checked on the `ferry` row only.
         if [[ ${R_RSS[i]} != - ]]; then
-            line+=$(awk -v m="${R_RSS[i]}" -v goal="$TARGET_RSS_MB" \
-                -v untargeted="$([[ ${R_OP[i]} =~ plist|archive || ${R_TOOL[i]} != ferry ]] && echo 1)" \
+            line+=$(awk -v m="${R_RSS[i]}" -v goal="$([[ ${R_OP[i]} == validate* ]] && echo 128 || echo "$TARGET_RSS_MB")" \
+                -v untargeted="$([[ ${R_OP[i]} =~ plist|archive || ${R_TOOL[i]} == ferry-file ]] && echo 1)" \
                 'BEGIN { printf "  ferry RSS %s MB%s", m, untargeted ? "" : (m < goal ? " (ok)" : " (over target)") }')
         fi
         printf '%s\n' "$line"
     done
     printf '\nTargets (../shared/ANCHORS.md): ferry >= 20x mlr on every conversion and peak RSS < %d MB\n' "$TARGET_RSS_MB"
     printf 'when streaming; >= 20x plistlib on binary plists; >= 30x bpylist2 on keyed archives;\n'
-    printf 'gzip: at least the speed of gzip with one job and of pigz -p2 with two (1x).\n'
+    printf 'gzip: at least the speed of gzip with one job and of pigz -p2 with two (1x);\n'
+    printf 'validation: >= 10x orjson + jsonschema-rs on the same records, peak RSS < 128 MB.\n'
     if ((COUNT < 1000000)); then
         printf 'Note: COUNT=%d; the targets are stated for 1,000,000 products (and a 100,000-product archive).\n' "$COUNT"
     fi
@@ -339,8 +354,8 @@ want_any() { local op; for op; do want "$op" && return 0; done; return 1; }
 # Inputs are made only for the operations that run.
 IN_JSON= IN_JSONL= IN_CSV=
 want_any "JSON -> JSONL" "JSON -> CSV" && IN_JSON=$(dataset json)
-want_any "JSONL -> JSON" "gzip" && IN_JSONL=$(dataset jsonl)
-want_any "CSV -> JSON" "CSV -> JSONL" && IN_CSV=$(dataset csv)
+want_any "JSONL -> JSON" "gzip" "validate" && IN_JSONL=$(dataset jsonl)
+want_any "CSV -> JSON" "CSV -> JSONL" "validate" && IN_CSV=$(dataset csv)
 
 op="JSON -> JSONL"
 want "$op" && ferry_cases "$op" "$IN_JSON" "$OUT/ferry.jsonl" --to jsonl
@@ -427,6 +442,31 @@ if want "$op"; then
     else
         say "pip could not install bpylist2 and NSKeyedUnArchiver: the archive operation times ferry alone"
     fi
+fi
+
+# Validation: every record against the built-in product schema, with sku
+# uniqueness. The peer checks the same rules on the JSON Lines (orjson and
+# jsonschema-rs, Scripts/bench-validate.py); Ferry checks the CSV and the
+# JSON Lines. frictionless gets a tenth of the rows (it is about 100 times
+# slower), with Ferry on the same file beside it.
+op="validate (1M, sku unique)"
+if want "$op"; then
+    bench_case "$op" ferry-jsonl "$IN_JSONL" -- "$FERRY" validate "$IN_JSONL" --quiet
+    bench_case "$op" ferry-csv "$IN_CSV" -- "$FERRY" validate "$IN_CSV" --quiet
+    if ensure_validate_venv; then
+        bench_case "$op" jsonschema-rs "$IN_JSONL" -- "$VENV/bin/python" "$VALIDATE_BENCH" jsonschema-rs "$IN_JSONL"
+    else
+        say "pip could not install the validation peers: the validation operation times ferry alone"
+    fi
+fi
+op="validate CSV (tenth, frictionless)"
+if want "$op" && ensure_validate_venv; then
+    IN_CSV_TENTH="$WORK/products-$COUNT-tenth.csv"
+    [[ -s $IN_CSV_TENTH && $IN_CSV_TENTH -nt $IN_CSV ]] ||
+        python3 -c 'import csv, sys; r = csv.reader(open(sys.argv[1], newline="")); w = csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n"); w.writerow(next(r)); [w.writerow(row) for _, row in zip(range(int(sys.argv[3])), r)]' \
+            "$IN_CSV" "$IN_CSV_TENTH" $((COUNT / 10))
+    bench_case "$op" ferry "$IN_CSV_TENTH" -- "$FERRY" validate "$IN_CSV_TENTH" --quiet
+    bench_case "$op" frictionless "$IN_CSV_TENTH" -- "$VENV/bin/python" "$VALIDATE_BENCH" frictionless "$IN_CSV_TENTH"
 fi
 
 report

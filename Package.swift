@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "FerryGzip", dependencies: ["FerryCore", "CZlib"]),
         .target(name: "FerryPlist", dependencies: ["FerryCore"]),
         .target(name: "FerryBundle", dependencies: ["FerryCore", "FerryGzip", "CZlib"]),
-        .target(name: "FerryKit", dependencies: ["FerryCore", "FerryJSON", "FerryCSV", "FerryGzip", "FerryPlist", "FerryBundle"]),
+        .target(name: "FerryKit", dependencies: ["FerryCore", "CFerrySystem", "FerryJSON", "FerryCSV", "FerryGzip", "FerryPlist", "FerryBundle"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore", "FerryTestSupport"]),

@@ -1,12 +1,14 @@
 /// The values of a unique field seen so far, each with the record that had
-/// it first, held as 128-bit digests of their text: 24 bytes a key whatever
-/// its length, so a million keys take at most 48 MiB (the table is
-/// never more than half full).
+/// it first, held as 128-bit digests of their text: a slot of 24 bytes a key
+/// whatever its length, in a table between a quarter and half full, so a
+/// million keys take 48 to 96 MiB.
 ///
 /// Two different keys would have to share all 128 bits of their digest to
 /// be taken for one another: for a billion keys the chance is below 10⁻²⁰.
 /// The digest is not keyed, so the same key gives the same digest in every
 /// process (shards of one file can compare theirs).
+import CFerrySystem
+
 final class UniqueKeys {
     /// One key: its digest, and the record that had it first, 1-based so
     /// that 0 marks an empty slot. 24 bytes, so most probes touch one line.
@@ -21,7 +23,7 @@ final class UniqueKeys {
     private(set) var count = 0
 
     init() {
-        mask = 1023
+        mask = (1 << 16) - 1
         slots = .allocate(capacity: mask + 1)
         slots.initialize(repeating: Slot(low: 0, high: 0, record: 0), count: mask + 1)
     }
@@ -41,6 +43,13 @@ final class UniqueKeys {
         count += 1
         if count * 2 > mask { grow() }
         return nil
+    }
+
+    /// Asks the processor for the slot a lookup of `digest` starts at, ahead
+    /// of `insert`: a batch of keys prefetched before it is inserted waits
+    /// for its cache misses together rather than one after another.
+    func prefetch(_ digest: (low: UInt64, high: UInt64)) {
+        ferry_prefetch(slots + (Int(truncatingIfNeeded: digest.low) & mask))
     }
 
     private func grow() {

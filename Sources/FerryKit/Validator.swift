@@ -267,6 +267,7 @@ private struct FileRun {
     private mutating func flushKeys(_ reader: any RecordReader) {
         guard !pendingKeys.isEmpty else { return }
         var duplicates: [(PendingKey, first: Int)] = []
+        for pending in pendingKeys { uniqueKeys[pending.key].prefetch(pending.digest) }
         for pending in pendingKeys {
             if let first = uniqueKeys[pending.key].insert(pending.digest, record: pending.record) {
                 duplicates.append((pending, first))

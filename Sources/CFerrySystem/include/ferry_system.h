@@ -28,6 +28,12 @@ int ferry_mapping_guard(const void *base, size_t length);
 /// Whether a read of the mapping guarded in `slot` has failed.
 int ferry_mapping_damaged(int slot);
 
+/// Asks the processor to bring the cache line at `address` in, for a read
+/// soon, without waiting for it (GCC and Clang's __builtin_prefetch, which
+/// Swift cannot reach). A hash table that looks up a batch of keys
+/// prefetches each one's slot first, so that the cache misses overlap.
+static inline void ferry_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 /// Stops guarding the mapping in `slot`; call it before unmapping.
 void ferry_mapping_unguard(int slot);
 

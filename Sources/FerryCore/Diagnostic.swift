@@ -117,3 +117,14 @@ public final class DiagnosticCollector: DiagnosticSink {
         }
     }
 }
+
+extension FerryError {
+    /// Whether the error spoils the record it is found in and no more, so
+    /// that a reader asked to go on (`ReadContext.resumesAfterBadRecords`)
+    /// may read the next record of a format whose records stand apart (the
+    /// elements of a property list's root array, say). Limits are not: they
+    /// are budgets for the whole input.
+    public var spoilsOneRecord: Bool {
+        code.category == .data && !code.rawValue.hasPrefix("limit.")
+    }
+}

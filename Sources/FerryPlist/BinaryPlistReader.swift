@@ -16,6 +16,12 @@ public final class BinaryPlistReader: RawRecordReader {
     private var failure: FerryError?
     /// Whether `failure` is set: cheaper to test for every record.
     private var failed = false
+    /// Whether a bad element of the root array is skipped (the next call
+    /// reads the one after it) rather than ending the reading.
+    public var resumesAfterBadRecords = false
+    /// Whether the error being thrown was such a skip.
+    private var lastErrorResumes = false
+    public var resumesAfterError: Bool { lastErrorResumes }
     /// The fields of the last few key sets, and where each key's value goes
     /// when a key repeats.
     @exclusivity(unchecked) private var keySets = KeySetCache<(fields: FieldList, slots: [Int]?)>()
@@ -48,6 +54,7 @@ public final class BinaryPlistReader: RawRecordReader {
     }
 
     public func next() throws(FerryError) -> Record? {
+        lastErrorResumes = false
         var record: Record?
         _ = try readRecords(upTo: 1) { record = $0.record() }
         return record
@@ -74,6 +81,11 @@ public final class BinaryPlistReader: RawRecordReader {
             return (fields, origin)
         } catch {
             let located = error.located(SourceLocation(file: decoder.scanner.name, record: position))
+            if resumesAfterBadRecords, elements != nil, error.spoilsOneRecord {
+                position += 1
+                lastErrorResumes = true
+                throw located
+            }
             failure = located
             failed = true
             throw located
@@ -153,7 +165,8 @@ extension BinaryPlistReader {
     /// Hands out up to a few thousand records in place: their ASCII strings
     /// point into the plist, which the reader holds whole.
     public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
-        try readRecords(upTo: 4096, body)
+        lastErrorResumes = false
+        return try readRecords(upTo: 4096, body)
     }
 
     /// Hands out up to `limit` records.

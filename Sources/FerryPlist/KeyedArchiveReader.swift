@@ -20,6 +20,9 @@ public final class KeyedArchiveReader: RecordReader {
     let elements: RootElements
     var position = 0
     private var failure: FerryError?
+    /// Whether the error being thrown skipped one bad element (see `readNext`).
+    private var lastErrorResumes = false
+    public var resumesAfterError: Bool { lastErrorResumes }
     /// Whether `failure` is set: cheaper to test for every record than
     /// copying the optional error out.
     private var failed = false
@@ -91,6 +94,7 @@ public final class KeyedArchiveReader: RecordReader {
     /// located at the record and kept: every later call throws it again.
     func readNext<Read>(_ read: (PlistValue) throws(FerryError) -> Read) throws(FerryError) -> Read? {
         if failed, let failure { throw failure }
+        lastErrorResumes = false
         guard position < elements.count else { return nil }
         do throws(FerryError) {
             let result = try read(elements[position])
@@ -98,6 +102,13 @@ public final class KeyedArchiveReader: RecordReader {
             return result
         } catch {
             let located = error.located(SourceLocation(file: decoder.objects.name, record: position))
+            if context.resumesAfterBadRecords, elements.count > 1, error.spoilsOneRecord {
+                // One bad element of the root array: the next call reads
+                // the one after it.
+                position += 1
+                lastErrorResumes = true
+                throw located
+            }
             failure = located
             failed = true
             throw located

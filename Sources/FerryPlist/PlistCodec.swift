@@ -17,7 +17,9 @@ public struct PlistCodec: Codec {
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        try BinaryPlistReader(input, limits: context.limits)
+        let reader = try BinaryPlistReader(input, limits: context.limits)
+        reader.resumesAfterBadRecords = context.resumesAfterBadRecords
+        return reader
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {

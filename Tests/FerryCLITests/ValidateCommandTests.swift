@@ -210,6 +210,40 @@ import Testing
         #expect(files.first?["validRecords"] as? Int == 35)
     }
 
+    @Test func aBadElementOfAPlistOrArchiveIsSkipped() throws {
+        let folder = try ScratchFolder()
+        // Made by Python's plistlib: a binary plist whose second element is
+        // no dictionary, and a keyed archive whose second element is a string.
+        let script = #"""
+            import plistlib, sys
+            from plistlib import UID
+            product = {"$classname": "GameStoreiOS.Product", "$classes": ["GameStoreiOS.Product", "NSObject"]}
+            array = {"$classname": "NSArray", "$classes": ["NSArray", "NSObject"]}
+            objects = ["$null", {"NS.objects": [UID(2), UID(5), UID(7)], "$class": UID(8)},
+                {"name": UID(3), "price": 299.0, "$class": UID(4)}, "Xbox 360", product, "just a string", "Wii",
+                {"name": UID(6), "price": -1.0, "$class": UID(4)}, array]
+            archive = {"$archiver": "NSKeyedArchiver", "$version": 100000, "$top": {"root": UID(1)}, "$objects": objects}
+            open(sys.argv[1], "wb").write(plistlib.dumps(archive, fmt=plistlib.FMT_BINARY))
+            plistlib.dump([{"name": "A", "price": 1}, "oops", {"name": "B", "price": -2}], open(sys.argv[2], "wb"),
+                          fmt=plistlib.FMT_BINARY)
+            """#
+        let archive = folder.path("bad.archive")
+        let plist = folder.path("bad.plist")
+        let made = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive, plist])
+        #expect(made.status == 0, "\(made.err)")
+        let result = try Ferry.run(["validate", archive, plist, "--report", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.compactMap { $0["code"] as? String } == [
+            "archive.recordNotObject", "record.negative", "bplist.recordNotDictionary", "record.negative",
+        ])
+        #expect(errors.compactMap { $0["record"] as? Int } == [2, 3, 2, 3])
+        let files = try #require(report["files"] as? [[String: Any]])
+        #expect(files.map { $0["complete"] as? Bool } == [true, true])
+        #expect(files.map { $0["records"] as? Int } == [3, 3])
+    }
+
     // MARK: - Caps, structure and exit codes
 
     @Test func theCapMakesThePartialReportSaySo() throws {

@@ -14,7 +14,7 @@ extension JSONReader: RawRecordReader {
             do throws(FerryError) {
                 if try readRawBatch(body) > 0 { return true }
             } catch {
-                if case .lines = state, resumesAfterBadRecords, error.code.category == .data, lineEnd > position {
+                if case .lines = state, resumesAfterBadRecords, error.spoilsOneRecord, lineEnd > position {
                     // One bad line: the next call reads the line after it.
                     position = lineEnd
                     recordIndex += 1

@@ -236,7 +236,7 @@ public final class JSONReader: RecordReader {
                 try scanner.skipLineEnd()
             }
         } catch {
-            if resumesAfterBadRecords && error.code.category == .data {
+            if resumesAfterBadRecords && error.spoilsOneRecord {
                 position = max(position, lineEnd)
                 recordIndex += 1
                 lastErrorResumes = true

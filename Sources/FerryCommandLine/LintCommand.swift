@@ -4,11 +4,11 @@ import FerryKit
 struct LintCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         CommandSpec(
-            name: "lint", abstractKey: "lint.abstract",
-            arguments: [ArgumentSpec(name: "input", helpKey: "lint.argument.input", isRepeating: true)],
+            name: "lint", abstractKey: .lintAbstract,
+            arguments: [ArgumentSpec(name: "input", helpKey: .lintArgumentInput, isRepeating: true)],
             options: [
                 OptionSpec(
-                    name: "from", short: "f", valueName: "format", helpKey: "lint.option.from",
+                    name: "from", short: "f", valueName: "format", helpKey: .lintOptionFrom,
                     allowed: registry.codecs.map(\.id)),
             ] + CodecOptions.limitSpecs + [.quiet, .help])
     }
@@ -23,7 +23,7 @@ struct LintCommand {
             do throws(FerryError) {
                 let format = try linter.lint(path, from: arguments["from"], limits: limits)
                 if !arguments.flag("quiet") {
-                    console.print(console.catalog.message("lint.ok", [.path(path), .string(format)]))
+                    console.print(console.catalog.message(.lintOK, [.path(path), .string(format)]))
                 }
             } catch {
                 console.report(error)

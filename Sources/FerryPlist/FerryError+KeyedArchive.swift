@@ -33,12 +33,14 @@ extension FerryError {
         FerryError(.archiveHeaderWrongType, [.string(key), .typeName(expected)], at: location)
     }
 
-    public static func archiveUnknownArchiver(_ found: String, at location: SourceLocation) -> FerryError {
-        FerryError(.archiveUnknownArchiver, [.string(found)], at: location)
+    /// - Parameter found: the header's value, as `KeyedArchiveObjects.describe` shows it.
+    public static func archiveUnknownArchiver(_ found: MessageArgument, at location: SourceLocation) -> FerryError {
+        FerryError(.archiveUnknownArchiver, [found], at: location)
     }
 
-    public static func archiveUnsupportedVersion(_ found: String, at location: SourceLocation) -> FerryError {
-        FerryError(.archiveUnsupportedVersion, [.string(found)], at: location)
+    /// - Parameter found: the header's value, as `KeyedArchiveObjects.describe` shows it.
+    public static func archiveUnsupportedVersion(_ found: MessageArgument, at location: SourceLocation) -> FerryError {
+        FerryError(.archiveUnsupportedVersion, [found], at: location)
     }
 
     public static func archiveUIDOutOfRange(_ uid: Int, count: Int, at location: SourceLocation) -> FerryError {

@@ -27,7 +27,4 @@ public struct PluralKey: Sendable, Hashable, CustomStringConvertible {
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     public var description: String { rawValue }
-
-    /// The catalog key of the variant for `category`: `convert.done#one`.
-    public func variant(_ category: PluralCategory) -> String { rawValue + "#" + category.rawValue }
 }

@@ -37,7 +37,8 @@ let package = Package(
         .testTarget(name: "FerryBundleTests", dependencies: ["ferry", "FerryBundle", "FerryKit", "FerryTestSupport"]),
         // What the tests that run `ferry` share: paths, processes, scratch folders.
         .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
-        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryKit", "FerryTestSupport"]),
+        .testTarget(
+            name: "FerryCLITests", dependencies: ["ferry", "FerryCommandLine", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryInteropTests", dependencies: ["ferry", "FerryKit", "FerryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

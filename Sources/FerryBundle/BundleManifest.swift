@@ -75,32 +75,32 @@ struct BundleManifest: Hashable {
     /// - Throws: `bundle.notBundle`, `bundle.unsupportedVersion`,
     ///   `bundle.invalidManifest`, `bundle.duplicateEntry`, at `location`.
     init(_ record: Record, at location: SourceLocation) throws(FerryError) {
-        func field(_ name: String, _ expected: String) -> FerryError {
+        func field(_ name: String, _ expected: MessageKey) -> FerryError {
             var here = location
             here.field = name
             return .bundleInvalidManifest(field: name, expected: expected, at: here)
         }
-        guard case .string(let format)? = record["format"] else { throw field("format", "type.string") }
+        guard case .string(let format)? = record["format"] else { throw field("format", .typeString) }
         guard format == BundleManifest.format else { throw .bundleNotBundle(format: format, at: location) }
-        guard case .integer(let version)? = record["version"] else { throw field("version", "type.integer") }
+        guard case .integer(let version)? = record["version"] else { throw field("version", .typeInteger) }
         guard version == BundleManifest.version else { throw .bundleUnsupportedVersion(version, at: location) }
         switch record["kind"] {
         case nil, .null?: kind = nil
         case .string(let text)?: kind = text
-        default: throw field("kind", "type.string")
+        default: throw field("kind", .typeString)
         }
         guard case .string(let records)? = record["records"], EntryPath.isCanonical(records),
             records != EntryPath.manifest, !EntryPath.isMedia(records)
-        else { throw field("records", "bundle.expected.recordsPath") }
+        else { throw field("records", .bundleExpectedRecordsPath) }
         self.records = records
         guard case .integer(let count)? = record["count"], count >= 0, let exact = Int(exactly: count) else {
-            throw field("count", "bundle.expected.count")
+            throw field("count", .bundleExpectedCount)
         }
         self.count = exact
         switch record["created"] {
         case nil, .null?: created = nil
         case .string(let text)?: created = text
-        default: throw field("created", "type.string")
+        default: throw field("created", .typeString)
         }
         var media: [Media] = []
         switch record["media"] {
@@ -109,20 +109,20 @@ struct BundleManifest: Hashable {
             var seen = Set<String>()
             for (index, file) in files.enumerated() {
                 let name = "media[\(index)]"
-                guard case .object(let object) = file else { throw field(name, "type.object") }
+                guard case .object(let object) = file else { throw field(name, .typeObject) }
                 guard case .string(let path)? = object["path"], EntryPath.isCanonical(path), EntryPath.isMedia(path)
-                else { throw field(name + ".path", "bundle.expected.mediaPath") }
+                else { throw field(name + ".path", .bundleExpectedMediaPath) }
                 guard seen.insert(path).inserted else { throw .bundleDuplicateEntry(entry: path, at: location) }
                 guard case .integer(let bytes)? = object["bytes"], bytes >= 0, let size = Int(exactly: bytes) else {
-                    throw field(name + ".bytes", "bundle.expected.count")
+                    throw field(name + ".bytes", .bundleExpectedCount)
                 }
                 guard case .integer(let crc)? = object["crc32"], let checksum = UInt32(exactly: crc) else {
-                    throw field(name + ".crc32", "bundle.expected.crc32")
+                    throw field(name + ".crc32", .bundleExpectedCRC32)
                 }
                 media.append(Media(path: path, bytes: size, crc32: checksum))
             }
         default:
-            throw field("media", "type.array")
+            throw field("media", .typeArray)
         }
         self.media = media
     }

@@ -114,10 +114,10 @@ struct BundleUnpacker {
         let reader = try records.makeReader(MemoryInput(bytes, name: name), context: ReadContext(limits: context.limits))
         let manifestFile = SourceLocation(file: name)
         guard let record = try reader.next() else {
-            throw .bundleInvalidManifest(field: EntryPath.manifest, expected: "type.object", at: manifestFile)
+            throw .bundleInvalidManifest(field: EntryPath.manifest, expected: .typeObject, at: manifestFile)
         }
         if try reader.next() != nil {
-            throw .bundleInvalidManifest(field: EntryPath.manifest, expected: "type.object", at: manifestFile)
+            throw .bundleInvalidManifest(field: EntryPath.manifest, expected: .typeObject, at: manifestFile)
         }
         return try BundleManifest(record, at: manifestFile)
     }

@@ -110,29 +110,31 @@ extension FerryError {
     }
 
     public static func bundleUnsupportedVersion(_ version: Int64, at location: SourceLocation) -> FerryError {
-        FerryError(.bundleUnsupportedVersion, [.integer(Int(clamping: version))], at: location)
+        FerryError(.bundleUnsupportedVersion, [.ungrouped(Int(clamping: version))], at: location)
     }
 
     /// A manifest field is missing or not what it must be; `expected` names a
-    /// catalog entry (`type.integer`, `bundle.expected.mediaPath`).
-    public static func bundleInvalidManifest(field: String, expected: String, at location: SourceLocation) -> FerryError {
+    /// catalog entry (`.typeInteger`, `.bundleExpectedMediaPath`).
+    public static func bundleInvalidManifest(field: String, expected: MessageKey, at location: SourceLocation)
+        -> FerryError
+    {
         FerryError(.bundleInvalidManifest, [.string(field), .message(expected)], at: location)
     }
 
     public static func bundleCountMismatch(expected: Int, found: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.bundleCountMismatch, [.integer(expected), .integer(found)], at: location)
+        FerryError(.bundleCountMismatch, [.count(expected), .integer(found)], at: location)
     }
 
     public static func bundleSizeMismatch(entry: String, expected: Int, found: Int, at location: SourceLocation)
         -> FerryError
     {
-        FerryError(.bundleSizeMismatch, [.path(entry), .integer(expected), .integer(found)], at: location)
+        FerryError(.bundleSizeMismatch, [.path(entry), .count(expected), .integer(found)], at: location)
     }
 
     public static func bundleCRCMismatch(entry: String, expected: UInt32, found: UInt32, at location: SourceLocation)
         -> FerryError
     {
-        FerryError(.bundleCRCMismatch, [.path(entry), .integer(Int(expected)), .integer(Int(found))], at: location)
+        FerryError(.bundleCRCMismatch, [.path(entry), .ungrouped(Int(expected)), .ungrouped(Int(found))], at: location)
     }
 
     /// The manifest names an entry the bundle does not hold.
@@ -155,10 +157,10 @@ extension FerryError {
     }
 
     public static func tooManyEntries(limit: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.tooManyEntries, [.integer(limit)], at: location)
+        FerryError(.tooManyEntries, [.count(limit)], at: location)
     }
 
     public static func entryTooLarge(entry: String, limit: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.entryTooLarge, [.path(entry), .integer(limit)], at: location)
+        FerryError(.entryTooLarge, [.path(entry), .count(limit)], at: location)
     }
 }

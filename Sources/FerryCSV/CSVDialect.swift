@@ -49,7 +49,7 @@ public struct CSVDialect: Sendable, Hashable {
             guard text.utf8.count == 1, let byte = text.utf8.first, byte >= 0x21, byte < 0x7F,
                 byte != self.delimiter
             else {
-                throw .usageInvalidValue(option: "quote", value: text, expected: .message("expected.printableCharacter"))
+                throw .usageInvalidValue(option: "quote", value: text, expected: .message(.expectedPrintableCharacter))
             }
             quote = byte
         }
@@ -83,7 +83,7 @@ public struct CSVDialect: Sendable, Hashable {
         }
         if let text = options["max-field-bytes"] {
             guard let limit = Int(text), limit > 0 else {
-                throw .usageInvalidValue(option: "max-field-bytes", value: text, expected: .message("expected.positiveNumber"))
+                throw .usageInvalidValue(option: "max-field-bytes", value: text, expected: .message(.expectedPositiveNumber))
             }
             maxFieldBytes = limit
         }
@@ -92,22 +92,22 @@ public struct CSVDialect: Sendable, Hashable {
     /// The options CSV and TSV understand.
     static let options: [CodecOption] = [
         CodecOption(
-            name: "delimiter", helpKey: "option.csv.delimiter", valueName: "char", applies: .readWrite,
+            name: "delimiter", helpKey: .optionCSVDelimiter, valueName: "char", applies: .readWrite,
             allowed: [",", ";", "tab", "|"]),
-        CodecOption(name: "quote", helpKey: "option.csv.quote", valueName: "char", applies: .readWrite),
-        CodecOption(name: "no-header", helpKey: "option.csv.noHeader", applies: .readWrite),
+        CodecOption(name: "quote", helpKey: .optionCSVQuote, valueName: "char", applies: .readWrite),
+        CodecOption(name: "no-header", helpKey: .optionCSVNoHeader, applies: .readWrite),
         CodecOption(
-            name: "encoding", helpKey: "option.csv.encoding", valueName: "encoding", applies: .read,
+            name: "encoding", helpKey: .optionCSVEncoding, valueName: "encoding", applies: .read,
             allowed: TextEncoding.allCases.map(\.rawValue)),
         CodecOption(
-            name: "ragged", helpKey: "option.csv.ragged", valueName: "policy", applies: .read,
+            name: "ragged", helpKey: .optionCSVRagged, valueName: "policy", applies: .read,
             allowed: RaggedRows.allCases.map(\.rawValue)),
-        CodecOption(name: "max-field-bytes", helpKey: "option.csv.maxFieldBytes", valueName: "n", applies: .read),
+        CodecOption(name: "max-field-bytes", helpKey: .optionCSVMaxFieldBytes, valueName: "n", applies: .read),
         CodecOption(
-            name: "line-ending", helpKey: "option.csv.lineEnding", valueName: "ending", applies: .write,
+            name: "line-ending", helpKey: .optionCSVLineEnding, valueName: "ending", applies: .write,
             allowed: ["lf", "crlf"]),
         CodecOption(
-            name: "quoting", helpKey: "option.csv.quoting", valueName: "style", applies: .write,
+            name: "quoting", helpKey: .optionCSVQuoting, valueName: "style", applies: .write,
             allowed: ["minimal", "all"]),
     ]
 }

@@ -240,7 +240,7 @@ public final class CSVReader: RecordReader {
         if fields.count != header.count {
             switch dialect.ragged {
             case .error:
-                throw .failed(.csvRaggedRow, [.integer(header.count), .integer(fields.count)], index: rowStart)
+                throw .failed(.csvRaggedRow, [.integer(header.count), .count(fields.count)], index: rowStart)
             case .pad:
                 ragged = true
                 if fields.count > header.count { list = widerList(fields.count) }

@@ -135,7 +135,7 @@ struct CSVScanner {
     @inline(__always)
     private func add(_ field: CSVField, to fields: inout CSVFieldBuffer) throws(CSVScanError) {
         if field.end - field.start > maxFieldBytes {
-            throw .failed(.csvFieldTooLarge, [.integer(maxFieldBytes)], index: field.start)
+            throw .failed(.csvFieldTooLarge, [.count(maxFieldBytes)], index: field.start)
         }
         var field = field
         if field.quoted || field.hasNonASCII { try checkBytes(&field) }

@@ -4,14 +4,14 @@ import FerryKit
 /// text is never stored here, only catalog keys.
 struct CommandSpec {
     let name: String
-    let abstractKey: String
+    let abstractKey: MessageKey
     var arguments: [ArgumentSpec]
     var options: [OptionSpec]
 }
 
 struct ArgumentSpec {
     let name: String
-    let helpKey: String
+    let helpKey: MessageKey
     var isOptional = false
     var isRepeating = false
 }
@@ -22,12 +22,12 @@ struct OptionSpec {
     var short: Character?
     /// The value placeholder, or nil for a flag.
     var valueName: String?
-    let helpKey: String
+    let helpKey: MessageKey
     /// The values allowed, when the set is closed.
     var allowed: [String]?
 
-    static let help = OptionSpec(name: "help", short: "h", helpKey: "option.help")
-    static let quiet = OptionSpec(name: "quiet", short: "q", helpKey: "option.quiet")
+    static let help = OptionSpec(name: "help", short: "h", helpKey: .optionHelp)
+    static let quiet = OptionSpec(name: "quiet", short: "q", helpKey: .optionQuiet)
 }
 
 /// The arguments of one run, after parsing.

@@ -8,14 +8,33 @@ import FerryKit
 /// Where the CLI prints: results on standard output, diagnostics and progress
 /// on standard error.
 final class Console {
-    private let standardOutput = FileOutput(descriptor: 1, name: "-", owns: false)
-    private let standardError = FileOutput(descriptor: 2, name: "<stderr>", owns: false)
+    /// The two outputs a console prints to.
+    struct Streams {
+        var output: any ByteOutput
+        var error: any ByteOutput
+        /// Whether standard error is a terminal (progress and summaries are shown only there).
+        var errorIsTerminal: Bool
+
+        /// The process's standard output and standard error.
+        static var standard: Streams {
+            Streams(
+                output: FileOutput(descriptor: 1, name: "-", owns: false),
+                error: FileOutput(descriptor: 2, name: "<stderr>", owns: false), errorIsTerminal: isatty(2) == 1)
+        }
+    }
+
+    private let standardOutput: any ByteOutput
+    private let standardError: any ByteOutput
+    let errorIsTerminal: Bool
     let formatter: DiagnosticFormatter
     var catalog: MessageCatalog { formatter.catalog }
 
-    init(catalog: MessageCatalog) { formatter = DiagnosticFormatter(catalog: catalog) }
-
-    var errorIsTerminal: Bool { isatty(2) == 1 }
+    init(catalog: MessageCatalog, streams: Streams = .standard) {
+        formatter = DiagnosticFormatter(catalog: catalog)
+        standardOutput = streams.output
+        standardError = streams.error
+        errorIsTerminal = streams.errorIsTerminal
+    }
 
     func print(_ text: String) {
         try? standardOutput.write(Array((text + "\n").utf8))
@@ -81,9 +100,9 @@ final class ProgressBar {
             let fraction = min(Double(bytesRead) / Double(total), 1)
             let filled = Int(fraction * 30)
             line += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled) + "] "
-            line += "\(Int(fraction * 100))% "
+            line += console.catalog.message(.progressPercent, [.integer(Int(fraction * 100))]) + " "
         }
-        line += console.catalog.message("progress.megabytes", [.integer(Int(megabytes))])
+        line += console.catalog.message(.progressMegabytes, [.integer(Int(megabytes))])
         console.writeError(line + "\u{1B}[K")
     }
 

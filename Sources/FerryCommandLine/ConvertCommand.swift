@@ -5,28 +5,28 @@ struct ConvertCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         let formats = registry.codecs.map(\.id)
         var options = [
-            OptionSpec(name: "from", short: "f", valueName: "format", helpKey: "convert.option.from", allowed: formats),
-            OptionSpec(name: "to", short: "t", valueName: "format", helpKey: "convert.option.to", allowed: formats),
+            OptionSpec(name: "from", short: "f", valueName: "format", helpKey: .convertOptionFrom, allowed: formats),
+            OptionSpec(name: "to", short: "t", valueName: "format", helpKey: .convertOptionTo, allowed: formats),
             OptionSpec(
-                name: "kind", short: "k", valueName: "kind", helpKey: "convert.option.kind",
+                name: "kind", short: "k", valueName: "kind", helpKey: .convertOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
-            OptionSpec(name: "photos-dir", valueName: "dir", helpKey: "convert.option.photosDir"),
-            OptionSpec(name: "embed-photos", helpKey: "convert.option.embedPhotos"),
-            OptionSpec(name: "force", helpKey: "convert.option.force"),
+            OptionSpec(name: "photos-dir", valueName: "dir", helpKey: .convertOptionPhotosDir),
+            OptionSpec(name: "embed-photos", helpKey: .convertOptionEmbedPhotos),
+            OptionSpec(name: "force", helpKey: .convertOptionForce),
         ] + CodecOptions.limitSpecs + [
-            OptionSpec(name: "gzip", short: "z", helpKey: "convert.option.gzip"),
+            OptionSpec(name: "gzip", short: "z", helpKey: .convertOptionGzip),
             OptionSpec(
-                name: "level", valueName: "n", helpKey: "convert.option.level", allowed: (1...9).map(String.init)),
-            OptionSpec(name: "jobs", short: "j", valueName: "n", helpKey: "convert.option.jobs"),
+                name: "level", valueName: "n", helpKey: .convertOptionLevel, allowed: (1...9).map(String.init)),
+            OptionSpec(name: "jobs", short: "j", valueName: "n", helpKey: .convertOptionJobs),
             .quiet,
         ]
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)))
         options.append(.help)
         return CommandSpec(
-            name: "convert", abstractKey: "convert.abstract",
+            name: "convert", abstractKey: .convertAbstract,
             arguments: [
-                ArgumentSpec(name: "input", helpKey: "convert.argument.input"),
-                ArgumentSpec(name: "output", helpKey: "convert.argument.output", isOptional: true),
+                ArgumentSpec(name: "input", helpKey: .convertArgumentInput),
+                ArgumentSpec(name: "output", helpKey: .convertArgumentOutput, isOptional: true),
             ],
             options: options)
     }
@@ -57,7 +57,8 @@ struct ConvertCommand {
         if !arguments.flag("quiet"), console.errorIsTerminal, let output, output != "-" {
             console.printError(
                 console.catalog.message(
-                    "convert.done", [.integer(summary.records), .path(output), .string(summary.outputFormat)]))
+                    .convertDone, count: summary.records,
+                    [.count(summary.records), .path(output), .string(summary.outputFormat)]))
         }
     }
 }
@@ -66,14 +67,14 @@ struct ConvertCommand {
 enum CodecOptions {
     /// The options that set limits, shared by every command that reads.
     static let limitSpecs = [
-        OptionSpec(name: "max-depth", valueName: "n", helpKey: "convert.option.maxDepth"),
-        OptionSpec(name: "max-record-bytes", valueName: "n", helpKey: "convert.option.maxRecordBytes"),
-        OptionSpec(name: "max-expanded-bytes", valueName: "n", helpKey: "option.maxExpandedBytes"),
-        OptionSpec(name: "max-ratio", valueName: "n", helpKey: "option.maxRatio"),
-        OptionSpec(name: "max-input-bytes", valueName: "n", helpKey: "option.maxInputBytes"),
-        OptionSpec(name: "max-objects", valueName: "n", helpKey: "option.maxObjects"),
-        OptionSpec(name: "max-entries", valueName: "n", helpKey: "option.maxEntries"),
-        OptionSpec(name: "max-entry-bytes", valueName: "n", helpKey: "option.maxEntryBytes"),
+        OptionSpec(name: "max-depth", valueName: "n", helpKey: .convertOptionMaxDepth),
+        OptionSpec(name: "max-record-bytes", valueName: "n", helpKey: .convertOptionMaxRecordBytes),
+        OptionSpec(name: "max-expanded-bytes", valueName: "n", helpKey: .optionMaxExpandedBytes),
+        OptionSpec(name: "max-ratio", valueName: "n", helpKey: .optionMaxRatio),
+        OptionSpec(name: "max-input-bytes", valueName: "n", helpKey: .optionMaxInputBytes),
+        OptionSpec(name: "max-objects", valueName: "n", helpKey: .optionMaxObjects),
+        OptionSpec(name: "max-entries", valueName: "n", helpKey: .optionMaxEntries),
+        OptionSpec(name: "max-entry-bytes", valueName: "n", helpKey: .optionMaxEntryBytes),
     ]
 
     static func specs(
@@ -114,7 +115,7 @@ enum CodecOptions {
             // Each level costs stack; 10,000 fits the reading threads' stack
             // with room to spare, in every build.
             guard depth <= maxDepthAllowed else {
-                throw .usageInvalidValue(option: "max-depth", value: String(depth), expected: .message("expected.depth"))
+                throw .usageInvalidValue(option: "max-depth", value: String(depth), expected: .message(.expectedDepth))
             }
             limits.maxDepth = depth
         }
@@ -131,7 +132,7 @@ enum CodecOptions {
     static func positive(_ arguments: ParsedArguments, _ name: String) throws(FerryError) -> Int? {
         guard let text = arguments[name] else { return nil }
         guard let value = Int(text), value > 0 else {
-            throw .usageInvalidValue(option: name, value: text, expected: .message("expected.positiveNumber"))
+            throw .usageInvalidValue(option: name, value: text, expected: .message(.expectedPositiveNumber))
         }
         return value
     }

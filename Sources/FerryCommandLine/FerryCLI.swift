@@ -27,10 +27,23 @@ public enum FerryCLI {
         _ arguments: [String], registry: CodecRegistry = .standard,
         environment: [String: String] = Messages.processEnvironment()
     ) -> Int32 {
-        let language = Messages.preferredLanguage(environment: environment)
-        let console = Console(catalog: Messages.catalog(language: language, registry: registry))
-        let help = HelpFormatter(catalog: console.catalog, program: "ferry")
+        run(arguments, registry: registry, environment: environment, tables: Messages.builtInTables, streams: .standard)
+    }
+
+    /// `run`, choosing among the catalogs `tables` and printing to `streams`.
+    static func run(
+        _ arguments: [String], registry: CodecRegistry, environment: [String: String],
+        tables: [String: [String: String]], streams: Console.Streams
+    ) -> Int32 {
         let commands = commands(registry: registry)
+        // `--lang` comes out before anything is parsed, so help and usage errors speak it too.
+        let choice = LanguageOption.choose(
+            arguments, commands: commands, environment: environment, available: Array(tables.keys))
+        let console = Console(
+            catalog: Messages.catalog(language: choice.language, registry: registry, tables: tables), streams: streams)
+        if let error = choice.error { return fail(error, console: console) }
+        let arguments = choice.arguments
+        let help = HelpFormatter(catalog: console.catalog, program: "ferry", languages: tables.keys.sorted())
         guard let first = arguments.first else {
             console.printError(help.overview(commands: commands))
             return ExitStatus.usage
@@ -81,7 +94,7 @@ public enum FerryCLI {
         } catch {
             if error.code.category == .usage, error.location.file == nil {
                 let status = fail(error, console: console)
-                console.printError(console.catalog.message("cli.usageHint", [.string("ferry help \(command.name)")]))
+                console.printError(console.catalog.message(.cliUsageHint, [.string("ferry help \(command.name)")]))
                 return status
             }
             return fail(error, console: console)
@@ -97,13 +110,18 @@ public enum FerryCLI {
         ]
     }
 
-    /// Parses a command line as `run` does, option values included, without
+    /// Parses a command line as `run` does, `--lang` and option values included, without
     /// running anything; the fuzzer drives the parser through it.
     /// - Returns: the subcommand's name.
     /// - Throws: the `usage.*` errors `run` would report.
     public static func parse(_ arguments: [String], registry: CodecRegistry = .standard) throws(FerryError) -> String {
+        let commands = commands(registry: registry)
+        let choice = LanguageOption.choose(
+            arguments, commands: commands, environment: [:], available: Messages.languages)
+        if let error = choice.error { throw error }
+        let arguments = choice.arguments
         let name = arguments.first ?? ""
-        guard let command = commands(registry: registry).first(where: { $0.name == name }) else {
+        guard let command = commands.first(where: { $0.name == name }) else {
             throw FerryError(.usageUnknownCommand, [.string(name)])
         }
         let parsed = try command.parse(Array(arguments.dropFirst()))

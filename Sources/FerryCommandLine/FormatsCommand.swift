@@ -3,17 +3,17 @@ import FerryKit
 /// `ferry formats`: the registered codecs and what each can do.
 struct FormatsCommand {
     static let spec = CommandSpec(
-        name: "formats", abstractKey: "formats.abstract", arguments: [], options: [.help])
+        name: "formats", abstractKey: .formatsAbstract, arguments: [], options: [.help])
 
     static func run(registry: CodecRegistry, console: Console) {
         let catalog = console.catalog
         var rows: [[String]] = [[
-            catalog.message("formats.column.id"), catalog.message("formats.column.extensions"),
-            catalog.message("formats.column.read"), catalog.message("formats.column.write"),
-            catalog.message("formats.column.options"),
+            catalog.message(.formatsColumnID), catalog.message(.formatsColumnExtensions),
+            catalog.message(.formatsColumnRead), catalog.message(.formatsColumnWrite),
+            catalog.message(.formatsColumnOptions),
         ]]
-        let yes = catalog.message("formats.yes")
-        let no = catalog.message("formats.no")
+        let yes = catalog.message(.formatsYes)
+        let no = catalog.message(.formatsNo)
         for codec in registry.codecs {
             rows.append([
                 codec.id,
@@ -33,6 +33,6 @@ struct FormatsCommand {
             console.print(line)
         }
         console.print("")
-        console.print(catalog.message("formats.gzip"))
+        console.print(catalog.message(.formatsGzip))
     }
 }

@@ -4,16 +4,18 @@ import FerryKit
 struct HelpFormatter {
     let catalog: MessageCatalog
     let program: String
+    /// The languages `--lang` takes.
+    let languages: [String]
 
     func help(for command: CommandSpec) -> String {
         var text = catalog.message(command.abstractKey) + "\n\n"
-        text += catalog.message("help.usage") + "\n  " + usage(command) + "\n"
+        text += catalog.message(.helpUsage) + "\n  " + usage(command) + "\n"
         if !command.arguments.isEmpty {
-            text += "\n" + catalog.message("help.arguments") + "\n"
+            text += "\n" + catalog.message(.helpArguments) + "\n"
             text += table(command.arguments.map { ("<\($0.name)>", catalog.message($0.helpKey)) })
         }
-        text += "\n" + catalog.message("help.options") + "\n"
-        text += table(command.options.map { (optionLabel($0), optionHelp($0)) })
+        text += "\n" + catalog.message(.helpOptions) + "\n"
+        text += table(options(command).map { (optionLabel($0), optionHelp($0)) })
         text += "\n" + exitStatus()
         return text
     }
@@ -25,29 +27,43 @@ struct HelpFormatter {
             if argument.isRepeating { word += " ..." }
             parts.append(argument.isOptional ? "[\(word)]" : word)
         }
-        parts.append("[\(catalog.message("help.optionsPlaceholder"))]")
+        parts.append("[\(catalog.message(.helpOptionsPlaceholder))]")
         return parts.joined(separator: " ")
     }
 
     /// The help shown by `ferry --help`: what Ferry is and its subcommands.
     func overview(commands: [CommandSpec]) -> String {
-        var text = catalog.message("cli.abstract") + "\n\n"
-        text += catalog.message("help.usage") + "\n  \(program) <\(catalog.message("help.subcommandPlaceholder"))>\n\n"
-        text += catalog.message("help.subcommands") + "\n"
+        var text = catalog.message(.cliAbstract) + "\n\n"
+        text += catalog.message(.helpUsage) + "\n  \(program) <\(catalog.message(.helpSubcommandPlaceholder))>\n\n"
+        text += catalog.message(.helpSubcommands) + "\n"
         text += table(commands.map { ($0.name, catalog.message($0.abstractKey)) })
-        text += "\n" + catalog.message("help.options") + "\n"
+        text += "\n" + catalog.message(.helpOptions) + "\n"
+        let language = LanguageOption.spec(languages: languages)
         text += table([
-            (optionLabel(.help), catalog.message("option.help")),
-            ("--version", catalog.message("option.version")),
+            (optionLabel(language), optionHelp(language)),
+            (optionLabel(.help), catalog.message(.optionHelp)),
+            ("--version", catalog.message(.optionVersion)),
         ])
-        text += "\n" + catalog.message("cli.seeAlso", [.string(program)]) + "\n"
+        text += "\n" + catalog.message(.cliSeeAlso, [.string(program)]) + "\n"
         text += "\n" + exitStatus()
         return text
     }
 
     private func exitStatus() -> String {
-        catalog.message("help.exitStatus") + "\n"
-            + table((0...3).map { (String($0), catalog.message("exit.\($0)")) })
+        catalog.message(.helpExitStatus) + "\n"
+            + table(
+                zip(0..., [MessageKey.exit0, .exit1, .exit2, .exit3]).map { status, key in
+                    (String(status), catalog.message(key))
+                })
+    }
+
+    /// The command's options with `--lang`, which every command takes,
+    /// before `--help`.
+    private func options(_ command: CommandSpec) -> [OptionSpec] {
+        var options = command.options
+        let position = options.firstIndex { $0.name == OptionSpec.help.name } ?? options.endIndex
+        options.insert(LanguageOption.spec(languages: languages), at: position)
+        return options
     }
 
     private func optionLabel(_ option: OptionSpec) -> String {
@@ -60,7 +76,7 @@ struct HelpFormatter {
     private func optionHelp(_ option: OptionSpec) -> String {
         var text = catalog.message(option.helpKey)
         if let allowed = option.allowed {
-            text += " " + catalog.message("help.values", [.string(allowed.joined(separator: " "))])
+            text += " " + catalog.message(.helpValues, [.string(allowed.joined(separator: " "))])
         }
         return text
     }

@@ -6,16 +6,16 @@ struct InspectCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         var options = [
             OptionSpec(
-                name: "from", short: "f", valueName: "format", helpKey: "lint.option.from",
+                name: "from", short: "f", valueName: "format", helpKey: .lintOptionFrom,
                 allowed: registry.codecs.map(\.id)),
-            OptionSpec(name: "report", valueName: "format", helpKey: "inspect.option.report", allowed: ["text", "json"]),
+            OptionSpec(name: "report", valueName: "format", helpKey: .inspectOptionReport, allowed: ["text", "json"]),
         ]
         options += CodecOptions.limitSpecs
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)), applying: .read)
         options.append(.help)
         return CommandSpec(
-            name: "inspect", abstractKey: "inspect.abstract",
-            arguments: [ArgumentSpec(name: "input", helpKey: "inspect.argument.input", isRepeating: true)],
+            name: "inspect", abstractKey: .inspectAbstract,
+            arguments: [ArgumentSpec(name: "input", helpKey: .inspectArgumentInput, isRepeating: true)],
             options: options)
     }
 
@@ -47,20 +47,23 @@ struct InspectCommand {
     /// The report for people, one fact a line, labels from the catalog.
     static func text(_ inspection: Inspection, catalog: MessageCatalog) -> String {
         var lines = [inspection.file]
-        func line(_ key: String, _ value: String) {
-            lines.append("  " + catalog.message("inspect.\(key)", [.string(value)]))
+        func line(_ key: MessageKey, _ value: MessageArgument) {
+            lines.append("  " + catalog.message(key, [value]))
         }
-        line("format", inspection.compressed ? catalog.message("inspect.compressed", [.string(inspection.format)]) : inspection.format)
-        line("kind", inspection.kind.rawValue)
-        line("records", String(inspection.records))
-        line("fields", inspection.fields.joined(separator: ", "))
-        line("photos", String(inspection.photos))
-        if let objects = inspection.structure.objectCount { line("objects", String(objects)) }
+        let format =
+            inspection.compressed
+            ? catalog.message(.inspectCompressed, [.string(inspection.format)]) : inspection.format
+        line(.inspectFormat, .string(format))
+        line(.inspectKind, .string(inspection.kind.rawValue))
+        line(.inspectRecords, .integer(inspection.records))
+        line(.inspectFields, .string(inspection.fields.joined(separator: ", ")))
+        line(.inspectPhotos, .integer(inspection.photos))
+        if let objects = inspection.structure.objectCount { line(.inspectObjects, .integer(objects)) }
         if !inspection.structure.classes.isEmpty {
             let classes = inspection.structure.classes.map { entry in
-                catalog.message("inspect.classCount", [.string(entry.name), .integer(entry.count)])
+                catalog.message(.inspectClassCount, [.string(entry.name), .integer(entry.count)])
             }
-            line("classes", classes.joined(separator: ", "))
+            line(.inspectClasses, .string(classes.joined(separator: ", ")))
         }
         return lines.joined(separator: "\n")
     }

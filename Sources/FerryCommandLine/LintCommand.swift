@@ -5,12 +5,12 @@ import FerryKit
 struct LintCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         CommandSpec(
-            name: "lint", abstractKey: "lint.abstract",
-            arguments: [ArgumentSpec(name: "input", helpKey: "lint.argument.input", isRepeating: true)],
+            name: "lint", abstractKey: .lintAbstract,
+            arguments: [ArgumentSpec(name: "input", helpKey: .lintArgumentInput, isRepeating: true)],
             options: ReportOptions.specs(
                 around: [
                     OptionSpec(
-                        name: "from", short: "f", valueName: "format", helpKey: "lint.option.from",
+                        name: "from", short: "f", valueName: "format", helpKey: .lintOptionFrom,
                         allowed: registry.codecs.map(\.id))
                 ], registry: registry))
     }

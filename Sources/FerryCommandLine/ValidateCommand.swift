@@ -6,15 +6,15 @@ struct ValidateCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         let options = [
             OptionSpec(
-                name: "from", short: "f", valueName: "format", helpKey: "validate.option.from",
+                name: "from", short: "f", valueName: "format", helpKey: .validateOptionFrom,
                 allowed: registry.codecs.map(\.id)),
             OptionSpec(
-                name: "kind", short: "k", valueName: "kind", helpKey: "validate.option.kind",
+                name: "kind", short: "k", valueName: "kind", helpKey: .validateOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
         ]
         return CommandSpec(
-            name: "validate", abstractKey: "validate.abstract",
-            arguments: [ArgumentSpec(name: "input", helpKey: "validate.argument.input", isRepeating: true)],
+            name: "validate", abstractKey: .validateAbstract,
+            arguments: [ArgumentSpec(name: "input", helpKey: .validateArgumentInput, isRepeating: true)],
             options: ReportOptions.specs(around: options, registry: registry))
     }
 
@@ -38,11 +38,11 @@ enum ReportOptions {
         var specs =
             options + [
                 OptionSpec(
-                    name: "report", short: "r", valueName: "format", helpKey: "validate.option.report",
+                    name: "report", short: "r", valueName: "format", helpKey: .validateOptionReport,
                     allowed: ReportFormat.allCases.map(\.rawValue)),
-                OptionSpec(name: "output", short: "o", valueName: "file", helpKey: "validate.option.output"),
-                OptionSpec(name: "max-errors", valueName: "n", helpKey: "validate.option.maxErrors"),
-                OptionSpec(name: "force", helpKey: "validate.option.force"),
+                OptionSpec(name: "output", short: "o", valueName: "file", helpKey: .validateOptionOutput),
+                OptionSpec(name: "max-errors", valueName: "n", helpKey: .validateOptionMaxErrors),
+                OptionSpec(name: "force", helpKey: .validateOptionForce),
             ] + CodecOptions.limitSpecs
         specs += CodecOptions.specs(registry: registry, taken: Set(specs.map(\.name)), applying: .read)
         return specs + [.quiet, .help]
@@ -58,7 +58,7 @@ enum ReportOptions {
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
         if let text = arguments["max-errors"] {
             guard let cap = Int(text), cap >= 0 else {
-                throw .usageInvalidValue(option: "max-errors", value: text, expected: .message("expected.count"))
+                throw .usageInvalidValue(option: "max-errors", value: text, expected: .message(.expectedCount))
             }
             options.maxErrors = cap == 0 ? nil : cap
         }

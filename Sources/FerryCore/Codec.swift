@@ -95,7 +95,7 @@ public struct CodecOption: Sendable, Hashable {
     /// The long name without dashes.
     public let name: String
     /// The catalog key of its help text.
-    public let helpKey: String
+    public let helpKey: MessageKey
     /// The placeholder for its value in help (`CHAR`), or nil for a flag.
     public let valueName: String?
     /// Whether the option affects reading, writing or both.
@@ -105,7 +105,8 @@ public struct CodecOption: Sendable, Hashable {
     public let allowed: [String]?
 
     public init(
-        name: String, helpKey: String, valueName: String? = nil, applies: CodecCapabilities, allowed: [String]? = nil
+        name: String, helpKey: MessageKey, valueName: String? = nil, applies: CodecCapabilities,
+        allowed: [String]? = nil
     ) {
         self.name = name
         self.helpKey = helpKey

@@ -49,16 +49,17 @@ extension FerryError.Code {
 // MARK: - Factories
 
 extension FerryError {
-    /// `errno` as a catalog reference (`errno.ENOENT`), so the reason is localized too.
+    /// `errno` as a catalog reference (`.errnoENOENT`), so the reason is
+    /// localized too; a number without an entry is shown as a number.
     public static func reason(errno number: Int32) -> MessageArgument {
-        let names: [Int32: String] = [
-            ENOENT: "ENOENT", EACCES: "EACCES", EISDIR: "EISDIR", ENOTDIR: "ENOTDIR",
-            ENOSPC: "ENOSPC", EFBIG: "EFBIG", EROFS: "EROFS", EEXIST: "EEXIST", EIO: "EIO",
-            EPERM: "EPERM", EMFILE: "EMFILE", ENAMETOOLONG: "ENAMETOOLONG", ELOOP: "ELOOP",
-            EDQUOT: "EDQUOT", EPIPE: "EPIPE", EXDEV: "EXDEV", EINVAL: "EINVAL",
+        let keys: [Int32: MessageKey] = [
+            ENOENT: .errnoENOENT, EACCES: .errnoEACCES, EISDIR: .errnoEISDIR, ENOTDIR: .errnoENOTDIR,
+            ENOSPC: .errnoENOSPC, EFBIG: .errnoEFBIG, EROFS: .errnoEROFS, EEXIST: .errnoEEXIST, EIO: .errnoEIO,
+            EPERM: .errnoEPERM, EMFILE: .errnoEMFILE, ENAMETOOLONG: .errnoENAMETOOLONG, ELOOP: .errnoELOOP,
+            EDQUOT: .errnoEDQUOT, EPIPE: .errnoEPIPE, EXDEV: .errnoEXDEV, EINVAL: .errnoEINVAL,
         ]
-        if let name = names[number] { return .message("errno.\(name)") }
-        return .integer(Int(number))
+        if let key = keys[number] { return .message(key) }
+        return .ungrouped(Int(number))
     }
 
     public static func ioCannotOpen(_ path: String, errno number: Int32) -> FerryError {
@@ -98,7 +99,7 @@ extension FerryError {
         _ field: String, expected: String, found: String, at location: SourceLocation
     ) -> FerryError {
         FerryError(
-            .recordWrongType, [.string(field), .message("type.\(expected)"), .message("type.\(found)")],
+            .recordWrongType, [.string(field), .typeName(expected), .typeName(found)],
             at: location)
     }
 
@@ -107,20 +108,20 @@ extension FerryError {
     }
 
     public static func recordTooLarge(limit: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.recordTooLarge, [.integer(limit)], at: location)
+        FerryError(.recordTooLarge, [.count(limit)], at: location)
     }
 
     public static func inputTooLarge(limit: Int, at location: SourceLocation = .unknown) -> FerryError {
-        FerryError(.inputTooLarge, [.integer(limit)], at: location)
+        FerryError(.inputTooLarge, [.count(limit)], at: location)
     }
 
     public static func tooManyObjects(limit: Int, at location: SourceLocation = .unknown) -> FerryError {
-        FerryError(.tooManyObjects, [.integer(limit)], at: location)
+        FerryError(.tooManyObjects, [.count(limit)], at: location)
     }
 
     /// Shared references in an object graph expand past `limit` values.
     public static func expansionTooLarge(limit: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.expansionTooLarge, [.integer(limit)], at: location)
+        FerryError(.expansionTooLarge, [.count(limit)], at: location)
     }
 
     public static func nestingTooDeep(limit: Int, at location: SourceLocation) -> FerryError {
@@ -151,6 +152,6 @@ extension FerryError {
 
     /// The input holds a value that is not a record (an object), where records are needed.
     public static func formatNotRecords(found: String, at location: SourceLocation) -> FerryError {
-        FerryError(.formatNotRecords, [.message("type.\(found)")], at: location)
+        FerryError(.formatNotRecords, [.typeName(found)], at: location)
     }
 }

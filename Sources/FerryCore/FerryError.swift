@@ -56,20 +56,58 @@ extension FerryError {
 /// after formatting it for the reader's language.
 public enum MessageArgument: Sendable, Hashable {
     case string(String)
+    /// A quantity, grouped by thousands as the language writes it (`1,234`,
+    /// `1.234`, `1 234`).
     case integer(Int)
+    /// A number of things, shown as `integer` is, that also picks the plural
+    /// form of the message: the first `.count` of an error's arguments decides
+    /// between `limit.recordTooLarge#one` and `limit.recordTooLarge#other`.
+    case count(Int)
+    /// A number that programs and people look up rather than read as a
+    /// quantity (a byte offset, a status, a version, a checksum): plain ASCII
+    /// digits, never grouped.
+    case ungrouped(Int)
+    /// A number with a fraction, with the language's decimal separator.
     case double(Double)
     /// A file path, shown as given.
     case path(String)
     /// A byte from the input, shown as a character when printable, else as hex.
     case byte(UInt8)
     /// Another catalog entry, looked up and shown in the reader's language
-    /// (an errno name such as `errno.ENOENT`, a type name such as `type.integer`).
-    case message(String)
+    /// (an errno name such as `.errnoENOENT`, a type name such as `.typeInteger`).
+    case message(MessageKey)
 }
 
 extension MessageArgument: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .integer(value) }
+}
+
+extension MessageArgument {
+    /// A type's name as messages show it, in the reader's language: `integer`
+    /// gives `.message(.typeInteger)` ("an integer"). The names are those of
+    /// `Value.typeName`, `PlistValue.typeName` and `FieldType`; any other name
+    /// is shown as it is.
+    public static func typeName(_ name: String) -> MessageArgument {
+        switch name {
+        case "null": .message(.typeNull)
+        case "bool": .message(.typeBool)
+        case "integer": .message(.typeInteger)
+        case "double": .message(.typeDouble)
+        case "number": .message(.typeNumber)
+        case "string": .message(.typeString)
+        case "bytes": .message(.typeBytes)
+        case "date": .message(.typeDate)
+        case "array": .message(.typeArray)
+        case "object": .message(.typeObject)
+        case "real": .message(.typeReal)
+        case "data": .message(.typeData)
+        case "uid": .message(.typeUID)
+        case "dict": .message(.typeDict)
+        case "photo": .message(.typePhoto)
+        default: .string(name)
+        }
+    }
 }
 
 /// A problem that does not stop a conversion. It has the shape of `FerryError`

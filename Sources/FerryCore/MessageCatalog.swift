@@ -1,39 +1,83 @@
-/// Message templates of one language, looked up by code or key, with
-/// positional placeholders (`%1$@`, `%2$@`) so translators can reorder them.
+/// Message templates of one language, looked up by typed key or by code,
+/// with positional placeholders (`%1$@`, `%2$@`) so translators can reorder
+/// them. Arguments are formatted for the language before they are placed:
+/// numbers grouped as it writes them (`NumberStyle`), and messages that count
+/// something take the variant of the count's plural category (`PluralRule`).
 public struct MessageCatalog: Sendable {
+    /// The language tag, such as `en` or `en-GB`.
     public let language: String
     private let templates: [String: String]
     private let fallback: [String: String]
+    private let plurals: PluralRule
+    private let numbers: NumberStyle
+    private static let englishPlurals = PluralRule(language: "en")
 
     /// - Parameters:
-    ///   - language: the language code, such as `en`.
+    ///   - language: the language tag, such as `en` or `en-GB`; it decides
+    ///     the plural rule and how numbers are written.
     ///   - templates: this language's templates.
     ///   - fallback: templates used for keys this language lacks (English).
     public init(language: String, templates: [String: String], fallback: [String: String] = [:]) {
         self.language = language
         self.templates = templates
         self.fallback = fallback
+        plurals = PluralRule(language: language)
+        numbers = NumberStyle(language: language)
     }
 
-    /// The template for `key`, in this language or the fallback.
+    /// The template stored under `key` (a plural variant is `key#other`), in
+    /// this language or the fallback.
     public func template(_ key: String) -> String? { templates[key] ?? fallback[key] }
 
-    /// The message for `key` with `arguments` put in their places. A key no
-    /// catalog knows shows as the key with its arguments, so nothing is lost.
-    public func message(_ key: String, _ arguments: [MessageArgument] = []) -> String {
+    /// The message for `key` with `arguments` put in their places.
+    public func message(_ key: MessageKey, _ arguments: [MessageArgument] = []) -> String {
+        message(key.rawValue, count: nil, arguments)
+    }
+
+    /// The message for `key` in the plural form `count` takes in this
+    /// language, with `arguments` put in their places (the count is usually
+    /// one of them too). The variant is `key#<category>`, else `key#other`,
+    /// else English's variant for the count.
+    public func message(_ key: PluralKey, count: Int, _ arguments: [MessageArgument] = []) -> String {
+        message(key.rawValue, count: count, arguments)
+    }
+
+    /// The message of an error or warning code. When the code's message has
+    /// plural variants, the first `.count` argument picks one.
+    public func message(_ code: FerryError.Code, _ arguments: [MessageArgument] = []) -> String {
+        let count = arguments.lazy.compactMap { argument -> Int? in
+            if case .count(let number) = argument { number } else { nil }
+        }.first
+        return message(code.rawValue, count: count, arguments)
+    }
+
+    /// A key no catalog knows shows as the key with its arguments, so nothing is lost.
+    private func message(_ key: String, count: Int?, _ arguments: [MessageArgument]) -> String {
         let rendered = arguments.map(render)
-        guard let template = template(key) else {
+        guard let template = lookUp(key, count: count) else {
             return rendered.isEmpty ? key : "\(key)(\(rendered.joined(separator: ", ")))"
         }
         return Self.fill(template, with: rendered)
     }
 
-    /// The text of one argument.
+    /// The template for `key`: a plural variant when the catalogs have one
+    /// (in this language by its rule, then in English by English's), else
+    /// the plain key.
+    private func lookUp(_ key: String, count: Int?) -> String? {
+        let other = key + "#" + PluralCategory.other.rawValue
+        guard templates[other] != nil || fallback[other] != nil else { return templates[key] ?? fallback[key] }
+        guard let count else { return templates[other] ?? fallback[other] }
+        return templates[key + "#" + plurals.category(of: count).rawValue] ?? templates[other]
+            ?? fallback[key + "#" + Self.englishPlurals.category(of: count).rawValue] ?? fallback[other]
+    }
+
+    /// The text of one argument, formatted for this language.
     public func render(_ argument: MessageArgument) -> String {
         switch argument {
         case .string(let text), .path(let text): text
-        case .integer(let number): String(number)
-        case .double(let number): number.description
+        case .integer(let number), .count(let number): numbers.format(number)
+        case .ungrouped(let number): String(number)
+        case .double(let number): numbers.format(number)
         case .byte(let byte):
             (0x21...0x7E).contains(byte)
                 ? "'\(Character(Unicode.Scalar(byte)))'"

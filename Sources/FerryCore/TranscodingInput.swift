@@ -61,7 +61,7 @@ public final class TranscodingInput: ByteInput {
         if got == 0 {
             ended = true
             if !carry.isEmpty {
-                throw FerryError(.encodingInvalidUTF16, [.integer(sourceOffset)], at: SourceLocation(file: name))
+                throw FerryError(.encodingInvalidUTF16, [.ungrouped(sourceOffset)], at: SourceLocation(file: name))
             }
             return
         }
@@ -121,7 +121,8 @@ public final class TranscodingInput: ByteInput {
 
     private func invalid(at index: Int) -> FerryError {
         let offset = chunkOffset + index
-        return FerryError(.encodingInvalidUTF16, [.integer(offset)], at: SourceLocation(file: name, byteOffset: offset))
+        return FerryError(
+            .encodingInvalidUTF16, [.ungrouped(offset)], at: SourceLocation(file: name, byteOffset: offset))
     }
 
     private func appendScalar(_ scalar: UInt32) {

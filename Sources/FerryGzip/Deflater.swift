@@ -60,7 +60,7 @@ final class Deflater {
             stream.pointee.avail_out = UInt32(scratch.count)
             let status = CZlib.deflate(stream, flush)
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                throw FerryError(.zlibFailed, [.integer(Int(status))])
+                throw FerryError(.zlibFailed, [.ungrouped(Int(status))])
             }
             let produced = scratch.count - Int(stream.pointee.avail_out)
             if produced > 0 { try emit(UnsafeRawBufferPointer(rebasing: scratch[0..<produced])) }

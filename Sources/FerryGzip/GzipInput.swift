@@ -91,7 +91,7 @@ public final class GzipInput: ByteInput {
                 if step.finished { state = .trailer }
                 if step.produced > 0 { return step.produced }
                 if step.consumed == 0 && !step.finished && start < end {
-                    throw error(.gzipCorrupt, [.message("gzip.noProgress")])
+                    throw error(.gzipCorrupt, [.message(.gzipNoProgress)])
                 }
             }
         }
@@ -110,9 +110,9 @@ public final class GzipInput: ByteInput {
         let magic = try bytes(2, orEnd: first ? .gzipNotGzip : .gzipTrailingData)
         guard magic == [0x1F, 0x8B] else { throw error(first ? .gzipNotGzip : .gzipTrailingData, [], at: -2) }
         let fixed = try bytes(8, orEnd: .gzipTruncated)
-        guard fixed[0] == 8 else { throw error(.gzipUnsupported, [.integer(Int(fixed[0]))], at: -8) }
+        guard fixed[0] == 8 else { throw error(.gzipUnsupported, [.ungrouped(Int(fixed[0]))], at: -8) }
         let flags = fixed[1]
-        guard flags & 0xE0 == 0 else { throw error(.gzipUnsupported, [.integer(Int(flags))], at: -7) }
+        guard flags & 0xE0 == 0 else { throw error(.gzipUnsupported, [.ungrouped(Int(flags))], at: -7) }
         if flags & 0x04 != 0 {  // FEXTRA
             let length = try bytes(2, orEnd: .gzipTruncated)
             _ = try bytes(Int(length[0]) | Int(length[1]) << 8, orEnd: .gzipTruncated)
@@ -174,10 +174,10 @@ public final class GzipInput: ByteInput {
 
     private func checkLimits() throws(FerryError) {
         if expanded > UInt64(limits.maxExpandedBytes) {
-            throw error(.gzipTooLarge, [.integer(limits.maxExpandedBytes)])
+            throw error(.gzipTooLarge, [.count(limits.maxExpandedBytes)])
         }
         if expanded > GzipInput.ratioFloor && expanded > UInt64(limits.maxExpansionRatio) * UInt64(max(consumed, 1)) {
-            throw error(.gzipRatioTooHigh, [.integer(limits.maxExpansionRatio)])
+            throw error(.gzipRatioTooHigh, [.count(limits.maxExpansionRatio)])
         }
     }
 

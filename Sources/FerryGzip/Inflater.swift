@@ -51,8 +51,7 @@ final class Inflater {
         case Z_OK, Z_STREAM_END, Z_BUF_ERROR:
             return step
         default:
-            let reason = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-            throw FerryError(.gzipCorrupt, [.string(reason)])
+            throw FerryError(.gzipCorrupt, [ZlibReason.argument(status: status, message: stream.pointee.msg)])
         }
     }
 }

@@ -19,7 +19,7 @@ final class ZStream {
         let status = start(pointer)
         guard status == Z_OK else {
             ended = true  // deinit still runs after a throwing init, and must not end the stream
-            throw FerryError(.zlibFailed, [.integer(Int(status))])
+            throw FerryError(.zlibFailed, [.ungrouped(Int(status))])
         }
     }
 

@@ -9,7 +9,7 @@ public struct JSONCodec: Codec {
     public let extensions = ["json"]
     public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
     public let options = [
-        CodecOption(name: "compact", helpKey: "option.json.compact", applies: .write)
+        CodecOption(name: "compact", helpKey: .optionJSONCompact, applies: .write)
     ]
 
     /// `[` after optional whitespace is likely JSON; `{` could be JSON or JSON Lines.

@@ -291,7 +291,7 @@ public final class JSONReader: RecordReader {
             } else {
                 guard anyValue else {
                     guard scanner.startsValue(byte) else { throw scanner.unexpected(at: start) }
-                    throw .failed(.formatNotRecords, [.message("type.\(scanner.typeNameAtPosition())")], index: start)
+                    throw .failed(.formatNotRecords, [.typeName(scanner.typeNameAtPosition())], index: start)
                 }
                 _ = try scanner.parseValue(depth: depth)
                 step = .other

@@ -58,8 +58,8 @@ struct JUnitReport {
         for group in groups {
             let first = group.diagnostics[0]
             let name =
-                group.record.map { formatter.catalog.message("diagnostic.record", [.integer($0)]) }
-                ?? formatter.catalog.message("validate.junit.file")
+                group.record.map { formatter.catalog.message(.diagnosticRecord, [.ungrouped($0)]) }
+                ?? formatter.catalog.message(.validateJunitFile)
             var attributes = "classname=\"\(path)\" name=\"\(Self.escaped(name))\" file=\"\(path)\""
             if let line = first.location.line { attributes += " line=\"\(line)\"" }
             var body = ""
@@ -78,10 +78,8 @@ struct JUnitReport {
         if file.validRecords > 0 || cases.isEmpty {
             let name =
                 file.countsRecords
-                ? formatter.catalog.message(
-                    "validate.count.validRecords" + (file.validRecords == 1 ? "#one" : "#other"),
-                    [.integer(file.validRecords)])
-                : formatter.catalog.message("lint.junit.wellFormed")
+                ? formatter.catalog.message(.validateCountValidRecords, count: file.validRecords, [.count(file.validRecords)])
+                : formatter.catalog.message(.lintJunitWellFormed)
             cases.append("    <testcase classname=\"\(path)\" name=\"\(Self.escaped(name))\"/>\n")
         }
         return (cases, failures, errors)
@@ -133,10 +131,10 @@ struct GitHubReport {
             var message = formatter.message(diagnostic)
             var context: [String] = []
             if let record = diagnostic.recordNumber {
-                context.append(formatter.catalog.message("diagnostic.record", [.integer(record)]))
+                context.append(formatter.catalog.message(.diagnosticRecord, [.ungrouped(record)]))
             }
             if let field = diagnostic.location.field {
-                context.append(formatter.catalog.message("diagnostic.field", [.string(field)]))
+                context.append(formatter.catalog.message(.diagnosticField, [.string(field)]))
             }
             if !context.isEmpty { message += " (" + context.joined(separator: ", ") + ")" }
             lines.append(

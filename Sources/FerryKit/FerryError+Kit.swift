@@ -27,7 +27,7 @@ extension FerryError {
     }
 
     public static func photoTooLarge(_ reference: String, limit: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.photoTooLarge, [.path(reference), .integer(limit)], at: location)
+        FerryError(.photoTooLarge, [.path(reference), .count(limit)], at: location)
     }
 }
 

@@ -47,7 +47,8 @@ struct SARIFReport {
     }
 
     private func rule(_ code: FerryError.Code) -> Value {
-        let template = Self.sarifTemplate(formatter.catalog.template(code.rawValue) ?? code.rawValue)
+        let template = Self.sarifTemplate(
+            formatter.catalog.template(code.rawValue) ?? formatter.catalog.template(code.rawValue + "#other") ?? code.rawValue)
         var text = JSONObjectBuilder()
         text.set("text", template)
         var strings = JSONObjectBuilder()

@@ -15,28 +15,34 @@ public struct TextReport {
         var lines = report.diagnostics.map(formatter.render)
         if report.rulesChoice == .wellFormedness {
             for file in report.files where file.errors == 0 && file.complete {
-                lines.append(catalog.message("lint.ok", [.path(file.path), .string(file.format ?? "")]))
+                lines.append(catalog.message(.lintOK, [.path(file.path), .string(file.format ?? "")]))
             }
         }
         for file in report.files where !file.complete {
             let fatal = report.diagnostics(of: file.path).last { $0.severity == .error }
             if let line = fatal?.location.line {
-                lines.append(catalog.message("validate.incomplete", [.path(file.path), .integer(line)]))
+                lines.append(catalog.message(.validateIncomplete, [.path(file.path), .ungrouped(line)]))
             } else {
-                lines.append(catalog.message("validate.unreadable", [.path(file.path)]))
+                lines.append(catalog.message(.validateUnreadable, [.path(file.path)]))
             }
         }
         if !report.rules.isEmpty && report.rulesChoice != .wellFormedness {
-            lines.append(catalog.message("validate.rules.\(report.rulesChoice.rawValue)", [.string(report.rules)]))
+            let key: MessageKey =
+                switch report.rulesChoice {
+                case .schema: .validateRulesSchema
+                case .kind: .validateRulesKind
+                case .inferred, .wellFormedness: .validateRulesInferred
+                }
+            lines.append(catalog.message(key, [.string(report.rules)]))
         }
         lines.append(summary)
         if report.reachedCap && report.uncheckedRecords > 0 {
             lines.append(
                 catalog.message(
-                    "validate.partial",
+                    .validatePartial,
                     [
-                        .string(plural("validate.count.errors", report.errorCount)),
-                        .string(plural("validate.count.records", report.uncheckedRecords)),
+                        .string(plural(.validateCountErrors, report.errorCount)),
+                        .string(plural(.validateCountRecords, report.uncheckedRecords)),
                     ]))
         }
         return lines.joined(separator: "\n")
@@ -49,31 +55,31 @@ public struct TextReport {
 
     /// "3 errors in 2 files; 998 records valid", or "no errors in 2 files; …".
     private var summary: String {
-        let files = plural("validate.count.files", report.files.count)
-        let valid = plural("validate.count.validRecords", report.validRecords)
+        let files = plural(.validateCountFiles, report.files.count)
+        let valid = plural(.validateCountValidRecords, report.validRecords)
         var text: String
         if report.rulesChoice == .wellFormedness {
             text =
                 report.errorCount == 0
-                ? catalog.message("lint.summary.valid", [.string(files)])
+                ? catalog.message(.lintSummaryValid, [.string(files)])
                 : catalog.message(
-                    "lint.summary.invalid", [.string(plural("validate.count.errors", report.errorCount)), .string(files)])
+                    .lintSummaryInvalid, [.string(plural(.validateCountErrors, report.errorCount)), .string(files)])
         } else if report.errorCount == 0 {
-            text = catalog.message("validate.summary.valid", [.string(files), .string(valid)])
+            text = catalog.message(.validateSummaryValid, [.string(files), .string(valid)])
         } else {
             text = catalog.message(
-                "validate.summary.invalid",
-                [.string(plural("validate.count.errors", report.errorCount)), .string(files), .string(valid)])
+                .validateSummaryInvalid,
+                [.string(plural(.validateCountErrors, report.errorCount)), .string(files), .string(valid)])
         }
         if report.warningCount > 0 {
             text = catalog.message(
-                "validate.summary.withWarnings", [.string(text), .string(plural("validate.count.warnings", report.warningCount))])
+                .validateSummaryWithWarnings, [.string(text), .string(plural(.validateCountWarnings, report.warningCount))])
         }
         return text
     }
 
-    /// The message of a plural key (`key#one`, `key#other`) for `count`.
-    private func plural(_ key: String, _ count: Int) -> String {
-        catalog.message(key + (count == 1 ? "#one" : "#other"), [.integer(count)])
+    /// A count with its noun, in the form the language gives `count`.
+    private func plural(_ key: PluralKey, _ count: Int) -> String {
+        catalog.message(key, count: count, [.count(count)])
     }
 }

@@ -10,8 +10,8 @@ public struct ArchiveCodec: Codec {
     public let capabilities: CodecCapabilities = [.read, .write, .readsRaw]
     public let embedsMedia = true
     public let options = [
-        CodecOption(name: "class-map", helpKey: "option.archive.classMap", valueName: "name=kind", applies: .read),
-        CodecOption(name: "class-name", helpKey: "option.archive.className", valueName: "name", applies: .write),
+        CodecOption(name: "class-map", helpKey: .optionArchiveClassMap, valueName: "name=kind", applies: .read),
+        CodecOption(name: "class-name", helpKey: .optionArchiveClassName, valueName: "name", applies: .write),
     ]
 
     /// A binary or XML plist that names `$archiver` near its start, as

@@ -30,19 +30,21 @@ extension FerryError {
 
     /// - Parameter expected: a plist type name (`dict`, `array`, `uid`).
     public static func archiveHeaderWrongType(_ key: String, expected: String, at location: SourceLocation) -> FerryError {
-        FerryError(.archiveHeaderWrongType, [.string(key), .message("type.\(expected)")], at: location)
+        FerryError(.archiveHeaderWrongType, [.string(key), .typeName(expected)], at: location)
     }
 
-    public static func archiveUnknownArchiver(_ found: String, at location: SourceLocation) -> FerryError {
-        FerryError(.archiveUnknownArchiver, [.string(found)], at: location)
+    /// - Parameter found: the header's value, as `KeyedArchiveObjects.describe` shows it.
+    public static func archiveUnknownArchiver(_ found: MessageArgument, at location: SourceLocation) -> FerryError {
+        FerryError(.archiveUnknownArchiver, [found], at: location)
     }
 
-    public static func archiveUnsupportedVersion(_ found: String, at location: SourceLocation) -> FerryError {
-        FerryError(.archiveUnsupportedVersion, [.string(found)], at: location)
+    /// - Parameter found: the header's value, as `KeyedArchiveObjects.describe` shows it.
+    public static func archiveUnsupportedVersion(_ found: MessageArgument, at location: SourceLocation) -> FerryError {
+        FerryError(.archiveUnsupportedVersion, [found], at: location)
     }
 
     public static func archiveUIDOutOfRange(_ uid: Int, count: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.archiveUIDOutOfRange, [.integer(uid), .integer(count)], at: location)
+        FerryError(.archiveUIDOutOfRange, [.integer(uid), .count(count)], at: location)
     }
 
     public static func archiveCycle(_ object: Int, at location: SourceLocation) -> FerryError {
@@ -57,12 +59,12 @@ extension FerryError {
         FerryError(.archiveMissingClass, [.integer(object)], at: location)
     }
 
-    /// - Parameter expected: a catalog key such as `type.array`.
-    public static func archiveWrongType(_ object: Int, field key: String, expected: String, at location: SourceLocation) -> FerryError {
+    /// - Parameter expected: the catalog entry of a type, such as `.typeArray`.
+    public static func archiveWrongType(_ object: Int, field key: String, expected: MessageKey, at location: SourceLocation) -> FerryError {
         FerryError(.archiveWrongType, [.integer(object), .string(key), .message(expected)], at: location)
     }
 
     public static func archiveRecordNotObject(_ object: Int, found: String, at location: SourceLocation) -> FerryError {
-        FerryError(.archiveRecordNotObject, [.integer(object), .message("type.\(found)")], at: location)
+        FerryError(.archiveRecordNotObject, [.integer(object), .typeName(found)], at: location)
     }
 }

@@ -44,7 +44,7 @@ extension FerryError {
     }
 
     public static func bplistReferenceOutOfRange(_ reference: Int, count: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.bplistReferenceOutOfRange, [.integer(reference), .integer(count)], at: location)
+        FerryError(.bplistReferenceOutOfRange, [.integer(reference), .count(count)], at: location)
     }
 
     public static func bplistOffsetOutOfRange(_ object: Int, at location: SourceLocation) -> FerryError {
@@ -76,6 +76,6 @@ extension FerryError {
     }
 
     public static func bplistRecordNotDictionary(_ object: Int, type: String, at location: SourceLocation) -> FerryError {
-        FerryError(.bplistRecordNotDictionary, [.integer(object), .message("type.\(type)")], at: location)
+        FerryError(.bplistRecordNotDictionary, [.integer(object), .typeName(type)], at: location)
     }
 }

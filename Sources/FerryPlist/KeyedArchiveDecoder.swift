@@ -200,12 +200,12 @@ public struct KeyedArchiveDecoder {
         let keys = try references(fields, "NS.keys", in: uid, depth: depth)
         let values = try references(fields, "NS.objects", in: uid, depth: depth)
         guard keys.count == values.count else {
-            throw .archiveWrongType(uid, field: "NS.keys", expected: "type.array", at: location(uid, field: "NS.keys"))
+            throw .archiveWrongType(uid, field: "NS.keys", expected: .typeArray, at: location(uid, field: "NS.keys"))
         }
         var object = OrderedObject()
         for (key, value) in zip(keys, values) {
             guard case .string(let name) = key else {
-                throw .archiveWrongType(uid, field: "NS.keys", expected: "type.string", at: location(uid, field: "NS.keys"))
+                throw .archiveWrongType(uid, field: "NS.keys", expected: .typeString, at: location(uid, field: "NS.keys"))
             }
             object[name] = value
         }
@@ -225,23 +225,23 @@ public struct KeyedArchiveDecoder {
             case .string(let string): return .string(string)
             case .bytes(let bytes): return .string(String(decoding: bytes, as: UTF8.self))
             default:
-                throw .archiveWrongType(uid, field: "NS.string", expected: "type.string", at: location(uid, field: "NS.string"))
+                throw .archiveWrongType(uid, field: "NS.string", expected: .typeString, at: location(uid, field: "NS.string"))
             }
         case .data:
             guard let data = fields["NS.data"] else { return .bytes([]) }
             let value = try field(data, in: uid, field: "NS.data", depth: depth + 1)
             guard case .bytes = value else {
-                throw .archiveWrongType(uid, field: "NS.data", expected: "type.data", at: location(uid, field: "NS.data"))
+                throw .archiveWrongType(uid, field: "NS.data", expected: .typeData, at: location(uid, field: "NS.data"))
             }
             return value
         case .date:
             guard case .real(let seconds)? = fields["NS.time"] else {
-                throw .archiveWrongType(uid, field: "NS.time", expected: "type.real", at: location(uid, field: "NS.time"))
+                throw .archiveWrongType(uid, field: "NS.time", expected: .typeReal, at: location(uid, field: "NS.time"))
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .uuid:
             guard case .data(let bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {
-                throw .archiveWrongType(uid, field: "NS.uuidbytes", expected: "type.data", at: location(uid, field: "NS.uuidbytes"))
+                throw .archiveWrongType(uid, field: "NS.uuidbytes", expected: .typeData, at: location(uid, field: "NS.uuidbytes"))
             }
             return .string(Self.uuidText(bytes))
         case .url:
@@ -252,7 +252,7 @@ public struct KeyedArchiveDecoder {
                 try field(value, in: uid, field: "NS.base", depth: depth + 1)
             }
             guard case .string(let path)? = relative else {
-                throw .archiveWrongType(uid, field: "NS.relative", expected: "type.string", at: location(uid, field: "NS.relative"))
+                throw .archiveWrongType(uid, field: "NS.relative", expected: .typeString, at: location(uid, field: "NS.relative"))
             }
             if case .string(let baseText)? = base { return .string(Self.resolve(path, against: baseText)) }
             return .string(path)
@@ -273,7 +273,7 @@ public struct KeyedArchiveDecoder {
     ) throws(FerryError) -> [Value] {
         guard let list = fields[key] ?? (key == "NS.objects" ? Self.numberedElements(fields) : nil) else { return [] }
         guard case .array(let elements) = list else {
-            throw .archiveWrongType(uid, field: key, expected: "type.array", at: location(uid, field: key))
+            throw .archiveWrongType(uid, field: key, expected: .typeArray, at: location(uid, field: key))
         }
         var values: [Value] = []
         values.reserveCapacity(elements.count)
@@ -303,7 +303,7 @@ public struct KeyedArchiveDecoder {
             let value = try field(data, in: uid, field: "UIImageData", depth: depth + 1)
             if case .bytes = value { return value }
             if value != .null {
-                throw .archiveWrongType(uid, field: "UIImageData", expected: "type.data", at: location(uid, field: "UIImageData"))
+                throw .archiveWrongType(uid, field: "UIImageData", expected: .typeData, at: location(uid, field: "UIImageData"))
             }
         }
         for (key, candidate) in zip(fields.keys, fields.values) where key != "$class" {

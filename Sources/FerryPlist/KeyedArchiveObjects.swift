@@ -153,12 +153,13 @@ public struct KeyedArchiveObjects {
         }
     }
 
-    /// A short text for a header value in a message.
-    static func describe(_ value: PlistValue) -> String {
+    /// A header value as a message shows it: a string or a version number
+    /// as it is, anything else by its type's name in the reader's language.
+    static func describe(_ value: PlistValue) -> MessageArgument {
         switch value {
-        case .string(let text): return text
-        case .integer(let number): return String(number)
-        default: return value.typeName
+        case .string(let text): .string(text)
+        case .integer(let number): .ungrouped(Int(number))
+        default: .typeName(value.typeName)
         }
     }
 }

@@ -70,7 +70,7 @@ public final class KeyedArchiveReader: RecordReader {
                 elements = RootElements(uids: uids)
             } else {
                 guard case .array(let list)? = fields["NS.objects"] ?? KeyedArchiveDecoder.numberedElements(fields) ?? .array([]) else {
-                    throw .archiveWrongType(root, field: "NS.objects", expected: "type.array", at: decoder.location(root, field: "NS.objects"))
+                    throw .archiveWrongType(root, field: "NS.objects", expected: .typeArray, at: decoder.location(root, field: "NS.objects"))
                 }
                 elements = RootElements(list)
             }
@@ -117,7 +117,7 @@ public final class KeyedArchiveReader: RecordReader {
 
     func record(_ element: PlistValue) throws(FerryError) -> Record {
         guard case .uid(let reference) = element else {
-            throw .archiveWrongType(decoder.objects.root, field: "NS.objects", expected: "type.uid", at: decoder.location(decoder.objects.root))
+            throw .archiveWrongType(decoder.objects.root, field: "NS.objects", expected: .typeUID, at: decoder.location(decoder.objects.root))
         }
         let uid = try decoder.checked(reference, from: decoder.objects.root)
         let origin = RecordOrigin(index: position, byteOffset: decoder.objects.byteOffset(of: uid) ?? 0)
@@ -187,7 +187,7 @@ public struct ClassMap: Sendable, Hashable {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, !parts[0].isEmpty, let kind = RecordKind(rawValue: String(parts[1])), kind != .generic
             else {
-                throw .usageInvalidValue(option: "class-map", value: text, expected: .message("expected.classMap"))
+                throw .usageInvalidValue(option: "class-map", value: text, expected: .message(.expectedClassMap))
             }
             names[String(parts[0])] = kind
         }

@@ -161,16 +161,16 @@ func handmade(manifest: String, _ entries: [(String, [UInt8])]) throws(FerryErro
 
     @Test(arguments: [
         (#"{"format": "zip", "version": 1}"#, FerryError.Code.bundleNotBundle, [MessageArgument.string("zip")]),
-        (#"{"format": "ferry-bundle", "version": 2}"#, .bundleUnsupportedVersion, [.integer(2)]),
+        (#"{"format": "ferry-bundle", "version": 2}"#, .bundleUnsupportedVersion, [.ungrouped(2)]),
         (#"{"format": "ferry-bundle", "version": 1, "records": "../r", "count": 1}"#, .bundleInvalidManifest,
-         [.string("records"), .message("bundle.expected.recordsPath")]),
+         [.string("records"), .message(.bundleExpectedRecordsPath)]),
         (#"{"format": "ferry-bundle", "version": 1, "records": "records.jsonl", "count": -1}"#, .bundleInvalidManifest,
-         [.string("count"), .message("bundle.expected.count")]),
+         [.string("count"), .message(.bundleExpectedCount)]),
         (#"{"format": "ferry-bundle", "version": 1, "records": "r", "count": 1, "media": [{"path": "x.png", "bytes": 1, "crc32": 1}]}"#,
-         .bundleInvalidManifest, [.string("media[0].path"), .message("bundle.expected.mediaPath")]),
+         .bundleInvalidManifest, [.string("media[0].path"), .message(.bundleExpectedMediaPath)]),
         (#"{"format": "ferry-bundle", "version": 1, "records": "r", "count": 1, "media": [{"path": "media/x.png", "bytes": 1, "crc32": 4294967296}]}"#,
-         .bundleInvalidManifest, [.string("media[0].crc32"), .message("bundle.expected.crc32")]),
-        ("[1]", .formatNotRecords, [.message("type.array")]),
+         .bundleInvalidManifest, [.string("media[0].crc32"), .message(.bundleExpectedCRC32)]),
+        ("[1]", .formatNotRecords, [.message(.typeArray)]),
     ])
     func invalidManifests(_ manifest: String, _ code: FerryError.Code, _ arguments: [MessageArgument]) throws {
         let bytes = try handmade(manifest: manifest, [("records.jsonl", Self.goodRecords)])
@@ -203,7 +203,7 @@ func handmade(manifest: String, _ entries: [(String, [UInt8])]) throws(FerryErro
             let manifest = #"{"format": "ferry-bundle", "version": 1, "records": "records.jsonl", "count": \#(count)}"#
             let failure = try #require(error { () throws(FerryError) in _ = try records(try handmade(manifest: manifest, [("records.jsonl", Array(lines.utf8))])) })
             #expect(failure.code == .bundleCountMismatch)
-            #expect(failure.arguments == [.integer(count), .integer(lines.split(separator: "\n").count)])
+            #expect(failure.arguments == [.count(count), .integer(lines.split(separator: "\n").count)])
         }
     }
 

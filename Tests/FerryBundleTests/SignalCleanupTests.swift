@@ -21,10 +21,7 @@ import Testing
         let process = Process()
         process.executableURL = ferry
         process.arguments = ["convert", "--quiet", "--from", "jsonl", fifo, folder.path("out.ferry.tgz")]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = folder.path("tmp")
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
+        process.environment = Subprocess.childEnvironment(["TMPDIR": folder.path("tmp")])
         process.standardError = FileHandle.nullDevice
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }

@@ -149,7 +149,7 @@ func patchHeader(_ archive: inout [UInt8], header: Int, at offset: Int, with byt
         limits.maxEntryBytes = 599
         let failure = try #require(error { () throws(FerryError) in _ = try scanTar(archive, limits: limits) })
         #expect(failure.code == .entryTooLarge)
-        #expect(failure.arguments == [.path("b"), .integer(599)])
+        #expect(failure.arguments == [.path("b"), .count(599)])
         #expect(failure.location.byteOffset == 1024)
     }
 }

@@ -94,7 +94,7 @@ import Testing
         let text = "a,b\n1\n1,2,3\n"
         let strict = try #require(readCSV(text).error)
         #expect(strict.code == .csvRaggedRow)
-        #expect(strict.arguments == [.integer(2), .integer(1)])
+        #expect(strict.arguments == [.integer(2), .count(1)])
 
         let padded = readCSV(text, options: ["ragged": "pad"])
         #expect(padded.records.map(\.pairs.count) == [2, 3])

@@ -30,7 +30,7 @@ import Testing
             Issue.record("read past the limit")
         } catch {
             #expect(error.code == .inputTooLarge)
-            #expect(error.arguments == [.integer(100_000)])
+            #expect(error.arguments == [.count(100_000)])
         }
         // Exactly the limit is allowed.
         #expect(try InputBytes.read(MemoryInput(Self.bytes) { 4096 }, limit: Self.bytes.count).count == Self.bytes.count)

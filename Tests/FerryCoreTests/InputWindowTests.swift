@@ -101,7 +101,7 @@ import Testing
             while try window.refill(keepingFrom: 0) != nil {}
         } catch {
             #expect(error.code == .recordTooLarge)
-            #expect(error.arguments == [.integer(32)])
+            #expect(error.arguments == [.count(32)])
         }
     }
 }

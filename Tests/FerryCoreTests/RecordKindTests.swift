@@ -51,7 +51,7 @@ import Testing
 
         let text = try #require(failure(.product, [("name", .string("a")), ("price", .string("12"))]))
         #expect(text.code == .recordWrongType)
-        #expect(text.arguments == [.string("price"), .message("type.number"), .message("type.string")])
+        #expect(text.arguments == [.string("price"), .message(.typeNumber), .message(.typeString)])
     }
 
     @Test func bookFieldsAreTyped() throws {

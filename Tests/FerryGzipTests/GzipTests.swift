@@ -185,6 +185,22 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
         #expect(failure(Array(corrupt))?.code == .gzipCorrupt)
     }
 
+    /// zlib's reason is a catalog entry, so it reads in the reader's language.
+    @Test func zlibsReasonIsACatalogEntry() throws {
+        let header: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
+        // BFINAL 1, BTYPE 11: a block type deflate does not have.
+        let invalidBlockType: [UInt8] = [0x07] + [UInt8](repeating: 0, count: 16)
+        let error = try #require(failure(header + invalidBlockType))
+        #expect(error.code == .gzipCorrupt)
+        #expect(error.arguments == [.message(.zlibInvalidBlockType)])
+        let corrupt = try Data(contentsOf: URL(fileURLWithPath: try corpusFile("corrupt-file.gz")))
+        let corpusError = try #require(failure(Array(corrupt)))
+        guard case .message = corpusError.arguments.first else {
+            Issue.record("zlib's reason is not a catalog entry: \(corpusError.arguments)")
+            return
+        }
+    }
+
     @Test func bombsStopEarly() throws {
         // 256 MiB of spaces compress about a thousandfold at level 9.
         let output = MemoryOutput()

@@ -17,7 +17,7 @@ import Testing
     @Test func notRecordsNamesTheValue() throws {
         let error = try #require(JSONTest.readError("[{\"a\":1},\n  [2]]"))
         #expect(error.code == .formatNotRecords)
-        #expect(error.arguments == [.message("type.array")])
+        #expect(error.arguments == [.message(.typeArray)])
         #expect(error.place == [2, 3])
         #expect(error.location.record == 1)
     }

@@ -83,6 +83,22 @@ import Testing
         #expect(error?.location.record == 0)
     }
 
+    /// A header value is shown as it is, or by its type's name in the reader's language.
+    @Test func wrongHeaderValuesAreShownInTheReadersLanguage() throws {
+        func error(archiver: PlistValue, version: PlistValue) throws -> FerryError? {
+            let archive = PlistValue.dictionary(PlistDictionary([
+                ("$version", version), ("$archiver", archiver),
+                ("$top", .dictionary(PlistDictionary([("root", .uid(0))]))), ("$objects", .array([.string("$null")])),
+            ]))
+            return PlistFixtures.read(try PlistFixtures.encode(archive), codec: ArchiveCodec()).error
+        }
+        let dictionary = PlistValue.dictionary(PlistDictionary())
+        #expect(try error(archiver: dictionary, version: .integer(100_000))?.arguments == [.message(.typeDict)])
+        #expect(try error(archiver: .string("Mine"), version: .integer(100_000))?.arguments == [.string("Mine")])
+        #expect(try error(archiver: .string("NSKeyedArchiver"), version: .integer(200_000))?.arguments == [.ungrouped(200_000)])
+        #expect(try error(archiver: .string("NSKeyedArchiver"), version: .real(1))?.arguments == [.message(.typeReal)])
+    }
+
     @Test func fullChangeLogKeepsItsCustomClasses() throws {
         let (records, error) = try Self.records("bpylist2/fullChangeLog.bplist")
         #expect(error == nil)

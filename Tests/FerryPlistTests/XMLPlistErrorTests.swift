@@ -127,13 +127,13 @@ import Testing
         Case("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n</plist>", "xmlplist.empty", 3, 1),
         // Values that are not records, which only the reader refuses.
         Case(
-            "<plist><string>x</string></plist>", "format.notRecords", 1, 8, arguments: [.message("type.string")],
+            "<plist><string>x</string></plist>", "format.notRecords", 1, 8, arguments: [.message(.typeString)],
             record: 0, parserCode: ""),
         Case(
             "<array><dict/><integer>1</integer></array>", "format.notRecords", 1, 15,
-            arguments: [.message("type.integer")], record: 1, parserCode: ""),
+            arguments: [.message(.typeInteger)], record: 1, parserCode: ""),
         Case(
-            "<array><array/></array>", "format.notRecords", 1, 8, arguments: [.message("type.array")], record: 0,
+            "<array><array/></array>", "format.notRecords", 1, 8, arguments: [.message(.typeArray)], record: 0,
             parserCode: ""),
     ]
 

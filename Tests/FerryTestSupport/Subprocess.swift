@@ -51,8 +51,22 @@ public enum Subprocess {
     /// must then fail with EPIPE rather than kill the test process.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
-    /// Runs `executable` with `arguments`, feeding `input` on standard input
-    /// and `environment` over the test's own, and kills it after `timeout`
+    /// The environment of a child: the test's own, without backtraces, in
+    /// English whatever the test's locale (the test support parses `error:`
+    /// and `warning:` lines): `LANGUAGE`, `LC_ALL` and `LC_MESSAGES` removed
+    /// and `LANG=C.UTF-8`; then `environment` over it, so a test that sets
+    /// `LANG` alone chooses the language.
+    public static func childEnvironment(_ environment: [String: String] = [:]) -> [String: String] {
+        var merged = ProcessInfo.processInfo.environment
+        merged["SWIFT_BACKTRACE"] = "enable=no"
+        for name in ["LANGUAGE", "LC_ALL", "LC_MESSAGES"] { merged[name] = nil }
+        merged["LANG"] = "C.UTF-8"
+        merged.merge(environment) { _, new in new }
+        return merged
+    }
+
+    /// Runs `executable` with `arguments`, feeding `input` on standard input,
+    /// in `childEnvironment(environment)`, and kills it after `timeout`
     /// seconds (a guard against hangs, reported as `timedOut`, never a
     /// measurement).
     public static func run(
@@ -63,10 +77,7 @@ public enum Subprocess {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        var merged = ProcessInfo.processInfo.environment
-        merged["SWIFT_BACKTRACE"] = "enable=no"
-        merged.merge(environment) { _, new in new }
-        process.environment = merged
+        process.environment = childEnvironment(environment)
         let standardInput = Pipe()
         let standardOutput = Pipe()
         let standardError = Pipe()

@@ -240,23 +240,30 @@ public enum JSONText {
         }
     }
 
-    /// Whether `bytes` spell a number of at least zero that, read as
-    /// `DecimalText.number` reads it, `appendInteger` or `appendDouble`
-    /// prints back as exactly these bytes, so that a writer may copy them:
-    /// `0` or up to 18 digits with no leading zero (an integer); or up to 13
-    /// such digits, a point, and one digit or two ending in a nonzero one,
-    /// not all zero (a double printed from its cents, as `appendDouble`
-    /// does). `84.99`, `244.0` and `7` qualify; `84.90`, `007`, `1e3`, `-1`
-    /// and `0.0` do not.
+    /// Whether `bytes` spell a number that, read as `DecimalText.number`
+    /// reads it, `appendInteger` or `appendDouble` prints back as exactly
+    /// these bytes, so that a writer may copy them: `0` or up to 18 digits
+    /// with no leading zero (an integer); or up to 13 such digits, a point,
+    /// and one digit or two ending in a nonzero one, not all zero (a double
+    /// printed from its cents, as `appendDouble` does). `84.99`, `244.0` and
+    /// `7` qualify; `84.90`, `007`, `1e3` and `0.0` do not.
+    ///
+    /// A number below zero qualifies only when `allowingMinus`: whether a
+    /// column takes negative numbers is its rule's to say (`ColumnRule`),
+    /// and most say it does not, so the usual call spends nothing on a sign.
+    /// `-7` and `-84.99` qualify then; `-0` (printed `0`) does not.
     @inlinable
-    public static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, allowingMinus: Bool = false) -> Bool {
         let count = bytes.count
-        guard count > 0 else { return false }
-        var index = 0
+        // Where the digits start: after a minus sign, when one may stand.
+        let start = allowingMinus && count > 1 && bytes[0] == UInt8(ascii: "-") ? 1 : 0
+        guard count > start else { return false }
+        var index = start
         while index < count && bytes[index] &- 0x30 < 10 { index += 1 }
-        let whole = index
-        guard whole > 0, whole == 1 || bytes[0] != UInt8(ascii: "0") else { return false }
-        if whole == count { return whole <= 18 }
+        let whole = index &- start
+        guard whole > 0, whole == 1 || bytes[start] != UInt8(ascii: "0") else { return false }
+        // `-0` reads as 0, printed without its sign.
+        if index == count { return whole <= 18 && !(start == 1 && whole == 1 && bytes[1] == UInt8(ascii: "0")) }
         guard whole <= 13, bytes[index] == UInt8(ascii: "."), count - index - 1 == 1 || count - index - 1 == 2 else {
             return false
         }
@@ -267,7 +274,7 @@ public enum JSONText {
             return second < 10 && second != 0
         }
         // One fraction digit: zero only when the whole part is not.
-        return first != 0 || bytes[0] != UInt8(ascii: "0")
+        return first != 0 || bytes[start] != UInt8(ascii: "0")
     }
 
     /// Appends the shortest text that reads back as `number`, which must be

@@ -138,10 +138,13 @@ struct SchemaChecker {
         if node.rejectsAll { return emit(.schemaFalse(name, at: at), value, rule: node.path) }
         if let types = node.types, !types.matches(value) {
             let error: FerryError
+            // The value is not null when null is one of several types: those
+            // others are what it should be.
+            let names = types == .null ? types.typeNames : types.subtracting(.null).typeNames
             if let expected = FieldType(types: types, format: node.format) {
                 error = .recordWrongType(name, expected: expected.rawValue, found: value.typeName, at: at)
-            } else if let single = types.subtracting(.null).typeNames.first, types.subtracting(.null).typeNames.count == 1 {
-                error = .recordWrongType(name, expected: single, found: value.typeName, at: at)
+            } else if names.count == 1 {
+                error = .recordWrongType(name, expected: names[0], found: value.typeName, at: at)
             } else {
                 error = .schemaType(name, expected: types.typeNames, found: value.typeName, at: at)
             }

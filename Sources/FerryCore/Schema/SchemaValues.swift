@@ -170,9 +170,10 @@ enum SchemaValues {
         }
     }
 
-    /// `value` as a diagnostic shows it: a string's own text, else compact JSON.
+    /// `value` as a diagnostic shows it: a string's own text (a `data:` URI
+    /// for bytes, ISO 8601 for a date), else compact JSON.
     static func display(_ value: Value) -> String {
-        if case .string(let text) = value { return text }
+        if let text = text(of: value) { return text }
         if let text = try? JSONText.compact(value) { return text }
         if case .double(let number) = value { return number.description }
         return value.typeName

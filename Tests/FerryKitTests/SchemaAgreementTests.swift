@@ -78,77 +78,75 @@ import Testing
             if chance(absent) { return }
             fields.append((name, chance(null) ? .null : make()))
         }
-        add("id") {
-            chance(85)
-                ? .integer(Int64(generator.next() % 200) * 3 - 30)
-                : pick([.integer(7), .double(3.0), .double(4.5), .integer(600), .string("3"), .bool(true), .double(501)])
+        add("id", absent: 3, null: 2) {
+            chance(92)
+                ? .integer(3 * Int64(1 + generator.next() % 166))
+                : pick([.integer(7), .double(3.0), .double(4.5), .integer(600), .integer(-3), .string("3"), .bool(true)])
         }
-        add("name") {
-            chance(80)
-                ? .string(word(Int(generator.next() % 9), lower)) : .string(word(Int(generator.next() % 5), mixed))
+        add("name", absent: 3, null: 2) {
+            chance(90)
+                ? .string(word(2 + Int(generator.next() % 5), lower)) : .string(word(Int(generator.next() % 9), mixed))
         }
-        add("must", absent: 5, null: 5) { .integer(1) }
+        add("must", absent: 2, null: 2) { .integer(1) }
         add("score", absent: 30) {
-            chance(80)
-                ? .double(Double(Int(generator.next() % 48) - 2) * 0.25)
-                : pick([.integer(5), .integer(0), .integer(10), .string("5"), .double(9.75)])
+            chance(90)
+                ? .double(Double(1 + generator.next() % 19) * 0.5)
+                : pick([.integer(5), .integer(0), .integer(10), .string("5"), .double(9.75), .double(-0.25), .double(10.5)])
         }
         add("level", absent: 30, null: 0) {
-            pick([
-                .integer(1), .double(1.0), .double(2.5), .string("high"), .string("low"), .null, .bool(true),
-                .bool(false), .integer(0), .array([.integer(1), .integer(2)]), .array([.integer(2), .integer(1)]),
-                .object(OrderedObject([("k", .string("v"))])), .object(OrderedObject([("k", .string("w"))])),
-            ])
+            chance(80)
+                ? pick([.integer(1), .double(1.0), .double(2.5), .string("high"), .null, .bool(true), .array([.integer(1), .integer(2)]),
+                        .object(OrderedObject([("k", .string("v"))]))])
+                : pick([.string("low"), .bool(false), .integer(0), .array([.integer(2), .integer(1)]),
+                        .object(OrderedObject([("k", .string("w"))]))])
         }
-        add("kind", absent: 40) { pick([.string("book"), .string("book"), .string("Book"), .integer(1)]) }
+        add("kind", absent: 40) { chance(85) ? .string("book") : pick([.string("Book"), .integer(1)]) }
         add("tags", absent: 30) {
-            guard chance(85) else { return pick([.string("a"), .integer(1), .object(OrderedObject())]) }
-            let count = Int(generator.next() % 5)
+            guard chance(95) else { return pick([.string("a"), .integer(1), .object(OrderedObject())]) }
+            let count = chance(90) ? 1 + Int(generator.next() % 3) : pick([0, 4])
             return .array(
                 (0..<count).map { _ in
-                    chance(85) ? .string(word(1 + Int(generator.next() % 4), lower)) : pick([.integer(1), .null])
+                    chance(95) ? .string(word(1 + Int(generator.next() % (chance(90) ? 3 : 5)), lower)) : pick([.integer(1), .null])
                 })
         }
         add("matrix", absent: 40) {
             .array(
                 (0..<Int(generator.next() % 3)).map { _ in
-                    chance(85)
-                        ? .array((0..<Int(generator.next() % 3)).map { _ in .integer(Int64(generator.next() % 7) - 1) })
+                    chance(95)
+                        ? .array((0..<Int(generator.next() % 3)).map { _ in .integer(Int64(generator.next() % 20) - (chance(85) ? 0 : 1)) })
                         : .string("row")
                 })
         }
         add("meta", absent: 30) {
             var object = OrderedObject()
-            if chance(80) { object["a"] = chance(85) ? .bool(chance(50)) : .string("yes") }
-            if chance(50) {
-                object["b"] = pick([.integer(1), .integer(5), .string("s"), .bool(true), .double(2.5), .null])
+            if chance(93) { object["a"] = chance(93) ? .bool(chance(50)) : .string("yes") }
+            if chance(40) {
+                object["b"] = chance(80) ? pick([.integer(5), .string("s")]) : pick([.integer(1), .bool(true), .double(2.5), .null])
             }
-            if chance(15) { object["c"] = .integer(1) }
-            return chance(90) ? .object(object) : .array([])
+            if chance(5) { object["c"] = .integer(1) }
+            return chance(95) ? .object(object) : .array([])
         }
         add("day", absent: 30) {
-            pick([
-                .string("2024-02-29"), .string("2023-02-29"), .string("2024-12-31"), .string("2024-13-01"),
-                .string("1900-02-29"), .string("2000-02-29"), .string("24-01-01"), .integer(20_240_101),
-            ])
+            chance(85)
+                ? pick([.string("2024-02-29"), .string("2024-12-31"), .string("2000-02-29"), .integer(20_240_101)])
+                : pick([.string("2023-02-29"), .string("2024-13-01"), .string("1900-02-29"), .string("24-01-01")])
         }
         add("price", absent: 20) {
-            pick([.integer(0), .double(19.99), .integer(-1), .double(-0.5), .string("1")])
+            chance(90) ? pick([.integer(0), .double(19.99), .integer(5)]) : pick([.integer(-1), .double(-0.5), .string("1")])
         }
         add("any", absent: 60) { pick([.integer(1), .string("x"), .array([]), .bool(false)]) }
-        add("never", absent: 92, null: 30) { .integer(1) }
+        add("never", absent: 97, null: 30) { .integer(1) }
         add("flags", absent: 40) {
             var object = OrderedObject()
-            for key in ["p", "q", "r"] where chance(60) { object[key] = chance(85) ? .bool(chance(50)) : .integer(1) }
+            for key in ["p", "q", "r"] where chance(60) { object[key] = chance(95) ? .bool(chance(50)) : .integer(1) }
             return .object(object)
         }
-        add("old", absent: 60) { pick([.integer(5), .double(100.5), .string("5")]) }
+        add("old", absent: 60) { chance(85) ? .integer(5) : pick([.double(100.5), .string("5")]) }
         for extra in ["x1", "x2"] {
             add(extra, absent: 60) {
-                pick([
-                    .string(word(Int(generator.next() % 6), lower)), .integer(42), .bool(true), .double(1.5),
-                    .string("ok"),
-                ])
+                chance(85)
+                    ? pick([.string(word(Int(generator.next() % 5), lower)), .integer(42)])
+                    : pick([.string("toolong"), .bool(true), .double(1.5)])
             }
         }
         // A field's place in the record does not matter to either.
@@ -170,7 +168,12 @@ import Testing
             lines += try JSONText.compact(.object(OrderedObject(record.pairs))) + "\n"
             var rules: [String] = []
             schema.check(record, at: SourceLocation(record: index)) { diagnostic in
-                rules.append(diagnostic.rule ?? "?")
+                // Python reports a `false` subschema at the keyword holding
+                // it, without the property's name (its `descend` returns
+                // before adding the path): `/properties`, where Ferry says
+                // `/properties/never`.
+                let rule = diagnostic.rule ?? "?"
+                rules.append(diagnostic.code == .schemaFalse ? String(rule[..<(rule.lastIndex(of: "/") ?? rule.endIndex)]) : rule)
                 return true
             }
             if rules.isEmpty { valid += 1 }
@@ -200,7 +203,7 @@ import Testing
             "/properties/matrix/items/type", "/properties/meta/required", "/properties/meta/additionalProperties",
             "/properties/meta/properties/a/type", "/properties/meta/properties/b/type",
             "/properties/meta/properties/b/minimum", "/properties/meta/type", "/properties/day/format",
-            "/properties/price/minimum", "/properties/price/type", "/properties/never",
+            "/properties/price/minimum", "/properties/price/type", "/properties",
             "/properties/flags/additionalProperties/type", "/properties/old/maximum", "/properties/old/type",
             "/additionalProperties/type", "/additionalProperties/maxLength",
         ]

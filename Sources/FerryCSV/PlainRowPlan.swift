@@ -13,9 +13,6 @@ final class PlainRowPlan {
         case text
         /// An optional string or photo: text, or null when empty.
         case optionalText
-        /// An optional string or photo that is not empty: text, or null when
-        /// empty and unquoted (a quoted empty one goes the general way).
-        case optionalNonEmptyText
         /// A required string that is not empty: text that is not empty.
         case requiredText
         case number, requiredNumber
@@ -23,6 +20,9 @@ final class PlainRowPlan {
         case bool, requiredBool
         /// Always the general way: a field whose rule has other constraints.
         case never
+        /// An optional string or photo that is not empty: text, or null when
+        /// empty and unquoted (a quoted empty one goes the general way).
+        case optionalNonEmptyText
 
         /// What a column of `rule` takes (see `ColumnRule`).
         init(_ rule: ColumnRule) {
@@ -327,7 +327,7 @@ final class PlainRowPlan {
                 out.append("null")
                 return true
             }
-            if JSONText.printsAsWritten(value) || (signed && JSONText.printsAsWritten(value, allowingMinus: true)) {
+            if JSONText.printsAsWritten(value) || (signed && JSONText.printsAsWrittenNegative(value)) {
                 // A double's text has a point; an integer column takes none.
                 if cell == .integer || cell == .requiredInteger, value.contains(UInt8(ascii: ".")) { return false }
                 out.append(value)

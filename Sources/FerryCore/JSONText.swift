@@ -240,30 +240,25 @@ public enum JSONText {
         }
     }
 
-    /// Whether `bytes` spell a number that, read as `DecimalText.number`
-    /// reads it, `appendInteger` or `appendDouble` prints back as exactly
-    /// these bytes, so that a writer may copy them: `0` or up to 18 digits
-    /// with no leading zero (an integer); or up to 13 such digits, a point,
-    /// and one digit or two ending in a nonzero one, not all zero (a double
-    /// printed from its cents, as `appendDouble` does). `84.99`, `244.0` and
-    /// `7` qualify; `84.90`, `007`, `1e3` and `0.0` do not.
-    ///
-    /// A number below zero qualifies only when `allowingMinus`: whether a
-    /// column takes negative numbers is its rule's to say (`ColumnRule`),
-    /// and most say it does not, so the usual call spends nothing on a sign.
-    /// `-7` and `-84.99` qualify then; `-0` (printed `0`) does not.
+    /// Whether `bytes` spell a number of at least zero that, read as
+    /// `DecimalText.number` reads it, `appendInteger` or `appendDouble`
+    /// prints back as exactly these bytes, so that a writer may copy them:
+    /// `0` or up to 18 digits with no leading zero (an integer); or up to 13
+    /// such digits, a point, and one digit or two ending in a nonzero one,
+    /// not all zero (a double printed from its cents, as `appendDouble`
+    /// does). `84.99`, `244.0` and `7` qualify; `84.90`, `007`, `1e3`, `-1`
+    /// and `0.0` do not. Numbers below zero are `printsAsWrittenNegative`'s:
+    /// whether a column takes them is its rule's to say (`ColumnRule`), and
+    /// most say no, so this test spends nothing on a sign.
     @inlinable
-    public static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, allowingMinus: Bool = false) -> Bool {
+    public static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
-        // Where the digits start: after a minus sign, when one may stand.
-        let start = allowingMinus && count > 1 && bytes[0] == UInt8(ascii: "-") ? 1 : 0
-        guard count > start else { return false }
-        var index = start
+        guard count > 0 else { return false }
+        var index = 0
         while index < count && bytes[index] &- 0x30 < 10 { index += 1 }
-        let whole = index &- start
-        guard whole > 0, whole == 1 || bytes[start] != UInt8(ascii: "0") else { return false }
-        // `-0` reads as 0, printed without its sign.
-        if index == count { return whole <= 18 && !(start == 1 && whole == 1 && bytes[1] == UInt8(ascii: "0")) }
+        let whole = index
+        guard whole > 0, whole == 1 || bytes[0] != UInt8(ascii: "0") else { return false }
+        if whole == count { return whole <= 18 }
         guard whole <= 13, bytes[index] == UInt8(ascii: "."), count - index - 1 == 1 || count - index - 1 == 2 else {
             return false
         }
@@ -274,7 +269,17 @@ public enum JSONText {
             return second < 10 && second != 0
         }
         // One fraction digit: zero only when the whole part is not.
-        return first != 0 || bytes[start] != UInt8(ascii: "0")
+        return first != 0 || bytes[0] != UInt8(ascii: "0")
+    }
+
+    /// Whether `bytes` are `-` and a number `printsAsWritten` accepts, which
+    /// the writers print back the same with their sign: `-7`, `-84.99`,
+    /// `-0.5`; not `-0`, which reads as 0 and prints without it.
+    @inlinable
+    public static func printsAsWrittenNegative(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return false }
+        let magnitude = UnsafeBufferPointer(rebasing: bytes[1...])
+        return printsAsWritten(magnitude) && !(magnitude.count == 1 && magnitude[0] == UInt8(ascii: "0"))
     }
 
     /// Appends the shortest text that reads back as `number`, which must be

@@ -1,4 +1,5 @@
 import FerryKit
+import FerryTestSupport
 import Testing
 
 /// What a schema may say, and how a schema that says more is refused.
@@ -146,5 +147,43 @@ import Testing
     func planOfAProperty(_ property: String, rule: ColumnRule) throws {
         let schema = try JSONValues.schema(#"{"properties": {"f": \#(property)}}"#)
         #expect(schema.rule(for: "f") == rule)
+    }
+}
+
+/// Reading a schema file (`Schema(contentsOf:)`, for `ferry validate`).
+@Suite struct SchemaFileTests {
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder() }
+
+    @Test func aFileCompiles() throws {
+        let path = try scratch.write("s.json", "\u{FEFF} {\"required\": [\"id\"], \"properties\": {\"id\": {\"type\": \"integer\"}}}\n")
+        let schema = try Schema(contentsOf: path)
+        #expect(schema.source == path)
+        #expect(schema.fieldRules.map(\.name) == ["id"])
+    }
+
+    @Test(arguments: [
+        ("[{\"type\": \"object\"}]", "format.notRecords"), ("true", "format.notRecords"), ("\"x\"", "format.notRecords"),
+        ("{\"type\": ", "json.unexpectedEnd"), ("{} {}", "json.trailingData"), ("{\"oneOf\": []}", "schema.unsupportedKeyword"),
+    ])
+    func aFileThatIsNotASchemaIsRefused(_ text: String, code: String) throws {
+        let path = try scratch.write("bad.json", text)
+        do {
+            _ = try Schema(contentsOf: path)
+            Issue.record("\(text) compiled")
+        } catch {
+            #expect(error.code.rawValue == code)
+            #expect(error.location.file == path)
+        }
+    }
+
+    @Test func aMissingFileIsAnIOError() {
+        #expect(throws: FerryError.self) { _ = try Schema(contentsOf: scratch.path("none.json")) }
+        do {
+            _ = try Schema(contentsOf: scratch.path("none.json"))
+        } catch {
+            #expect(error.code == .ioCannotOpen)
+        }
     }
 }

@@ -18,13 +18,18 @@ import FerryCore
 //     row     Wii,-1,                 not plain: the general way reports the negative price
 //     row     "Wii, white",269,       not plain (a quote): the general way
 //
-// What each column takes, from `CellTyping` and `RecordValidator`:
+// What each column takes, from its rule in the schema's plan (the
+// `ColumnRule` that `CellTyping` and `RecordValidator` read too); a column
+// whose rule has other constraints (a format, a pattern, …) is never laid
+// out here:
 // - no type (a field the kind does not name): any text, empty as "";
-// - string or photo, optional: text, empty as null; a required string:
-//   text that is not empty;
+// - string or photo, optional: text, empty as null (a quoted empty one
+//   goes the general way when the rule wants it not empty); a required
+//   string: text, not empty when the rule says so;
 // - number: empty as null unless required; text `JSONText.printsAsWritten`
-//   accepts is copied; other text is parsed as `CellTyping` parses it and
-//   printed as the writer prints it, when it is at least zero;
+//   accepts is copied (a negative number too when the rule has no minimum
+//   of zero); other text is parsed as `CellTyping` parses it and printed as
+//   the writer prints it, when the rule takes it;
 // - integer: the same, when it parses as an integer;
 // - bool: empty as null unless required; what `CellTyping.bool` accepts.
 // Cells with bytes above 0x7F are checked as UTF-8 first. A kind field that
@@ -112,16 +117,21 @@ extension CSVReader: JSONLayingReader {
     }
 
     /// How plain rows of `header` are laid out for `writer`; nil when a
-    /// required field of the kind is not in the header.
+    /// required field of the schema is not in the header, or the schema
+    /// has rules about the record as a whole.
     private func plainPlan(for header: FieldList, writer: any JSONLayoutWriter) -> PlainRowPlan? {
         if let plan = plainRows, plan.writer == ObjectIdentifier(writer) { return plan }
-        let kind = context.kind ?? .generic
-        for spec in kind.fields where spec.required && !header.contains(spec.name) { return nil }
+        let schema = self.schema ?? RecordKind.generic.schema
+        guard !schema.checksWholeRecord else { return nil }
+        for rule in schema.fieldRules where rule.required && !header.contains(rule.name) { return nil }
+        let signed = columns.indices.reduce(UInt64(0)) { mask, index in
+            index < 64 && !columns[index].minimumZero ? mask | 1 << UInt64(index) : mask
+        }
         guard
             let plan = PlainRowPlan(
                 writer: ObjectIdentifier(writer), layout: writer.jsonLayout(for: header),
-                cells: columns.map(PlainRowPlan.Cell.init), delimiter: dialect.delimiter, quote: dialect.quote,
-                maxFieldBytes: dialect.maxFieldBytes)
+                cells: columns.map(PlainRowPlan.Cell.init), signed: signed, delimiter: dialect.delimiter,
+                quote: dialect.quote, maxFieldBytes: dialect.maxFieldBytes)
         else { return nil }
         plainRows = plan
         plainHelper = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? plan.twin() : nil

@@ -4,8 +4,9 @@ import FerryCore
 ///
 /// The first row names the fields (or `--no-header` names them `column1…N`).
 /// Each later row becomes a record that shares the header's `FieldList`.
-/// Fields the kind types (a product's price, a book's pages) are parsed,
-/// and a cell that does not fit is a located error; other fields stay strings.
+/// Fields the schema types (a product's price, a book's pages; the kind's
+/// built-in schema, or the caller's `ReadContext.schema`) are parsed, and a
+/// cell that does not fit is a located error; other fields stay strings.
 public final class CSVReader: RecordReader {
     let window: InputWindow
     let dialect: CSVDialect
@@ -17,8 +18,11 @@ public final class CSVReader: RecordReader {
     /// The cells of the row being built, reused from one row to the next.
     @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
     var header: FieldList?
-    /// How each of the header's columns is typed.
-    var columns: [Column] = []
+    /// The schema's rule of each of the header's columns (unconstrained
+    /// for a column it does not name), by which cells are typed.
+    var columns: [ColumnRule] = []
+    /// The schema the rules come from: the caller's, else the kind's.
+    var schema: Schema?
     private var widerLists: [Int: FieldList] = [:]
     @exclusivity(unchecked) var rowIndex = 0
     @exclusivity(unchecked) var raggedRowsFixed = 0
@@ -39,12 +43,6 @@ public final class CSVReader: RecordReader {
     var lastErrorResumes = false
     /// Set by `scanRows` when a row's own error left the position past it.
     private var skippedBadRow = false
-
-    /// What the kind asks of one column.
-    struct Column {
-        let type: FieldType?
-        let required: Bool
-    }
 
     /// What one scanned row turned out to be.
     private enum Row {
@@ -160,7 +158,9 @@ public final class CSVReader: RecordReader {
         header = list
         let kind = context.kind ?? RecordKind.infer(from: list)
         context.kind = kind
-        self.columns = columns.map { Column(type: kind.spec(for: $0)?.type, required: kind.spec(for: $0)?.required ?? false) }
+        let schema = context.schema ?? kind.schema
+        self.schema = schema
+        self.columns = columns.map { schema.rule(for: $0) ?? ColumnRule(type: nil) }
     }
 
     /// Names for the header: empty ones become `columnN`, repeated ones get
@@ -229,7 +229,7 @@ public final class CSVReader: RecordReader {
     @inline(__always)
     func fillRow(
         _ scanner: CSVScanner, _ fields: UnsafeBufferPointer<CSVField>, header: FieldList,
-        columns: UnsafeBufferPointer<Column>, into buffers: inout RawRecordBuffers
+        columns: UnsafeBufferPointer<ColumnRule>, into buffers: inout RawRecordBuffers
     ) throws(CSVScanError) -> RowShape? {
         if fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted && header.count > 1 {
             return nil
@@ -252,9 +252,9 @@ public final class CSVReader: RecordReader {
         let typed = min(fields.count, list.count)
         for index in 0..<typed {
             let field = fields[index]
-            let column = index < columns.count ? columns[index] : Column(type: nil, required: false)
+            let column = index < columns.count ? columns[index] : ColumnRule(type: nil)
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
-            switch CellTyping.value(bytes, field: field, scanner: scanner, type: column.type, required: column.required) {
+            switch CellTyping.value(bytes, field: field, scanner: scanner, rule: column) {
             case .cell(let cell):
                 buffers.cells.append(cell)
             case .value(let value):

@@ -16,12 +16,14 @@ enum CellTyping {
     }
 
     /// The value of a cell whose raw bytes are `bytes` (quotes already
-    /// removed; doubled quotes, if any, not yet undone), for a field of `type`.
+    /// removed; doubled quotes, if any, not yet undone), for a field of
+    /// `rule` (its type, and whether it is required: an empty cell of a
+    /// required string is an empty string, which the validator reports).
     static func value(
-        _ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner, type: FieldType?, required: Bool
+        _ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner, rule: ColumnRule
     ) -> Outcome {
-        guard let type, type != .string, type != .photo else {
-            if bytes.isEmpty, let type, !field.quoted && !required, type == .string || type == .photo {
+        guard let type = rule.type, type != .string, type != .photo else {
+            if bytes.isEmpty, let type = rule.type, !field.quoted && !rule.required, type == .string || type == .photo {
                 return .cell(.null)
             }
             return text(bytes, field: field, scanner: scanner)

@@ -200,7 +200,8 @@ extension PlainRowPlan {
                 fieldStart = fieldEnd &+ 1
                 switch cells[index] {
                 case .text, .optionalText: out = quoted(value, length, to: out)
-                case .requiredText where length > 0: out = quoted(value, length, to: out)
+                case .requiredText where length > 0, .optionalNonEmptyText where length > 0:
+                    out = quoted(value, length, to: out)
                 default: return nil  // the cut's way
                 }
                 continue
@@ -217,6 +218,7 @@ extension PlainRowPlan {
                 }
                 if (numberColumns | integerColumns) & bit != 0 {
                     let text = UnsafeBufferPointer(start: value, count: length)
+                    // A negative number, where the rule takes one, goes the cut's way.
                     guard JSONText.printsAsWritten(text) else { return nil }
                     // A double's text has a point; an integer column takes none.
                     if integerColumns & bit != 0 && text.contains(UInt8(ascii: ".")) { return nil }

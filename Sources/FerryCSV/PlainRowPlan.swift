@@ -8,24 +8,38 @@ final class PlainRowPlan {
     /// What a column takes in a plain row; a plain value (no payloads), so
     /// that comparing cells is comparing bytes.
     enum Cell: UInt8 {
-        /// A field the kind does not name: any text.
+        /// A field the schema leaves free, or a required string that may be
+        /// empty: any text.
         case text
         /// An optional string or photo: text, or null when empty.
         case optionalText
-        /// A required string: text that is not empty.
+        /// A required string that is not empty: text that is not empty.
         case requiredText
         case number, requiredNumber
         case integer, requiredInteger
         case bool, requiredBool
-        /// Always the general way (a required photo, which no kind has).
+        /// Always the general way: a field whose rule has other constraints.
         case never
+        /// An optional string or photo that is not empty: text, or null when
+        /// empty and unquoted (a quoted empty one goes the general way).
+        case optionalNonEmptyText
 
-        init(_ column: CSVReader.Column) {
-            let required = column.required
-            switch column.type {
+        /// What a column of `rule` takes (see `ColumnRule`).
+        init(_ rule: ColumnRule) {
+            guard !rule.hasOtherConstraints else {
+                self = .never
+                return
+            }
+            let required = rule.required
+            switch rule.type {
             case nil: self = .text
-            case .string?: self = required ? .requiredText : .optionalText
-            case .photo?: self = required ? .never : .optionalText
+            case .string?, .photo?:
+                switch (required, rule.nonEmpty) {
+                case (true, true): self = .requiredText
+                case (true, false): self = .text
+                case (false, true): self = .optionalNonEmptyText
+                case (false, false): self = .optionalText
+                }
             case .number?: self = required ? .requiredNumber : .number
             case .integer?: self = required ? .requiredInteger : .integer
             case .bool?: self = required ? .requiredBool : .bool
@@ -65,6 +79,9 @@ final class PlainRowPlan {
     let numberColumns: UInt64
     /// The integer columns, copied as the numbers are when they have no point.
     let integerColumns: UInt64
+    /// The number and integer columns whose rule has no minimum of zero:
+    /// their negative numbers are copied too.
+    let signedColumns: UInt64
 
     // What the reader's current call has laid out, kept here rather than in
     // variables its closures capture (which would be checked for exclusive
@@ -80,9 +97,11 @@ final class PlainRowPlan {
 
     /// - Returns: nil for more than 64 columns (the plain path keeps one bit
     ///   per column) or none.
+    /// - Parameter signed: the columns (a bit each) whose negative numbers
+    ///   the rules take.
     init?(
-        writer: ObjectIdentifier, layout: JSONRecordLayout, cells: [Cell], delimiter: UInt8, quote: UInt8,
-        maxFieldBytes: Int
+        writer: ObjectIdentifier, layout: JSONRecordLayout, cells: [Cell], signed: UInt64, delimiter: UInt8,
+        quote: UInt8, maxFieldBytes: Int
     ) {
         guard !cells.isEmpty, cells.count <= 64, layout.separators.count == cells.count else { return nil }
         self.writer = writer
@@ -105,9 +124,10 @@ final class PlainRowPlan {
             cells.indices.reduce(0) { wanted.contains(cells[$1]) ? $0 | 1 << UInt64($1) : $0 }
         }
         textColumns = columns([.text])
-        stringColumns = columns([.optionalText, .requiredText])
+        stringColumns = columns([.optionalText, .optionalNonEmptyText, .requiredText])
         numberColumns = columns([.number, .requiredNumber])
         integerColumns = columns([.integer, .requiredInteger])
+        signedColumns = signed & (numberColumns | integerColumns)
         self.delimiter = delimiter
         self.quote = quote
         self.maxFieldBytes = maxFieldBytes
@@ -179,8 +199,8 @@ final class PlainRowPlan {
     /// A plan like this one, for another thread.
     func twin() -> PlainRowPlan? {
         PlainRowPlan(
-            writer: writer, layout: layout, cells: Array(cells), delimiter: delimiter, quote: quote,
-            maxFieldBytes: maxFieldBytes)
+            writer: writer, layout: layout, cells: Array(cells), signed: signedColumns, delimiter: delimiter,
+            quote: quote, maxFieldBytes: maxFieldBytes)
     }
 
     /// Hands the records `twin` laid out to `writer`, as if they had been
@@ -263,7 +283,7 @@ final class PlainRowPlan {
                 out.appendUnchecked(value)
             } else if !append(
                 value, as: cells[index], quoted: row.quoted & bit != 0, doubled: row.doubled & bit != 0,
-                escaped: row.escapes & bit != 0, to: &out)
+                escaped: row.escapes & bit != 0, signed: signedColumns & bit != 0, to: &out)
             {
                 out.truncate(to: mark)
                 return false
@@ -277,20 +297,24 @@ final class PlainRowPlan {
     /// Appends `value` as a column of `cell` takes it, as `CellTyping`
     /// types it: `quoted` tells whether the field was quoted (`value` is
     /// what lies between the quotes), `doubled` whether it holds doubled
-    /// quotes, `escaped` whether it holds a byte JSON escapes.
+    /// quotes, `escaped` whether it holds a byte JSON escapes, `signed`
+    /// whether the column's rule takes negative numbers.
     /// - Returns: false when the cell is not plain for that column.
     @inline(__always)
     private func append(
-        _ value: UnsafeBufferPointer<UInt8>, as cell: Cell, quoted: Bool, doubled: Bool, escaped: Bool,
+        _ value: UnsafeBufferPointer<UInt8>, as cell: Cell, quoted: Bool, doubled: Bool, escaped: Bool, signed: Bool,
         to out: inout WriteBuffer
     ) -> Bool {
         switch cell {
         case .text:
             appendString(value, doubled: doubled, escaped: escaped, to: &out)
-        case .optionalText:
-            // Only an unquoted empty cell is null; `""` is an empty string.
+        case .optionalText, .optionalNonEmptyText:
+            // Only an unquoted empty cell is null; `""` is an empty string,
+            // which a column that is not empty leaves to the general way.
             if value.isEmpty && !quoted {
                 out.append("null")
+            } else if value.isEmpty && cell == .optionalNonEmptyText {
+                return false
             } else {
                 appendString(value, doubled: doubled, escaped: escaped, to: &out)
             }
@@ -303,16 +327,16 @@ final class PlainRowPlan {
                 out.append("null")
                 return true
             }
-            if JSONText.printsAsWritten(value) {
+            if JSONText.printsAsWritten(value) || (signed && JSONText.printsAsWrittenNegative(value)) {
                 // A double's text has a point; an integer column takes none.
                 if cell == .integer || cell == .requiredInteger, value.contains(UInt8(ascii: ".")) { return false }
                 out.append(value)
                 return true
             }
             switch DecimalText.number(value) {
-            case .integer(let number)? where number >= 0:
+            case .integer(let number)? where number >= 0 || signed:
                 JSONText.appendInteger(number, to: &out)
-            case .double(let number)? where number >= 0:
+            case .double(let number)? where number >= 0 || signed:
                 guard cell == .number || cell == .requiredNumber else { return false }
                 JSONText.appendDouble(number, to: &out)
             default:

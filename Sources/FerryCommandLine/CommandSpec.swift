@@ -48,6 +48,7 @@ extension FerryError.Code {
     static let usageMissingValue = Self("usage.missingValue", .usage)
     static let usageMissingArgument = Self("usage.missingArgument", .usage)
     static let usageUnexpectedArgument = Self("usage.unexpectedArgument", .usage)
+    static let usageConflictingOptions = Self("usage.conflictingOptions", .usage)
 }
 
 // MARK: - Parsing

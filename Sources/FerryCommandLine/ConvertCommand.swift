@@ -10,6 +10,7 @@ struct ConvertCommand {
             OptionSpec(
                 name: "kind", short: "k", valueName: "kind", helpKey: .convertOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
+            OptionSpec(name: "schema", short: "s", valueName: "file", helpKey: .convertOptionSchema),
             OptionSpec(name: "photos-dir", valueName: "dir", helpKey: .convertOptionPhotosDir),
             OptionSpec(name: "embed-photos", helpKey: .convertOptionEmbedPhotos),
             OptionSpec(name: "force", helpKey: .convertOptionForce),
@@ -36,6 +37,7 @@ struct ConvertCommand {
         options.from = arguments["from"]
         options.to = arguments["to"]
         options.kind = arguments["kind"].flatMap(RecordKind.init(rawValue:))
+        options.schema = try ReportOptions.schema(arguments)
         options.photosDirectory = arguments["photos-dir"]
         options.embedPhotos = arguments.flag("embed-photos")
         options.overwrite = arguments.flag("force")

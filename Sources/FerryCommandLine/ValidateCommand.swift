@@ -11,6 +11,7 @@ struct ValidateCommand {
             OptionSpec(
                 name: "kind", short: "k", valueName: "kind", helpKey: .validateOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
+            OptionSpec(name: "schema", short: "s", valueName: "file", helpKey: .validateOptionSchema),
         ]
         return CommandSpec(
             name: "validate", abstractKey: .validateAbstract,
@@ -23,6 +24,7 @@ struct ValidateCommand {
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
         var options = try ReportOptions.validationOptions(arguments, registry: registry)
         options.kind = arguments["kind"].flatMap(RecordKind.init(rawValue:))
+        options.schema = try ReportOptions.schema(arguments)
         return try ReportOptions.run(arguments, console: console) {
             Validator(registry: registry).validate(arguments.positionals, options: options)
         }
@@ -46,6 +48,14 @@ enum ReportOptions {
             ] + CodecOptions.limitSpecs
         specs += CodecOptions.specs(registry: registry, taken: Set(specs.map(\.name)), applying: .read)
         return specs + [.quiet, .help]
+    }
+
+    /// The schema `--schema` names, compiled; nil without the option.
+    /// - Throws: a usage error when `--kind` is given too; the schema's own.
+    static func schema(_ arguments: ParsedArguments) throws(FerryError) -> Schema? {
+        guard let path = arguments["schema"] else { return nil }
+        if arguments["kind"] != nil { throw FerryError(.usageConflictingOptions, [.string("--schema"), .string("--kind")]) }
+        return try Schema(contentsOf: path)
     }
 
     /// The options every check takes from the command line.

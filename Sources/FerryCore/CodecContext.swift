@@ -38,6 +38,10 @@ public struct ReadLimits: Sendable, Hashable {
 public final class ReadContext {
     /// The kind the caller asked for, or nil to keep values as the format gives them.
     public var kind: RecordKind?
+    /// The schema the records are checked against, when the caller gives
+    /// one; nil for the kind's built-in schema. Readers that type their
+    /// fields (CSV) type them by its rules.
+    public var schema: Schema?
     public var options: OptionValues
     public var limits: ReadLimits
     /// Whether a reader that can should go on after a bad record (see
@@ -51,8 +55,12 @@ public final class ReadContext {
     /// Warnings raised while reading, in order.
     public private(set) var warnings: [FerryWarning] = []
 
-    public init(kind: RecordKind? = nil, options: OptionValues = OptionValues(), limits: ReadLimits = ReadLimits()) {
+    public init(
+        kind: RecordKind? = nil, schema: Schema? = nil, options: OptionValues = OptionValues(),
+        limits: ReadLimits = ReadLimits()
+    ) {
         self.kind = kind
+        self.schema = schema
         self.options = options
         self.limits = limits
     }

@@ -247,7 +247,9 @@ public enum JSONText {
     /// such digits, a point, and one digit or two ending in a nonzero one,
     /// not all zero (a double printed from its cents, as `appendDouble`
     /// does). `84.99`, `244.0` and `7` qualify; `84.90`, `007`, `1e3`, `-1`
-    /// and `0.0` do not.
+    /// and `0.0` do not. Numbers below zero are `printsAsWrittenNegative`'s:
+    /// whether a column takes them is its rule's to say (`ColumnRule`), and
+    /// most say no, so this test spends nothing on a sign.
     @inlinable
     public static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
@@ -268,6 +270,16 @@ public enum JSONText {
         }
         // One fraction digit: zero only when the whole part is not.
         return first != 0 || bytes[0] != UInt8(ascii: "0")
+    }
+
+    /// Whether `bytes` are `-` and a number `printsAsWritten` accepts, which
+    /// the writers print back the same with their sign: `-7`, `-84.99`,
+    /// `-0.5`; not `-0`, which reads as 0 and prints without it.
+    @inlinable
+    public static func printsAsWrittenNegative(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return false }
+        let magnitude = UnsafeBufferPointer(rebasing: bytes[1...])
+        return printsAsWritten(magnitude) && !(magnitude.count == 1 && magnitude[0] == UInt8(ascii: "0"))
     }
 
     /// Appends the shortest text that reads back as `number`, which must be

@@ -53,6 +53,8 @@ extension MessageKey {
     public static let convertOptionFrom = MessageKey("convert.option.from")
     /// The output format. Without it, it comes from the output's extension, else it is the input's format.
     public static let convertOptionTo = MessageKey("convert.option.to")
+    /// Check the records against this JSON Schema (2020-12; see Formats/schema.md) instead of their kind's; it also types CSV columns.
+    public static let convertOptionSchema = MessageKey("convert.option.schema")
     /// What the records are. Without it, the kind is inferred from the first record's fields: name and price or photo make a product; title with author, pages, readThisBook or isbn make a book; anything else is generic.
     public static let convertOptionKind = MessageKey("convert.option.kind")
     /// Write photos out as files in this folder and store their paths, relative to the output's folder.
@@ -305,6 +307,8 @@ extension MessageKey {
     public static let validateArgumentInput = MessageKey("validate.argument.input")
     /// The format of the files. Without it, each file's format is sniffed from its content, then taken from its extension.
     public static let validateOptionFrom = MessageKey("validate.option.from")
+    /// Check the records against this JSON Schema (2020-12; see Formats/schema.md) instead of a kind's built-in one; it also types CSV columns.
+    public static let validateOptionSchema = MessageKey("validate.option.schema")
     /// Check every record as this kind. Without it, each file's kind is inferred from its records' fields, as convert does.
     public static let validateOptionKind = MessageKey("validate.option.kind")
     /// The report's form: text for people (the default), json (see Formats/report.schema.json), junit, github (workflow commands) or sarif (SARIF 2.1.0).
@@ -337,6 +341,30 @@ extension MessageKey {
     public static let validateJunitFile = MessageKey("validate.junit.file")
     /// a whole number, 0 or more
     public static let expectedCount = MessageKey("expected.count")
+    /// a schema: an object, true or false
+    public static let schemaExpectedSchema = MessageKey("schema.expected.schema")
+    /// true or false
+    public static let schemaExpectedBool = MessageKey("schema.expected.bool")
+    /// a string
+    public static let schemaExpectedString = MessageKey("schema.expected.string")
+    /// an array
+    public static let schemaExpectedArray = MessageKey("schema.expected.array")
+    /// an object
+    public static let schemaExpectedObject = MessageKey("schema.expected.object")
+    /// a type name (null, boolean, object, array, number, string, integer) or an array of different ones
+    public static let schemaExpectedTypes = MessageKey("schema.expected.types")
+    /// an array of different strings
+    public static let schemaExpectedUniqueStrings = MessageKey("schema.expected.uniqueStrings")
+    /// a number
+    public static let schemaExpectedNumber = MessageKey("schema.expected.number")
+    /// a number above 0
+    public static let schemaExpectedPositiveNumber = MessageKey("schema.expected.positiveNumber")
+    /// a whole number, 0 or more
+    public static let schemaExpectedCount = MessageKey("schema.expected.count")
+    /// https://json-schema.org/draft/2020-12/schema, the only dialect Ferry reads
+    public static let schemaExpectedDialect = MessageKey("schema.expected.dialect")
+    /// on a property of the record itself (under the root's properties)
+    public static let schemaExpectedTopLevelProperty = MessageKey("schema.expected.topLevelProperty")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -364,6 +392,7 @@ extension MessageKey {
         .convertArgumentOutput,
         .convertOptionFrom,
         .convertOptionTo,
+        .convertOptionSchema,
         .convertOptionKind,
         .convertOptionPhotosDir,
         .convertOptionEmbedPhotos,
@@ -490,6 +519,7 @@ extension MessageKey {
         .validateAbstract,
         .validateArgumentInput,
         .validateOptionFrom,
+        .validateOptionSchema,
         .validateOptionKind,
         .validateOptionReport,
         .validateOptionOutput,
@@ -506,6 +536,18 @@ extension MessageKey {
         .validateUnreadable,
         .validateJunitFile,
         .expectedCount,
+        .schemaExpectedSchema,
+        .schemaExpectedBool,
+        .schemaExpectedString,
+        .schemaExpectedArray,
+        .schemaExpectedObject,
+        .schemaExpectedTypes,
+        .schemaExpectedUniqueStrings,
+        .schemaExpectedNumber,
+        .schemaExpectedPositiveNumber,
+        .schemaExpectedCount,
+        .schemaExpectedDialect,
+        .schemaExpectedTopLevelProperty,
     ]
 }
 

@@ -123,11 +123,11 @@ extension BackgroundSource where Batch == [Record] {
 }
 
 extension BackgroundSource where Batch == RecordTape {
-    /// Reads raw records from `reader`, checks them against the kind, and
-    /// copies them onto tapes of about `tapeBytes` each.
+    /// Reads raw records from `reader`, checks them against `schema` (nil:
+    /// the kind's), and copies them onto tapes of about `tapeBytes` each.
     convenience init(
-        raw reader: any RawRecordReader, inputPath: String, kind: RecordKind?, counting: CountingInput,
-        tapeBytes: Int = 1 << 18
+        raw reader: any RawRecordReader, inputPath: String, kind: RecordKind?, schema: Schema?,
+        counting: CountingInput, tapeBytes: Int = 1 << 18
     ) {
         self.init(counting: counting) { (background) throws(FerryError) -> RecordKind? in
             var kind = kind
@@ -140,7 +140,7 @@ extension BackgroundSource where Batch == RecordTape {
                     if validator == nil {
                         let settled = kind ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
                         kind = settled
-                        validator = RecordValidator(kind: settled)
+                        validator = RecordValidator(schema: schema ?? settled.schema)
                     }
                     do throws(FerryError) {
                         try validator?.validate(record)

@@ -12,6 +12,10 @@ public struct ConversionOptions: Sendable {
     public var to: String?
     /// The kind of the records; nil to infer it from the first record's fields.
     public var kind: RecordKind?
+    /// The schema the records are checked against, and CSV columns typed
+    /// by; nil for the kind's built-in schema. The kind still decides how
+    /// writers name records and whether photos are handled.
+    public var schema: Schema?
     /// Where to write inline photos as files.
     public var photosDirectory: String?
     /// Read referenced photos into the output as bytes.
@@ -99,7 +103,8 @@ public struct Converter {
         // (started by `layOut`).
         var background: BackgroundOutput?
         do throws(FerryError) {
-            let readContext = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
+            let readContext = ReadContext(
+                kind: options.kind, schema: options.schema, options: options.codecOptions, limits: options.limits)
             let reader = try inputCodec.makeReader(input, context: readContext)
             let embedPhotos = options.embedPhotos || outputCodec.embedsMedia
             let rawPath =
@@ -115,12 +120,14 @@ public struct Converter {
             var laidOut = false
             if let laying {
                 laidOut = try layOut(
-                    laying, inputPath: inputPath, kind: options.kind, into: &stream, output: background, counting: counting)
+                    laying, inputPath: inputPath, kind: options.kind, schema: options.schema, into: &stream,
+                    output: background, counting: counting)
             }
             if laidOut {
                 // Read and written above.
             } else if rawPath, let raw = reader as? any RawRecordReader {
-                let reading = BackgroundSource(raw: raw, inputPath: inputPath, kind: options.kind, counting: counting)
+                let reading = BackgroundSource(
+                    raw: raw, inputPath: inputPath, kind: options.kind, schema: options.schema, counting: counting)
                 stopReading = reading.stop
                 reading.start()
                 try stream.copy(from: reading, counting: counting, progress: progress) { (tape, writer) throws(FerryError) in
@@ -136,7 +143,8 @@ public struct Converter {
                 }
             } else {
                 let source = RecordSource(
-                    reader: reader, inputPath: inputPath, kind: options.kind, photos: photos, embedPhotos: embedPhotos)
+                    reader: reader, inputPath: inputPath, kind: options.kind, schema: options.schema, photos: photos,
+                    embedPhotos: embedPhotos)
                 let reading = BackgroundSource(source, counting: counting)
                 stopReading = reading.stop
                 reading.start()
@@ -181,8 +189,8 @@ extension Converter {
     /// - Returns: false, with only the header read and the writer made in
     ///   `stream`, when the writer cannot take laid out records.
     fileprivate func layOut(
-        _ reader: any JSONLayingReader, inputPath: String, kind: RecordKind?, into stream: inout Stream,
-        output: BackgroundOutput?, counting: CountingInput
+        _ reader: any JSONLayingReader, inputPath: String, kind: RecordKind?, schema: Schema?,
+        into stream: inout Stream, output: BackgroundOutput?, counting: CountingInput
     ) throws(FerryError) -> Bool {
         var recordKind = kind
         if recordKind == nil { recordKind = try reader.settleKind() }
@@ -190,9 +198,13 @@ extension Converter {
         stream.writer = made
         guard let writer = made as? any JSONLayoutWriter else { return false }
         output?.start()
-        var validator = recordKind.map { RecordValidator(kind: $0) }
+        var validator = recordKind.map { RecordValidator(schema: schema ?? $0.schema) }
         while try reader.readLaidOut(into: writer, raw: { (record) throws(FerryError) in
-            if validator == nil { validator = RecordValidator(kind: RecordKind.infer(from: record.fields)) }
+            if validator == nil {
+                let inferred = RecordKind.infer(from: record.fields)
+                recordKind = inferred
+                validator = RecordValidator(schema: schema ?? inferred.schema)
+            }
             do throws(FerryError) {
                 try validator?.validate(record)
             } catch {
@@ -209,7 +221,7 @@ extension Converter {
         }
         progress?(counting.bytesRead, counting.sizeHint)
         stream.count = writer.recordsWritten
-        if stream.count > 0 { stream.kind = validator?.kind ?? kind }
+        if stream.count > 0 { stream.kind = recordKind }
         return true
     }
 }

@@ -1,5 +1,5 @@
 /// The reading half of a conversion: records come out of the reader checked
-/// against their kind, with their photos in the form the output needs.
+/// against their schema (the caller's, else their kind's), with their photos in the form the output needs.
 ///
 /// Line and column are worked out only when something fails, from the
 /// reader, which still holds the failing record's bytes.
@@ -11,11 +11,17 @@ final class RecordSource {
     private var validator: RecordValidator?
     /// The kind of the records: as asked, or inferred from the first record.
     private(set) var kind: RecordKind?
+    /// The caller's schema; nil for the kind's.
+    private let schema: Schema?
 
-    init(reader: any RecordReader, inputPath: String, kind: RecordKind?, photos: PhotoStore, embedPhotos: Bool) {
+    init(
+        reader: any RecordReader, inputPath: String, kind: RecordKind?, schema: Schema?, photos: PhotoStore,
+        embedPhotos: Bool
+    ) {
         self.reader = reader
         self.inputPath = inputPath
         self.kind = kind
+        self.schema = schema
         self.photos = photos
         self.embedPhotos = embedPhotos
     }
@@ -26,7 +32,7 @@ final class RecordSource {
         guard var record = try reader.next() else { return nil }
         let kind = self.kind ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
         self.kind = kind
-        if validator == nil { validator = RecordValidator(kind: kind) }
+        if validator == nil { validator = RecordValidator(schema: schema ?? kind.schema) }
         let location = SourceLocation(file: inputPath, record: record.origin.index)
         do throws(FerryError) {
             try validator?.validate(record, at: location)

@@ -4,6 +4,9 @@ public struct ValidationOptions: Sendable {
     public var from: String?
     /// The kind every file's records are checked as; nil to infer it per file.
     public var kind: RecordKind?
+    /// A user's schema (`--schema`): then it alone applies, and it types CSV
+    /// columns; `kind` is not used.
+    public var schema: Schema?
     /// Options of the codecs (the CSV dialect, …).
     public var codecOptions = OptionValues()
     public var limits = ReadLimits()
@@ -34,7 +37,9 @@ public struct Validator {
     public func validate(_ paths: [String], options: ValidationOptions) -> ValidationReport {
         var report = ValidationReport()
         report.maxErrors = options.maxErrors
-        report.rulesChoice = options.wellFormednessOnly ? .wellFormedness : options.kind == nil ? .inferred : .kind
+        report.rulesChoice =
+            options.wellFormednessOnly ? .wellFormedness
+            : options.schema != nil ? .schema : options.kind == nil ? .inferred : .kind
         let sink = DiagnosticCollector(maxErrors: options.maxErrors)
         var kinds: [RecordKind] = []
         for path in paths {
@@ -45,7 +50,9 @@ public struct Validator {
                     let codec = try FormatResolver(registry: registry).inputCodec(
                         path: opened.formatPath, prefix: opened.prefix, from: options.from)
                     run.file.format = codec.id
-                    let context = ReadContext(kind: options.kind, options: options.codecOptions, limits: options.limits)
+                    let context = ReadContext(
+                        kind: options.schema == nil ? options.kind : .generic, schema: options.schema,
+                        options: options.codecOptions, limits: options.limits)
                     if options.wellFormednessOnly {
                         run.file.countsRecords = false
                         try run.lint(opened.input, codec: codec, context: context)
@@ -56,7 +63,7 @@ public struct Validator {
                     let photos = PhotoStore(
                         inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",
                         photosDirectory: nil, overwrite: false)
-                    try run.check(reader, context: context, kind: options.kind, photos: photos)
+                    try run.check(reader, context: context, kind: options.kind, schema: options.schema, photos: photos)
                 }
             } catch {
                 // The file could not be opened or read on: one error, located.
@@ -69,7 +76,7 @@ public struct Validator {
         }
         report.diagnostics = sink.diagnostics
         report.reachedCap = sink.reachedCap
-        report.rules = kinds.map(\.rawValue).joined(separator: ", ")
+        report.rules = options.schema?.source ?? kinds.map(\.rawValue).joined(separator: ", ")
         return report
     }
 }
@@ -88,8 +95,8 @@ private struct FileRun {
     let sink: DiagnosticCollector
     var file: ValidationReport.File
     private var rules: RecordRules?
-    /// Where the unique fields and the photo sit in the field list seen last.
-    private var positions: (fields: ObjectIdentifier?, unique: [Int?], photo: Int?) = (nil, [], nil)
+    /// Where the unique fields and the photos sit in the field list seen last.
+    private var positions: (fields: ObjectIdentifier?, unique: [Int?], photos: [Int]) = (nil, [], [])
     private var uniqueKeys: [UniqueKeys] = []
     /// Keys waiting to go into `uniqueKeys`: they go in a few dozen at a
     /// time, so that the cache misses of a large table overlap. They go in
@@ -139,20 +146,22 @@ private struct FileRun {
 
     /// Reads `reader` to its end, or to an error it cannot read past.
     mutating func check(
-        _ reader: any RecordReader, context: ReadContext, kind: RecordKind?, photos: PhotoStore
+        _ reader: any RecordReader, context: ReadContext, kind: RecordKind?, schema: Schema?, photos: PhotoStore
     ) throws(FerryError) {
         let raw = reader as? any RawRecordReader
         if raw == nil { pendingLimit = 1 }
         while true {
             do throws(FerryError) {
                 if let raw {
-                    let more = try raw.readRaw { record in self.check(record, reader: reader, kind: kind, photos: photos) }
+                    let more = try raw.readRaw { record in
+                        self.check(record, reader: reader, kind: kind, schema: schema, photos: photos)
+                    }
                     // The records of that call are still in the reader's window.
                     flushKeys(reader)
                     guard more else { break }
                 } else {
                     guard let record = try reader.next() else { break }
-                    RawRecord.with(record) { self.check($0, reader: reader, kind: kind, photos: photos) }
+                    RawRecord.with(record) { self.check($0, reader: reader, kind: kind, schema: schema, photos: photos) }
                 }
             } catch {
                 flushKeys(reader)
@@ -180,17 +189,23 @@ private struct FileRun {
     }
 
     /// Checks one record: its kind's rules, its unique keys, its photo.
-    private mutating func check(_ record: RawRecord, reader: any RecordReader, kind asked: RecordKind?, photos: PhotoStore) {
+    private mutating func check(
+        _ record: RawRecord, reader: any RecordReader, kind asked: RecordKind?, schema: Schema?, photos: PhotoStore
+    ) {
         file.records += 1
         if sink.reachedCap {
             file.uncheckedRecords += 1
             return
         }
         if rules == nil {
-            let kind = asked ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
-            rules = RecordRules(kind: kind)
+            if let schema {
+                rules = RecordRules(schema: schema)
+            } else {
+                let kind = asked ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
+                rules = RecordRules(schema: kind.schema)
+                file.kind = kind
+            }
             uniqueKeys = (rules?.uniqueFields ?? []).map { _ in UniqueKeys() }
-            file.kind = kind
         }
         if rules?.passes(record) == false, let problems = rules?.problems(of: record) {
             flushKeys(reader)
@@ -199,13 +214,13 @@ private struct FileRun {
         if positions.fields != ObjectIdentifier(record.fields), let rules {
             positions = (
                 ObjectIdentifier(record.fields), rules.uniqueFields.map { record.fields.index(of: $0) },
-                rules.kind == .product ? record.fields.index(of: "photo") : nil
+                rules.photoFields.compactMap { record.fields.index(of: $0) }
             )
         }
         for (index, position) in positions.unique.enumerated() {
             if let position { checkUnique(record, at: position, key: index, reader: reader) }
         }
-        if let position = positions.photo { checkPhoto(record, at: position, photos: photos, reader: reader) }
+        for position in positions.photos { checkPhoto(record, at: position, photos: photos, reader: reader) }
     }
 
     /// Hands a diagnostic to the sink and counts it; errors only when kept.
@@ -304,12 +319,13 @@ private struct FileRun {
     /// A product's photo, when present, must be a PNG or a JPEG, by its bytes;
     /// a reference is checked when its folder exists beside the file.
     private mutating func checkPhoto(_ record: RawRecord, at position: Int, photos: PhotoStore, reader: any RecordReader) {
-        let here = SourceLocation(field: "photo")
+        let field = record.fields.names[position]
+        let here = SourceLocation(field: field)
         switch record.values[position] {
         case .null:
             return
         case .bytes(let bytes):
-            checkImage(bytes, shown: "\(bytes.count) bytes", record: record, reader: reader)
+            checkImage(bytes, shown: "\(bytes.count) bytes", field: field, record: record, reader: reader)
         case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
             let folder = text.lastIndex(of: UInt8(ascii: "/")).map { Array(text[..<$0]) } ?? []
             if photoFolder?.bytes != folder {
@@ -326,7 +342,7 @@ private struct FileRun {
             }
             do throws(FerryError) {
                 let bytes = try photos.read(reference: reference, at: here)
-                bytes.withUnsafeBytes { checkImage($0, shown: reference, record: record, reader: reader) }
+                bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }
             } catch {
                 var problem = Diagnostic(error, value: reference, rule: "photo.format")
                 // A file that is missing or unreadable is a warning; one outside the folder, an error.
@@ -341,20 +357,22 @@ private struct FileRun {
                     report(locate(problem, of: record, reader: reader))
                     return
                 }
-                decoded.withUnsafeBytes { checkImage($0, shown: text, record: record, reader: reader) }
+                decoded.withUnsafeBytes { checkImage($0, shown: text, field: field, record: record, reader: reader) }
             case .bytes(let bytes):
-                bytes.withUnsafeBytes { checkImage($0, shown: "\(bytes.count) bytes", record: record, reader: reader) }
+                bytes.withUnsafeBytes { checkImage($0, shown: "\(bytes.count) bytes", field: field, record: record, reader: reader) }
             default:
                 return  // an empty reference, or a value of the wrong type, which the rules report
             }
         }
     }
 
-    private mutating func checkImage(_ bytes: UnsafeRawBufferPointer, shown: String, record: RawRecord, reader: any RecordReader) {
+    private mutating func checkImage(
+        _ bytes: UnsafeRawBufferPointer, shown: String, field: String, record: RawRecord, reader: any RecordReader
+    ) {
         let type = Photo.imageType(of: bytes)
         guard type != .png && type != .jpeg else { return }
         let diagnostic = Diagnostic(
-            .error, .photoNotImage, [.string(type.mediaType)], at: SourceLocation(field: "photo"), value: shown,
+            .error, .photoNotImage, [.string(type.mediaType)], at: SourceLocation(field: field), value: shown,
             rule: "photo.format")
         report(locate(diagnostic, of: record, reader: reader))
     }
@@ -362,29 +380,28 @@ private struct FileRun {
 
 // MARK: - Rules
 
-/// The rules a record is checked against.
+/// The rules a record is checked against: a schema, the built-in one of
+/// its kind or the user's, compiled once (`Schema`).
 struct RecordRules {
-    let kind: RecordKind
+    let schema: Schema
     private var validator: RecordValidator
+    /// The fields whose values must be unique in a file (`x-ferry-unique`).
+    let uniqueFields: [String]
+    /// The fields that hold photos (`format: photo`), whose bytes must be a
+    /// PNG or a JPEG.
+    let photoFields: [String]
 
-    init(kind: RecordKind) {
-        self.kind = kind
-        validator = RecordValidator(kind: kind)
-    }
-
-    /// The fields whose values must be unique in a file.
-    var uniqueFields: [String] {
-        switch kind {
-        case .product: ["sku"]
-        case .book: ["isbn"]
-        case .generic: []
-        }
+    init(schema: Schema) {
+        self.schema = schema
+        validator = RecordValidator(schema: schema)
+        uniqueFields = schema.uniqueFields
+        photoFields = schema.fieldRules.filter { $0.type == .photo }.map(\.name)
     }
 
     func uniqueRule(_ field: String) -> String { "/properties/\(field)/x-ferry-unique" }
 
     /// Whether `record` breaks none of the rules; it looks no further than
-    /// the first problem, and makes no `Value`.
+    /// the first problem, and makes no `Value` for a valid record.
     mutating func passes(_ record: RawRecord) -> Bool {
         do throws(FerryError) {
             try validator.validate(record)
@@ -394,16 +411,23 @@ struct RecordRules {
         }
     }
 
-    /// Every problem of `record`, each naming its field and the rule.
+    /// Every problem of `record`, each naming its field, value and rule.
     mutating func problems(of record: RawRecord) -> [Diagnostic] {
-        do throws(FerryError) {
-            try validator.validate(record)
-            return []
-        } catch {
-            let value = error.location.field.flatMap { field in record.fields.index(of: field) }
-                .flatMap { FileRun.keyText(record.value(at: $0)) }
-            return [Diagnostic(error, value: value, rule: error.location.field.map { "/properties/\($0)" })]
+        var problems: [Diagnostic] = []
+        schema.check(record.record(), at: .unknown) { problem in
+            problems.append(problem)
+            return true
         }
+        if problems.isEmpty {
+            // The first-violation check and the full one agree (tests hold
+            // them to it); should they not, the record still fails, loudly.
+            do throws(FerryError) {
+                try validator.validate(record)
+            } catch {
+                problems.append(Diagnostic(error))
+            }
+        }
+        return problems
     }
 }
 

@@ -5,9 +5,10 @@ import Foundation
 /// CSV must quote, and the values stay inside what both Ferry's CSV and
 /// Python's `csv` can say (no NUL; prices with at most two decimals).
 ///
-/// Products have `name`, `price`, `photo` and the generic `sku`; books
-/// `title`, `author`, `description`, `pages`, `readThisBook`, `price`, `isbn`
-/// and the generic, nested `tags` (the interop script's `FIELDS`).
+/// Products have `name`, `price`, `photo` and `sku`; books `title`,
+/// `author`, `description`, `pages`, `readThisBook`, `price`, `isbn` (a
+/// valid ISBN-13) and the generic, nested `tags` (the interop script's
+/// `FIELDS`).
 ///
 /// The JSON text is written by `SampleValue`, with its random escapes and
 /// layout, so it is independent of Ferry's writer.
@@ -108,7 +109,9 @@ struct CSVDatasetGenerator {
     }
 
     mutating func product() -> [(String, SampleValue)] {
-        [("name", .string(text())), ("price", price()), ("photo", photo()), ("sku", optionalText(maxPieces: 3))]
+        // A sku is text that is not empty (the product schema's `minLength: 1`),
+        // so that Python's QUOTE_ALL rows never turn a null into "".
+        [("name", .string(text())), ("price", price()), ("photo", photo()), ("sku", .string(text(maxPieces: 3)))]
     }
 
     mutating func book() -> [(String, SampleValue)] {
@@ -116,7 +119,9 @@ struct CSVDatasetGenerator {
         return [
             ("title", .string(text())), ("author", optionalText(maxPieces: 4)), ("description", optionalText(maxPieces: 16)),
             ("pages", pages()), ("readThisBook", read), ("price", price()),
-            ("isbn", chance(10) ? .null : .string(String(format: "%013llu", UInt64.random(in: 0...9_999_999_999_999, using: &random)))),
+            // Always a valid ISBN (the book schema checks its check digit),
+            // so that Python's QUOTE_ALL rows never turn a null into "".
+            ("isbn", .string(validISBN13(using: &random))),
             ("tags", tags()),
         ]
     }

@@ -166,7 +166,7 @@ struct DatasetGenerator {
         pairs.append(("pages", .number(String(Int64.random(in: 0...Int64.max, using: &random) >> Int64.random(in: 0...62, using: &random)))))
         pairs.append(("readThisBook", .bool(Bool.random(using: &random))))
         pairs.append(("price", price()))
-        pairs.append(("isbn", .string(String(UInt64.random(in: 1_000_000_000_000...9_999_999_999_999, using: &random)))))
+        pairs.append(("isbn", .string(validISBN13(using: &random))))
         if Bool.random(using: &random) { pairs.swapAt(2, 3) }
         return .object(pairs + extras())
     }
@@ -182,4 +182,14 @@ struct DatasetGenerator {
         text += "\n]\n"
         return text
     }
+}
+
+/// A random ISBN-13 whose check digit is right (the book schema checks it):
+/// 978 or 979, nine random digits, and the digit that makes the sum of the
+/// digits weighted 1, 3, 1, … a multiple of 10.
+func validISBN13<G: RandomNumberGenerator>(using random: inout G) -> String {
+    var digits = [9, 7, Bool.random(using: &random) ? 8 : 9] + (0..<9).map { _ in Int.random(in: 0...9, using: &random) }
+    let sum = digits.enumerated().reduce(0) { $0 + $1.element * ($1.offset % 2 == 0 ? 1 : 3) }
+    digits.append((10 - sum % 10) % 10)
+    return digits.map(String.init).joined()
 }

@@ -244,6 +244,44 @@ import Testing
         #expect(files.map { $0["records"] as? Int } == [3, 3])
     }
 
+    // MARK: - A user's schema
+
+    @Test func aUsersSchemaAloneAppliesAndTypesTheColumns() throws {
+        let folder = try ScratchFolder()
+        let schema = try folder.write(
+            "s.json",
+            #"""
+            {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["code"],
+             "properties": {"code": {"type": "string", "pattern": "^[A-Z]{3}$", "x-ferry-unique": true},
+                            "qty": {"type": "integer", "minimum": 1}, "rate": {"type": "number", "multipleOf": 0.01}}}
+            """#)
+        // name and price mean nothing to this schema: a negative price is fine.
+        let input = try folder.write(
+            "in.csv", "code,qty,rate,name,price\nABC,2,75.99,x,-1\nabc,0,1.5,y,2\nABC,3,0.015,z,3\nDEF,x,1,w,4\n")
+        let result = try Ferry.run(["validate", input, "--schema", schema, "--report", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        let found = errors.map { "\($0["line"] ?? ""):\($0["column"] ?? ""):\($0["field"] ?? ""):\($0["code"] ?? "")" }
+        #expect(
+            found == [
+                "3:1:code:schema.pattern", "3:5:qty:schema.minimum", "4:7:rate:schema.multipleOf",
+                "4:1:code:record.duplicateKey", "5:5:qty:csv.invalidInteger",
+            ], "\(found)")
+        #expect(errors.map { $0["rule"] as? String } == [
+            "/properties/code/pattern", "/properties/qty/minimum", "/properties/rate/multipleOf",
+            "/properties/code/x-ferry-unique", nil,
+        ])
+        let rules = try #require(report["rules"] as? [String: Any])
+        #expect(rules["name"] as? String == schema)
+        #expect(rules["chosenBy"] as? String == "schema")
+
+        let unsupported = try folder.write("u.json", #"{"type": "object", "oneOf": [{}]}"#)
+        let refused = try Ferry.run(["validate", input, "--schema", unsupported])
+        #expect(refused.status == 2)
+        #expect(refused.diagnosticCodes == ["schema.unsupportedKeyword"], "\(refused.err)")
+    }
+
     // MARK: - Caps, structure and exit codes
 
     @Test func theCapMakesThePartialReportSaySo() throws {
@@ -351,8 +389,7 @@ enum PythonCheck {
     @discardableResult
     static func run(_ kind: String, _ path: String, schema: String? = nil) throws -> String {
         let python = try PythonEnvironment.python()
-        let result = try Subprocess.run(
-            URL(fileURLWithPath: python), ["-c", script, kind, path] + (schema.map { [$0] } ?? []))
+        let result = try Subprocess.run(python, ["-c", script, kind, path] + (schema.map { [$0] } ?? []))
         #expect(result.status == 0, "\(result.err)")
         return result.out.trimmingCharacters(in: .newlines)
     }

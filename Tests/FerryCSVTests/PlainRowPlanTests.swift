@@ -31,7 +31,7 @@ import Testing
         let fields = FieldList(["name", "price"])
         let plan = try #require(
             PlainRowPlan(
-                writer: ObjectIdentifier(writer), layout: writer.jsonLayout(for: fields), cells: [.requiredText, .number],
+                writer: ObjectIdentifier(writer), layout: writer.jsonLayout(for: fields), cells: [.requiredText, .number], signed: 0,
                 delimiter: UInt8(ascii: ","), quote: UInt8(ascii: "\""), maxFieldBytes: 1 << 20))
         return (plan, try #require(plan.twin()))
     }

@@ -27,7 +27,10 @@ import Testing
 
     @Test func validProductsAndBooksPass() {
         #expect(failure(.product, [("name", .string("Wii")), ("price", .double(269)), ("photo", .null)]) == nil)
-        #expect(failure(.product, [("name", .string("Wii")), ("price", .integer(0)), ("sku", .array([]))]) == nil)
+        #expect(failure(.product, [("name", .string("Wii")), ("price", .integer(0)), ("tags", .array([]))]) == nil)
+        #expect(failure(.product, [("name", .string("Wii")), ("sku", .string("GS-1")), ("photo", .bytes([1]))]) == nil)
+        // An integer is an integer however it is written (JSON Schema's rule).
+        #expect(failure(.book, [("title", .string("T")), ("pages", .double(12))]) == nil)
         #expect(
             failure(
                 .book,
@@ -52,6 +55,26 @@ import Testing
         let text = try #require(failure(.product, [("name", .string("a")), ("price", .string("12"))]))
         #expect(text.code == .recordWrongType)
         #expect(text.arguments == [.string("price"), .message(.typeNumber), .message(.typeString)])
+    }
+
+    /// `sku`, new in the product schema: an optional string, not empty.
+    @Test func productSkuIsANonEmptyString() throws {
+        let empty = try #require(failure(.product, [("name", .string("a")), ("sku", .string(""))]))
+        #expect(empty.code == .schemaMinLength)
+        #expect(empty.arguments == [.string("sku"), .integer(1)])
+        #expect(empty.location == FerryCore.SourceLocation(file: "f", record: 4, field: "sku"))
+        let array = try #require(failure(.product, [("name", .string("a")), ("sku", .array([]))]))
+        #expect(array.code == .recordWrongType)
+        #expect(array.arguments == [.string("sku"), .typeName("string"), .typeName("array")])
+    }
+
+    /// A book's ISBN has its check digit right.
+    @Test func bookIsbnIsChecked() throws {
+        #expect(failure(.book, [("title", .string("T")), ("isbn", .string("978-0-306-40615-7"))]) == nil)
+        let wrong = try #require(failure(.book, [("title", .string("T")), ("isbn", .string("978-0-306-40615-8"))]))
+        #expect(wrong.code == .schemaFormat)
+        #expect(wrong.arguments == [.string("isbn"), .string("isbn")])
+        #expect(wrong.location.field == "isbn")
     }
 
     @Test func bookFieldsAreTyped() throws {

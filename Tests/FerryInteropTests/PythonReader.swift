@@ -65,6 +65,12 @@ enum PythonReader {
             if kind == "array": return [generic(rng, depth + 1) for _ in range(rng.randint(0, 4))]
             return {f"k{index}{text(rng)[:3]}": generic(rng, depth + 1) for index in range(rng.randint(0, 4))}
 
+        def isbn(rng):
+            # An ISBN-13 with its check digit (the book schema checks it).
+            digits = [9, 7, rng.choice([8, 9])] + [rng.randint(0, 9) for _ in range(9)]
+            digits.append((10 - sum(d * (1 if i % 2 == 0 else 3) for i, d in enumerate(digits)) % 10) % 10)
+            return "".join(map(str, digits))
+
         def record(rng, kind, photos):
             # Ferry refuses negative prices and page counts (record.negative).
             if kind == "product":
@@ -73,7 +79,7 @@ enum PythonReader {
             if kind == "book":
                 return {"title": text(rng) or "t", "author": text(rng), "description": text(rng),
                         "pages": integer(rng) & (2**63 - 1),
-                        "readThisBook": rng.random() < 0.5, "price": abs(double(rng)), "isbn": text(rng)}
+                        "readThisBook": rng.random() < 0.5, "price": abs(double(rng)), "isbn": isbn(rng)}
             return {f"field{index}{text(rng)[:2]}": generic(rng, 1) for index in range(rng.randint(1, 6))}
 
         command = sys.argv[1]

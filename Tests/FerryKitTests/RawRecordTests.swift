@@ -41,9 +41,10 @@ import Testing
 
     func convert(
         _ input: String, to format: String, kind: RecordKind?, codecOptions: [String: String], path: Path,
-        from: String? = nil, limits: ReadLimits = ReadLimits()
+        from: String? = nil, limits: ReadLimits = ReadLimits(), schema: Schema? = nil
     ) -> Outcome {
         var options = ConversionOptions()
+        options.schema = schema
         options.from = from
         options.limits = limits
         options.to = format
@@ -65,15 +66,17 @@ import Testing
     /// Converts `input` to every raw-capable format, each way, and expects
     /// the same outcome.
     func expectSameBothWays(
-        _ input: String, kinds: [RecordKind?] = [nil], codecOptions: [[String: String]] = [[:]],
+        _ input: String, kinds: [RecordKind?] = [nil], codecOptions: [[String: String]] = [[:]], schema: Schema? = nil,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
         for kind in kinds {
             for format in ["json", "jsonl", "csv", "tsv"] {
                 for extra in codecOptions + (format == "json" ? [["compact": ""]] : []) {
-                    let records = convert(input, to: format, kind: kind, codecOptions: extra, path: .records)
+                    let records = convert(
+                        input, to: format, kind: kind, codecOptions: extra, path: .records, schema: schema)
                     for path in [Path.raw, .laidOut] {
-                        let outcome = convert(input, to: format, kind: kind, codecOptions: extra, path: path)
+                        let outcome = convert(
+                            input, to: format, kind: kind, codecOptions: extra, path: path, schema: schema)
                         #expect(
                             outcome == records,
                             "\(path): \(input) → \(format), kind \(kind.map(\.rawValue) ?? "inferred"), \(extra)",

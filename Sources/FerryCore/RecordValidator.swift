@@ -1,0 +1,281 @@
+/// Checks a stream of records against a schema and throws the first
+/// violation, as a conversion does.
+///
+/// It reads the schema's plan (`Schema.fieldRules`): the simple rules (a
+/// type, required, not empty, at least zero) in its own switch, and the
+/// schema's full check only for the fields whose rule has other
+/// constraints. It looks the plan's fields up once per field list, not once
+/// per record. Its errors are the first that `Schema.check` reports.
+public struct RecordValidator {
+    /// The schema's plan, shared by copies: read on the way to an error or
+    /// the full check.
+    private let plan: ValidatorPlan
+    /// Each rule as the raw path's switch reads it, with whether it is
+    /// required: plain values, read per record without a reference count.
+    private let checks: [(check: ValidatorPlan.Check, required: Bool)]
+    private let checksOtherFields: Bool
+    private let checksWholeRecord: Bool
+    /// Nothing to check: no rules, no rules for other fields.
+    private let checksNothing: Bool
+    /// Where each rule's field sits, and which fields the schema does not
+    /// name (when it has rules for them), for the field lists seen lately:
+    /// records often alternate between a few (with and without a photo).
+    private var recent: [(fields: FieldList, positions: [Int?], others: [Int])] = []
+    /// The positions in the field list of the last record, and that list's
+    /// identity. The list is the one `recent` gained or found last, so it is
+    /// alive there and no other list can have its address.
+    private var positions: [Int?] = []
+    private var others: [Int] = []
+    private var positionsFields: ObjectIdentifier?
+
+    /// A validator of the kind's built-in schema.
+    public init(kind: RecordKind) {
+        self.init(schema: kind.schema)
+    }
+
+    public init(schema: Schema) {
+        plan = ValidatorPlan(schema)
+        checks = plan.rules.map { (ValidatorPlan.Check($0), $0.required) }
+        checksOtherFields = schema.otherFieldsRule != nil
+        checksWholeRecord = schema.checksWholeRecord
+        checksNothing = plan.rules.isEmpty && !checksOtherFields && !checksWholeRecord
+    }
+
+    /// The schema the validator checks against.
+    public var schema: Schema { plan.schema }
+
+    /// - Throws: the first rule `record` breaks, located at `location` and
+    ///   the field: `record.missingField`, `record.emptyField`,
+    ///   `record.wrongType`, `record.negative`, or another keyword's `schema.*` code.
+    public mutating func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
+        guard !checksNothing else { return }
+        if checksWholeRecord {
+            if let error = plan.schema.firstError(in: record, at: location) { throw error }
+            return
+        }
+        lookUpPositions(in: record.fields)
+        for index in plan.rules.indices {
+            let rule = plan.rules[index]
+            let value = positions[index].map { record.values[$0] } ?? .null
+            if case .null = value {
+                if rule.required {
+                    var here = location
+                    here.field = plan.names[index]
+                    throw .recordMissingField(plan.names[index], at: here)
+                }
+                continue
+            }
+            if rule.hasOtherConstraints {
+                if let error = plan.schema.firstError(inField: index, value, at: location) { throw error }
+                continue
+            }
+            do throws(FerryError) {
+                try rule.check(value, name: plan.names[index])
+            } catch {
+                throw error.located(SourceLocation(field: plan.names[index])).located(location)
+            }
+        }
+        guard checksOtherFields else { return }
+        for position in others where record.values[position] != .null {
+            let name = record.fields.names[position]
+            if let error = plan.schema.firstErrorInOtherField(name, record.values[position], at: location) { throw error }
+        }
+    }
+
+    /// Checks a raw record as `validate(_:at:)` checks a record. The error
+    /// names the field; the caller adds where the record is.
+    public mutating func validate(_ record: RawRecord) throws(FerryError) {
+        guard !checksNothing else { return }
+        if checksWholeRecord {
+            if let error = plan.schema.firstError(in: record.record(), at: .unknown) { throw error }
+            return
+        }
+        lookUpPositions(in: record.fields)
+        // Only the checks are read per record (a byte each); a name only
+        // when a check fails.
+        for index in checks.indices {
+            let (check, required) = checks[index]
+            guard let position = positions[index] else {
+                if required { throw plan.missing(index) }
+                continue
+            }
+            // The cell's case first (a jump, as readers make text, numbers
+            // and bools in place), then its field's check.
+            switch record.values[position] {
+            case .null:
+                if required { throw plan.missing(index) }
+            case .text(let bytes):
+                switch check {
+                case .text, .free: break
+                case .nonEmptyText: if bytes.isEmpty { throw plan.empty(index) }
+                case .full: try checkFully(record, index, at: position)
+                default: throw plan.wrongType(index, found: "string")
+                }
+            case .bytes:
+                switch check {
+                case .text, .nonEmptyText, .free: break
+                case .full: try checkFully(record, index, at: position)
+                default: throw plan.wrongType(index, found: "bytes")
+                }
+            case .integer(let number):
+                switch check {
+                case .number, .integer, .free: break
+                case .nonNegativeNumber, .nonNegativeInteger: if number < 0 { throw plan.negative(index) }
+                case .full: try checkFully(record, index, at: position)
+                default: throw plan.wrongType(index, found: "integer")
+                }
+            case .double(let number):
+                switch check {
+                case .number, .free: break
+                case .nonNegativeNumber: if !(number >= 0) { throw plan.negative(index) }
+                case .integer where SchemaValues.isIntegral(number): break
+                case .nonNegativeInteger where SchemaValues.isIntegral(number):
+                    if number < 0 { throw plan.negative(index) }
+                case .full: try checkFully(record, index, at: position)
+                default: throw plan.wrongType(index, found: "double")
+                }
+            case .bool:
+                switch check {
+                case .bool, .free: break
+                case .full: try checkFully(record, index, at: position)
+                default: throw plan.wrongType(index, found: "bool")
+                }
+            case .other(let other):
+                // A value the reader could not leave in place, checked as a record's is.
+                let value = record.others[other]
+                if case .null = value {
+                    if required { throw plan.missing(index) }
+                } else if check == .full {
+                    if let error = plan.schema.firstError(inField: index, value, at: .unknown) { throw error }
+                } else {
+                    do throws(FerryError) {
+                        try plan.rules[index].check(value, name: plan.names[index])
+                    } catch {
+                        throw error.located(SourceLocation(field: plan.names[index]))
+                    }
+                }
+            }
+        }
+        guard checksOtherFields else { return }
+        for position in others {
+            let value = record.value(at: position)
+            if case .null = value { continue }
+            let name = record.fields.names[position]
+            if let error = plan.schema.firstErrorInOtherField(name, value, at: .unknown) { throw error }
+        }
+    }
+
+    /// Checks field `index`, at `position` in `record`, against the schema
+    /// in full (its rule has other constraints).
+    private func checkFully(_ record: RawRecord, _ index: Int, at position: Int) throws(FerryError) {
+        if let error = plan.schema.firstError(inField: index, record.value(at: position), at: .unknown) { throw error }
+    }
+
+    /// Sets `positions` to where each rule's field sits in `fields`, and
+    /// `others` to the fields the schema does not name when it has rules
+    /// for them. The same list as the record before, the common case, is
+    /// known by identity alone and retains nothing.
+    private mutating func lookUpPositions(in fields: FieldList) {
+        if ObjectIdentifier(fields) == positionsFields { return }
+        if let known = recent.first(where: { $0.fields === fields }) {
+            positions = known.positions
+            others = known.others
+        } else {
+            positions = plan.names.map { fields.index(of: $0) }
+            others =
+                checksOtherFields
+                ? fields.names.indices.filter { plan.schema.root.property(named: fields.names[$0]) == nil } : []
+            if recent.count == 8 { recent.removeFirst() }
+            recent.append((fields, positions, others))
+        }
+        positionsFields = ObjectIdentifier(fields)
+    }
+}
+
+/// What a `RecordValidator` reads of its schema, made once: one reference
+/// to copy, whatever the schema holds.
+private final class ValidatorPlan: Sendable {
+    let schema: Schema
+    let names: [String]
+    let rules: [ColumnRule]
+
+    /// A `ColumnRule` folded into one byte: the type and its limit, or the
+    /// full check.
+    enum Check: UInt8 {
+        case free
+        case text, nonEmptyText
+        case number, nonNegativeNumber
+        case integer, nonNegativeInteger
+        case bool
+        /// Other constraints: the schema's full check.
+        case full
+
+        init(_ rule: ColumnRule) {
+            guard !rule.hasOtherConstraints else {
+                self = .full
+                return
+            }
+            switch rule.type {
+            case nil: self = .free
+            case .string?, .photo?: self = rule.nonEmpty ? .nonEmptyText : .text
+            case .number?: self = rule.minimumZero ? .nonNegativeNumber : .number
+            case .integer?: self = rule.minimumZero ? .nonNegativeInteger : .integer
+            case .bool?: self = .bool
+            }
+        }
+    }
+
+    init(_ schema: Schema) {
+        self.schema = schema
+        names = schema.fieldRules.map(\.name)
+        rules = schema.fieldRules.map(\.column)
+    }
+
+    func missing(_ index: Int) -> FerryError {
+        .recordMissingField(names[index], at: SourceLocation(field: names[index]))
+    }
+
+    func empty(_ index: Int) -> FerryError {
+        let name = names[index]
+        return rules[index].required
+            ? .recordEmptyField(name, at: SourceLocation(field: name))
+            : .schemaMinLength(name, limit: 1, at: SourceLocation(field: name))
+    }
+
+    func negative(_ index: Int) -> FerryError {
+        .recordNegative(names[index], at: SourceLocation(field: names[index]))
+    }
+
+    /// Field `index` holds a value of type `found` (`Value.typeName`'s names).
+    func wrongType(_ index: Int, found: String) -> FerryError {
+        let name = names[index]
+        return .recordWrongType(
+            name, expected: rules[index].type?.rawValue ?? "", found: found, at: SourceLocation(field: name))
+    }
+}
+
+extension ColumnRule {
+    /// Checks one non-null value against the rule, as the schema's full
+    /// check would for a rule without other constraints; the caller locates
+    /// the error.
+    func check(_ value: Value, name: String) throws(FerryError) {
+        switch (type, value) {
+        case (nil, _):
+            return
+        case (.string?, .string(let text)), (.photo?, .string(let text)):
+            if nonEmpty && text.isEmpty {
+                throw required ? .recordEmptyField(name, at: .unknown) : .schemaMinLength(name, limit: 1, at: .unknown)
+            }
+        case (.string?, .bytes), (.string?, .date), (.photo?, .bytes), (.photo?, .date), (.bool?, .bool):
+            return
+        case (.number?, .integer(let number)), (.integer?, .integer(let number)):
+            if minimumZero && number < 0 { throw .recordNegative(name, at: .unknown) }
+        case (.number?, .double(let number)):
+            if minimumZero && !(number >= 0) { throw .recordNegative(name, at: .unknown) }
+        case (.integer?, .double(let number)) where SchemaValues.isIntegral(number):
+            if minimumZero && number < 0 { throw .recordNegative(name, at: .unknown) }
+        case (let type?, _):
+            throw .recordWrongType(name, expected: type.rawValue, found: value.typeName, at: .unknown)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+// MARK: - Design
+//
+// A JSON Schema (2020-12) document, compiled once into `SchemaNode`s, and
+// the plan every path reads: one `FieldRule` per top-level property.
+//
+//     {"required": ["name"],                    FieldRule name   string  required nonEmpty
+//      "properties": {
+//        "name":  {"type": "string", "minLength": 1},
+//        "price": {"type": "number", "minimum": 0},      price  number  minimumZero
+//        "isbn":  {"type": "string", "format": "isbn"}}} isbn   string  hasOtherConstraints
+//
+// What a rule holds without `hasOtherConstraints` (a type the CSV reader
+// types by, required, not empty, at least zero) the fast paths check
+// themselves: `RecordValidator`'s switch, `CellTyping`, `PlainRowPlan`. A
+// field with anything more (a format, a pattern, a limit other than those)
+// goes to `check` on every path, so one schema decides what every path
+// accepts. At the top level of a record a null field counts as missing, as
+// CSV's empty cells are null; below it null is a JSON value like any other.
+
+/// A JSON Schema (draft 2020-12) compiled for checking records.
+///
+/// FerryCore has no JSON parser: the document arrives as a `Value` (FerryKit
+/// reads files with `Schema(contentsOf:)`). See Formats/schema.md for the
+/// keywords, formats and codes.
+public struct Schema: Sendable {
+    /// Where the schema came from (a path, or `product` for a built-in one), for messages.
+    public let source: String
+    /// The document as given.
+    public let document: Value
+    let root: SchemaNode
+    /// The plan: the rule of each top-level property, in the document's
+    /// order, then of each required name no property describes.
+    public let fieldRules: [FieldRule]
+    /// The top-level properties marked `x-ferry-unique: true`, whose values
+    /// must differ from record to record.
+    public let uniqueFields: [String]
+    /// The rule of the fields the schema does not name, from
+    /// `additionalProperties`; nil when any such field passes.
+    let otherFieldsRule: ColumnRule?
+    /// Whether the root has rules about the record as a whole (`type`
+    /// without `object`, `enum`, `const`, `false`), which only the full
+    /// check applies: fast paths then stand aside.
+    public let checksWholeRecord: Bool
+
+    /// Compiles `document`.
+    /// - Parameters:
+    ///   - document: the schema, an object (or `true`/`false`).
+    ///   - source: where it came from, for the errors' location.
+    /// - Throws: `schema.unsupportedKeyword`, `schema.invalidKeyword`,
+    ///   `schema.invalidPattern`, `schema.unknownFormat`.
+    public init(document: Value, source: String) throws(FerryError) {
+        self.source = source
+        self.document = document
+        root = try SchemaCompiler(source: source).compile(document, at: "")
+        var rules = root.properties.map { FieldRule(name: $0.name, column: ColumnRule($0.node, required: $0.required)) }
+        for name in root.required where root.property(named: name) == nil {
+            rules.append(FieldRule(name: name, column: ColumnRule(type: nil, required: true)))
+        }
+        fieldRules = rules
+        uniqueFields = root.properties.filter(\.unique).map(\.name)
+        otherFieldsRule = root.additionalProperties.map { ColumnRule($0, required: false) }
+        checksWholeRecord =
+            root.rejectsAll || root.constant != nil || root.allowed != nil
+            || (root.types.map { !$0.contains(.object) } ?? false)
+    }
+
+    /// The rule of field `name`: its property's, else (for a name only
+    /// `required` lists) a required field of any type, else the rule of the
+    /// fields the schema does not name; nil when the field is free.
+    public func rule(for name: String) -> ColumnRule? {
+        if let rule = fieldRules.first(where: { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }) {
+            return rule.column
+        }
+        return otherFieldsRule
+    }
+}
+
+/// What a schema asks of one top-level field, in the plan every path reads.
+public struct FieldRule: Sendable, Hashable {
+    public let name: String
+    public let column: ColumnRule
+
+    public init(name: String, column: ColumnRule) {
+        self.name = name
+        self.column = column
+    }
+
+    public var type: FieldType? { column.type }
+    public var required: Bool { column.required }
+}
+
+/// A field's rule without its name: a plain value that copies without
+/// reference counting, for the loops that check every record or cell.
+public struct ColumnRule: Sendable, Hashable {
+    /// The type CSV cells are typed by and the fast paths check; nil when
+    /// the schema gives none (any value, unless `hasOtherConstraints`).
+    public var type: FieldType?
+    /// Present and not null.
+    public var required: Bool
+    /// A string (or photo) of at least one character: `minLength: 1`.
+    public var nonEmpty: Bool
+    /// A number of at least zero: `minimum: 0`.
+    public var minimumZero: Bool
+    /// Anything else (a format, pattern, other limit, enum, array or object
+    /// type, several types): the fast paths leave the field to `Schema`'s
+    /// full check, and the CSV reader never lays it out itself.
+    public var hasOtherConstraints: Bool
+
+    public init(
+        type: FieldType?, required: Bool = false, nonEmpty: Bool = false, minimumZero: Bool = false,
+        hasOtherConstraints: Bool = false
+    ) {
+        self.type = type
+        self.required = required
+        self.nonEmpty = nonEmpty
+        self.minimumZero = minimumZero
+        self.hasOtherConstraints = hasOtherConstraints
+    }
+
+    /// The rule `node` gives a property (`required` when its object requires it).
+    init(_ node: SchemaNode, required: Bool) {
+        self.required = required
+        var other = node.rejectsAll
+        if let types = node.types {
+            type = FieldType(types: types, format: node.format)
+            if type == nil { other = true }
+        }
+        let text = type == .string || type == .photo
+        let numeric = type == .number || type == .integer
+        nonEmpty = text && node.minLength == 1
+        minimumZero = numeric && node.minimum?.isZero == true
+        if let minLength = node.minLength, minLength > 0 && !nonEmpty { other = true }
+        if node.minimum != nil && !minimumZero { other = true }
+        // `photo` passes every string; it names the type, it does not restrict it.
+        if let format = node.format, format != .photo { other = true }
+        if node.constant != nil || node.allowed != nil || node.maximum != nil || node.exclusiveMinimum != nil
+            || node.exclusiveMaximum != nil || node.multipleOf != nil || node.maxLength != nil || node.pattern != nil
+            || node.items != nil || node.minItems != nil || node.maxItems != nil || !node.required.isEmpty
+            || !node.properties.isEmpty || node.additionalProperties != nil
+        {
+            other = true
+        }
+        hasOtherConstraints = other
+    }
+}
+
+/// The types of the fields a plan can check without the full schema, as
+/// CSV cells are typed.
+public enum FieldType: String, Sendable, Hashable {
+    case string
+    /// An integer or a double.
+    case number
+    /// An integer, or a double with no fraction.
+    case integer
+    case bool
+    /// A string (`format: "photo"`: a path or a `data:` URI) or inline bytes.
+    case photo
+
+    /// The type JSON Schema `types` (null aside) and `format` make; nil
+    /// for arrays, objects, null alone or several types.
+    init?(types: JSONTypes, format: SchemaFormat?) {
+        switch types.subtracting(.null) {
+        case .string: self = format == .photo ? .photo : .string
+        case .number, [.number, .integer]: self = .number
+        case .integer: self = .integer
+        case .boolean: self = .bool
+        default: return nil
+        }
+    }
+}

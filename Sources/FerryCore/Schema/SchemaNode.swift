@@ -1,0 +1,108 @@
+/// One compiled schema of a document: the root, or a schema inside it
+/// (under `properties`, `items` or `additionalProperties`). Each keyword's
+/// value is checked and converted once, at load; a keyword the schema does
+/// not have is nil.
+final class SchemaNode: Sendable {
+    /// Where the schema sits in the document, as a JSON pointer (`""` for
+    /// the root, `/properties/price`); a failing keyword's rule is this
+    /// followed by `/` and the keyword.
+    let path: String
+    /// The schema `false`, which nothing passes.
+    let rejectsAll: Bool
+    let types: JSONTypes?
+    let constant: Value?
+    let allowed: [Value]?
+    let minimum: SchemaNumber?
+    let maximum: SchemaNumber?
+    let exclusiveMinimum: SchemaNumber?
+    let exclusiveMaximum: SchemaNumber?
+    let multipleOf: SchemaNumber?
+    let minLength: Int?
+    let maxLength: Int?
+    let pattern: SchemaPattern?
+    let format: SchemaFormat?
+    let items: SchemaNode?
+    let minItems: Int?
+    let maxItems: Int?
+    let required: [String]
+    let properties: [SchemaProperty]
+    /// The schema of the fields `properties` does not name; nil when any is allowed.
+    let additionalProperties: SchemaNode?
+
+    init(
+        path: String, rejectsAll: Bool = false, types: JSONTypes? = nil, constant: Value? = nil,
+        allowed: [Value]? = nil, minimum: SchemaNumber? = nil, maximum: SchemaNumber? = nil,
+        exclusiveMinimum: SchemaNumber? = nil, exclusiveMaximum: SchemaNumber? = nil,
+        multipleOf: SchemaNumber? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+        pattern: SchemaPattern? = nil, format: SchemaFormat? = nil, items: SchemaNode? = nil, minItems: Int? = nil,
+        maxItems: Int? = nil, required: [String] = [], properties: [SchemaProperty] = [],
+        additionalProperties: SchemaNode? = nil
+    ) {
+        self.path = path
+        self.rejectsAll = rejectsAll
+        self.types = types
+        self.constant = constant
+        self.allowed = allowed
+        self.minimum = minimum
+        self.maximum = maximum
+        self.exclusiveMinimum = exclusiveMinimum
+        self.exclusiveMaximum = exclusiveMaximum
+        self.multipleOf = multipleOf
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.pattern = pattern
+        self.format = format
+        self.items = items
+        self.minItems = minItems
+        self.maxItems = maxItems
+        self.required = required
+        self.properties = properties
+        self.additionalProperties = additionalProperties
+    }
+
+    /// The property named `name`, compared by Unicode scalars as JSON does.
+    func property(named name: String) -> SchemaProperty? {
+        properties.first { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }
+    }
+
+    /// Whether `required` lists `name`.
+    func requires(_ name: String) -> Bool {
+        required.contains { $0.unicodeScalars.elementsEqual(name.unicodeScalars) }
+    }
+}
+
+/// A property of an object schema.
+struct SchemaProperty: Sendable {
+    let name: String
+    let node: SchemaNode
+    /// Whether the object's `required` lists it.
+    let required: Bool
+    /// `x-ferry-unique: true` (top-level properties only).
+    let unique: Bool
+}
+
+/// A `pattern`, compiled once when the schema is loaded.
+///
+/// `Regex` is not marked `Sendable`, but it is an immutable value whose only
+/// state set later, its lowered program, is set once with an atomic
+/// compare-and-swap (swift-experimental-string-processing,
+/// `Regex.Program.loweredProgram`); the compiler lowers it at load by
+/// matching once, so a check only reads it.
+final class SchemaPattern: @unchecked Sendable {
+    let source: String
+    let regex: Regex<AnyRegexOutput>
+
+    /// - Throws: the standard library's error for a pattern it cannot parse.
+    init(_ source: String) throws {
+        self.source = source
+        // ECMA-262, which JSON Schema names: \d and \w are ASCII, a match is
+        // made of Unicode scalars (not grapheme clusters).
+        regex = try Regex(source).matchingSemantics(.unicodeScalar).asciiOnlyDigits().asciiOnlyWordCharacters()
+            .wordBoundaryKind(.simple)
+        _ = "".firstMatch(of: regex)
+    }
+
+    /// Whether the pattern matches anywhere in `text` (JSON Schema's
+    /// patterns are not anchored).
+    func matches(_ text: String) -> Bool { text.firstMatch(of: regex) != nil }
+}

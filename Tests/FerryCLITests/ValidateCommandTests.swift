@@ -337,6 +337,67 @@ import Testing
     }
 }
 
+/// The same validation in each of Ferry's languages: the same errors, at the
+/// same places, with the words and the summary of the language.
+@Suite struct ValidateLanguageTests {
+    /// The summary line of the three known errors, per language.
+    static let summaries: [(language: String, summary: String)] = [
+        ("en", "3 errors in 1 file; 97 records valid"),
+        ("en-GB", "3 errors in 1 file; 97 records valid"),
+        ("de", "3 Fehler in 1 Datei; 97 Datensätze gültig"),
+        ("fr", "3 erreurs dans 1 fichier\u{00A0}; 97 enregistrements valides"),
+        ("es", "3 errores en 1 archivo; 97 registros válidos"),
+        ("it", "3 errori in 1 file; 97 record validi"),
+        ("el", "3 σφάλματα σε 1 αρχείο· 97 έγκυρες εγγραφές"),
+    ]
+
+    /// `file:line:column: word: … [code]` in any language: the place and the code.
+    static func places(_ output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line in
+            guard let match = line.wholeMatch(of: #/(?<place>.+?:\d+:\d+): [^:]+: .* \[(?<code>[A-Za-z.]+)\]/#) else {
+                return nil
+            }
+            return "\(match.place) \(match.code)"
+        }
+    }
+
+    @Test(arguments: summaries.map(\.language))
+    func theSameErrorsInEachLanguage(_ language: String) throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", ValidateCommandTests.threeErrorsCSV())
+        let english = try Ferry.run(["validate", input])
+        let result = try Ferry.run(["validate", input, "--lang", language])
+        #expect(result.status == 1)
+        #expect(Self.places(result.out) == Self.places(english.out))
+        #expect(Self.places(result.out).count == 3)
+        let summary = try #require(Self.summaries.first { $0.language == language }?.summary)
+        #expect(result.out.split(separator: "\n").last.map(String.init) == summary, "\(result.out)")
+    }
+
+    @Test func theEnvironmentChoosesTheLanguage() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", ValidateCommandTests.threeErrorsCSV())
+        let french = try Ferry.run(["validate", input], environment: ["LANG": "fr_FR.UTF-8"])
+        #expect(french.out.hasSuffix("3 erreurs dans 1 fichier\u{00A0}; 97 enregistrements valides\n"), "\(french.out)")
+        let german = try Ferry.run(["validate", input], environment: ["LANGUAGE": "xx:de", "LANG": "en_US.UTF-8"])
+        #expect(german.out.hasSuffix("3 Fehler in 1 Datei; 97 Datensätze gültig\n"), "\(german.out)")
+    }
+
+    /// The catalogs are in the binary: a copy of it alone in an empty folder
+    /// still speaks German.
+    @Test func aCopiedBinaryKeepsItsLanguages() throws {
+        let folder = try ScratchFolder()
+        let ferry = try #require(TestPaths.ferry)
+        let copy = folder.url.appendingPathComponent("bin/ferry")
+        try FileManager.default.createDirectory(
+            at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: ferry, to: copy)
+        let input = try folder.write("p.csv", ValidateCommandTests.threeErrorsCSV())
+        let result = try Subprocess.run(copy, ["validate", input, "--lang", "de"], in: folder.url)
+        #expect(result.out.hasSuffix("3 Fehler in 1 Datei; 97 Datensätze gültig\n"), "\(result.out)\(result.err)")
+    }
+}
+
 /// `ferry lint`: well-formedness only, reported as `validate` reports.
 @Suite struct LintReportTests {
     @Test func lintReportsEveryProblemItCanReadPast() throws {

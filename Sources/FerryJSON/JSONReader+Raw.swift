@@ -65,7 +65,6 @@ extension JSONReader: RawRecordReader {
                         var record = scanner
                         var lineEnd = scanner.bytes.count
                         var endsWithLineFeed = false
-                        defer { self.lineEnd = lineEnd }
                         if layout == .lines {
                             if let found = Self.lineFeed(in: buffer, from: start, to: window.count) {
                                 lineEnd = found + 1
@@ -93,6 +92,7 @@ extension JSONReader: RawRecordReader {
                             }
                             if layout == .lines { try record.skipLineEnd() }
                         } catch {
+                            self.lineEnd = lineEnd  // where reading goes on, if it does
                             // Cut off by its line's end: at the line feed.
                             if case .failed(let code, let arguments, let index) = error, endsWithLineFeed {
                                 throw .failed(code, arguments, index: min(index, lineEnd - 1))

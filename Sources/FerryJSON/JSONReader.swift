@@ -48,7 +48,7 @@ public final class JSONReader: RecordReader {
     var lastErrorResumes = false
     /// In JSON Lines, the window index just past the line being scanned
     /// (its line feed, or the input's end).
-    var lineEnd = 0
+    @exclusivity(unchecked) var lineEnd = 0
     // The reader's state is touched for every record; a reader is never
     // shared between threads, so the run-time exclusivity checks are left out.
     @exclusivity(unchecked) var state = State.start

@@ -24,15 +24,8 @@ struct JSONReport {
         rules.set("chosenBy", report.rulesChoice.rawValue)
         root.set("rules", rules.value)
         var summary = JSONObjectBuilder()
-        let counted = report.files.allSatisfy(\.countsRecords)
-        func count(_ number: Int) -> Value { counted ? .integer(Int64(number)) : .null }
         summary.set("files", report.files.count)
-        summary.set("records", count(report.records))
-        summary.set("validRecords", count(report.validRecords))
-        summary.set("invalidRecords", count(report.invalidRecords))
-        summary.set("uncheckedRecords", count(report.uncheckedRecords))
-        summary.set("errors", report.errorCount)
-        summary.set("warnings", report.warningCount)
+        Self.setCounts(of: report.total, in: &summary)
         summary.set("maxErrors", report.maxErrors.map { Value.integer(Int64($0)) } ?? .null)
         summary.set("reachedCap", report.reachedCap)
         root.set("summary", summary.value)
@@ -46,6 +39,14 @@ struct JSONReport {
         object.set("file", file.path)
         object.set("format", file.format.map(Value.string) ?? .null)
         object.set("kind", file.kind.map { Value.string($0.rawValue) } ?? .null)
+        Self.setCounts(of: file, in: &object)
+        object.set("complete", file.complete)
+        return object.value
+    }
+
+    /// The counts of a file, or of all (`ValidationReport.total`): the
+    /// records' are null when they were not counted (`lint`).
+    private static func setCounts(of file: ValidationReport.File, in object: inout JSONObjectBuilder) {
         func count(_ number: Int) -> Value { file.countsRecords ? .integer(Int64(number)) : .null }
         object.set("records", count(file.records))
         object.set("validRecords", count(file.validRecords))
@@ -53,8 +54,6 @@ struct JSONReport {
         object.set("uncheckedRecords", count(file.uncheckedRecords))
         object.set("errors", file.errors)
         object.set("warnings", file.warnings)
-        object.set("complete", file.complete)
-        return object.value
     }
 
     private func diagnosticValue(_ diagnostic: Diagnostic) -> Value {

@@ -57,12 +57,27 @@ public struct ValidationReport: Sendable {
 
     public init() {}
 
-    public var errorCount: Int { files.reduce(0) { $0 + $1.errors } }
-    public var warningCount: Int { files.reduce(0) { $0 + $1.warnings } }
-    public var records: Int { files.reduce(0) { $0 + $1.records } }
-    public var validRecords: Int { files.reduce(0) { $0 + $1.validRecords } }
-    public var invalidRecords: Int { files.reduce(0) { $0 + $1.invalidRecords } }
-    public var uncheckedRecords: Int { files.reduce(0) { $0 + $1.uncheckedRecords } }
+    /// The files' counts added up (its path is empty).
+    public var total: File {
+        var total = File(path: "")
+        total.countsRecords = files.allSatisfy(\.countsRecords)
+        for file in files {
+            total.records += file.records
+            total.invalidRecords += file.invalidRecords
+            total.uncheckedRecords += file.uncheckedRecords
+            total.errors += file.errors
+            total.warnings += file.warnings
+            total.complete = total.complete && file.complete
+        }
+        return total
+    }
+
+    public var errorCount: Int { total.errors }
+    public var warningCount: Int { total.warnings }
+    public var records: Int { total.records }
+    public var validRecords: Int { total.validRecords }
+    public var invalidRecords: Int { total.invalidRecords }
+    public var uncheckedRecords: Int { total.uncheckedRecords }
     /// Files with at least one error.
     public var filesWithErrors: Int { files.filter { $0.errors > 0 }.count }
     /// Whether the report leaves something out: the cap was reached with

@@ -327,19 +327,21 @@ private struct FileRun {
         case .bytes(let bytes):
             checkImage(bytes, shown: "\(bytes.count) bytes", field: field, record: record, reader: reader)
         case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
-            let folder = text.lastIndex(of: UInt8(ascii: "/")).map { Array(text[..<$0]) } ?? []
-            if photoFolder?.bytes != folder {
-                photoFolder = (folder, PhotoStore.isDirectory(photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)))
+            // Most references share a folder: compared in place, looked up on a change.
+            let folder = text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? text.startIndex)]
+            if photoFolder.map({ !$0.bytes.elementsEqual(folder) }) ?? true {
+                let path = photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)
+                photoFolder = (Array(folder), PhotoStore.isDirectory(path))
             }
-            let reference = String(decoding: text, as: UTF8.self)
             guard photoFolder?.exists == true else {
                 uncheckedPhotos += 1
                 if firstUncheckedPhoto == nil {
                     let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
-                    firstUncheckedPhoto = (reference, location)
+                    firstUncheckedPhoto = (String(decoding: text, as: UTF8.self), location)
                 }
                 return
             }
+            let reference = String(decoding: text, as: UTF8.self)
             do throws(FerryError) {
                 let bytes = try photos.read(reference: reference, at: here)
                 bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }

@@ -244,6 +244,40 @@ import Testing
         #expect(files.map { $0["records"] as? Int } == [3, 3])
     }
 
+    // MARK: - Photos
+
+    @Test func photosMustBePNGOrJPEGByTheirBytes() throws {
+        let folder = try ScratchFolder()
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        try folder.write("photos/good.png", PhotoTests.pngMagic + [0, 0, 0, 0])
+        try folder.write("photos/fake.png", Array("GIF89a not a png".utf8))
+        let gif = "data:image/gif;base64," + Data("GIF89a....".utf8).base64EncodedString()
+        let lines = [
+            #"{"name":"A","price":1,"photo":"photos/good.png"}"#,
+            #"{"name":"B","price":1,"photo":"photos/fake.png"}"#,
+            #"{"name":"C","price":1,"photo":"\#(gif)"}"#,
+            #"{"name":"D","price":1,"photo":"photos/gone.png"}"#,
+            #"{"name":"E","price":1,"photo":"elsewhere/e.png"}"#,
+            #"{"name":"F","price":1,"photo":"elsewhere/f.png"}"#,
+        ]
+        let input = try folder.write("p.jsonl", lines.joined(separator: "\n") + "\n")
+        let result = try Ferry.run(["validate", input, "--report", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let found = try #require(report["errors"] as? [[String: Any]]).map {
+            "\($0["record"] ?? ""):\($0["severity"] ?? ""):\($0["code"] ?? ""):\($0["column"] ?? "")"
+        }
+        #expect(
+            found == [
+                "2:error:photo.notImage:31", "3:error:photo.notImage:31", "4:warning:photo.unreadable:31",
+                "5:warning:photo.notChecked:31",
+            ], "\(found)")
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["validRecords"] as? Int == 4)
+        #expect(summary["warnings"] as? Int == 2)
+    }
+
     // MARK: - A user's schema
 
     @Test func aUsersSchemaAloneAppliesAndTypesTheColumns() throws {

@@ -32,11 +32,28 @@ struct JUnitReport {
             totalErrors += errors
             suites.append(
                 "  <testsuite name=\"\(Self.escaped(file.path))\" tests=\"\(cases.count)\" failures=\"\(failures)\" "
-                    + "errors=\"\(errors)\" skipped=\"0\">\n" + cases.joined() + "  </testsuite>\n")
+                    + "errors=\"\(errors)\" skipped=\"0\">\n" + properties(of: file) + cases.joined() + "  </testsuite>\n")
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"ferry validate\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"\(totalErrors)\">\n"
             + suites.joined() + "</testsuites>\n"
+    }
+
+    /// What the suite's cases cannot say: the rules, and whether the report
+    /// is partial (the cap reached, or the file not read to its end), with
+    /// the note that says so in the reader's language.
+    private func properties(of file: ValidationReport.File) -> String {
+        let text = TextReport(report: report, formatter: formatter)
+        var pairs: [(String, String)] = [
+            ("ferry.rules", report.rules), ("ferry.rulesChosenBy", report.rulesChoice.rawValue),
+            ("ferry.partial", String(report.isPartial)),
+        ]
+        if file.countsRecords { pairs.append(("ferry.uncheckedRecords", String(file.uncheckedRecords))) }
+        if let note = text.incompleteFiles.first(where: { $0.path == file.path })?.note { pairs.append(("ferry.note", note)) }
+        if let note = text.capNote { pairs.append(("ferry.partialNote", note)) }
+        return "    <properties>\n"
+            + pairs.map { "      <property name=\"\($0.0)\" value=\"\(Self.escaped($0.1))\"/>\n" }.joined()
+            + "    </properties>\n"
     }
 
     /// The test cases of one file, with how many fail and how many are errors.
@@ -140,6 +157,12 @@ struct GitHubReport {
             lines.append(
                 "::\(diagnostic.severity.rawValue) " + properties.joined(separator: ",") + "::" + Self.data(message))
         }
+        // A partial report says so, as a warning the run's summary shows.
+        let text = TextReport(report: report, formatter: formatter)
+        for (path, note) in text.incompleteFiles {
+            lines.append("::warning file=\(Self.property(path)),title=ferry::" + Self.data(note))
+        }
+        if let note = text.capNote { lines.append("::warning title=ferry::" + Self.data(note)) }
         return lines.joined(separator: "\n")
     }
 

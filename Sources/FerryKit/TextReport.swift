@@ -18,14 +18,7 @@ public struct TextReport {
                 lines.append(catalog.message(.lintOK, [.path(file.path), .string(file.format ?? "")]))
             }
         }
-        for file in report.files where !file.complete {
-            let fatal = report.diagnostics(of: file.path).last { $0.severity == .error }
-            if let line = fatal?.location.line {
-                lines.append(catalog.message(.validateIncomplete, [.path(file.path), .ungrouped(line)]))
-            } else {
-                lines.append(catalog.message(.validateUnreadable, [.path(file.path)]))
-            }
-        }
+        lines += incompleteFiles.map(\.note)
         if !report.rules.isEmpty && report.rulesChoice != .wellFormedness {
             let key: MessageKey =
                 switch report.rulesChoice {
@@ -36,16 +29,32 @@ public struct TextReport {
             lines.append(catalog.message(key, [.string(report.rules)]))
         }
         lines.append(summary)
-        if report.reachedCap && report.uncheckedRecords > 0 {
-            lines.append(
-                catalog.message(
-                    .validatePartial,
-                    [
-                        .string(plural(.validateCountErrors, report.errorCount)),
-                        .string(plural(.validateCountRecords, report.uncheckedRecords)),
-                    ]))
-        }
+        if let partial = capNote { lines.append(partial) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The files that could not be read to their end, each with the note
+    /// that says so (at which line, when known).
+    var incompleteFiles: [(path: String, note: String)] {
+        report.files.filter { !$0.complete }.map { file in
+            let fatal = report.diagnostics(of: file.path).last { $0.severity == .error }
+            let note =
+                fatal?.location.line.map {
+                    catalog.message(.validateIncomplete, [.path(file.path), .ungrouped($0)])
+                } ?? catalog.message(.validateUnreadable, [.path(file.path)])
+            return (file.path, note)
+        }
+    }
+
+    /// The note that the cap on errors left records unchecked, if it did.
+    var capNote: String? {
+        guard report.reachedCap && report.uncheckedRecords > 0 else { return nil }
+        return catalog.message(
+            .validatePartial,
+            [
+                .string(plural(.validateCountErrors, report.errorCount)),
+                .string(plural(.validateCountRecords, report.uncheckedRecords)),
+            ])
     }
 
     /// The summary line alone, for a command that wrote the report elsewhere.

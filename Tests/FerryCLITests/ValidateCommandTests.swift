@@ -337,6 +337,12 @@ import Testing
         #expect(sarif.out.contains("\"partial\": true"))
         let junit = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "junit"])
         #expect(junit.out.contains("failures=\"5\""))
+        #expect(junit.out.contains("<property name=\"ferry.partial\" value=\"true\"/>"))
+        #expect(junit.out.contains("<property name=\"ferry.uncheckedRecords\" value=\"95\"/>"))
+        let github = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "github"])
+        let githubLines = github.out.split(separator: "\n")
+        #expect(githubLines.count == 6)
+        #expect(githubLines.last?.hasPrefix("::warning title=ferry::the report is partial") == true, "\(github.out)")
     }
 
     @Test func aStructuralErrorEndsTheFileWithOneFatalError() throws {

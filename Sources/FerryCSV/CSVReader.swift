@@ -350,8 +350,34 @@ public final class CSVReader: RecordReader {
                 var location = window.location(of: index)
                 if header != nil { location.record = rowIndex }
                 location.field = field
+                // Bytes after a closing quote spoil their row only: reading
+                // goes on at the next row, when the caller asked and the
+                // row's end is at hand.
+                if resumes, header != nil, code == .csvUnexpectedAfterQuote, let end = rowEnd(after: index) {
+                    position = end
+                    skippedBadRow = true
+                }
                 throw FerryError(code, arguments, at: location)
             }
+        }
+    }
+
+    /// Where the row that holds window index `index`, outside quotes, ends:
+    /// past its line feed (quotes opened after `index` are followed), or at
+    /// the input's end; nil when the window does not reach that far.
+    private func rowEnd(after index: Int) -> Int? {
+        window.bytes.withUnsafeBufferPointer { bytes -> Int? in
+            var inQuotes = false
+            var cursor = index
+            while cursor < window.count {
+                switch bytes[cursor] {
+                case dialect.quote: inQuotes.toggle()
+                case 0x0A where !inQuotes: return cursor + 1
+                default: break
+                }
+                cursor += 1
+            }
+            return window.isAtEnd && !inQuotes ? window.count : nil
         }
     }
 

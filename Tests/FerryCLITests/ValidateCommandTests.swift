@@ -149,6 +149,20 @@ import Testing
         #expect(summary["validRecords"] as? Int == 9_950)
     }
 
+    /// Bytes after a closing quote spoil their row only, even a row whose
+    /// quoted field runs over two lines.
+    @Test func bytesAfterAClosingQuoteEndTheirRowOnly() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("q.csv", "name,price\nA,1\n\"B\"x,2\n\"C\",-3\n\"D\" ,\"4\n5\"\nE,6\n")
+        let result = try Ferry.run(["validate", input])
+        #expect(result.status == 1)
+        let lines = result.out.split(separator: "\n").compactMap { DiagnosticLine(String($0)) }
+        #expect(lines.map { "\($0.line ?? 0):\($0.column ?? 0):\($0.code)" } == [
+            "3:4:csv.unexpectedAfterQuote", "4:5:record.negative", "5:4:csv.unexpectedAfterQuote",
+        ])
+        #expect(result.out.hasSuffix("3 errors in 1 file; 2 records valid\n"), "\(result.out)")
+    }
+
     @Test func jsonLinesReportsEveryBadLineAndReadsTheNext() throws {
         let folder = try ScratchFolder()
         var lines: [String] = []

@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryKit"]),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCSVTests", dependencies: ["FerryCSV", "FerryKit"]),
-        .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit"]),
+        .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryBundleTests", dependencies: ["ferry", "FerryBundle", "FerryKit", "FerryTestSupport"]),
         // What the tests that run `ferry` share: paths, processes, scratch folders.

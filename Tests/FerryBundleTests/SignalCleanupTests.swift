@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FerryTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try Subprocess.launch(process)
 
         // More records than one batch, so the writer starts and spools; the
         // FIFO stays open, so the conversion waits in the middle.

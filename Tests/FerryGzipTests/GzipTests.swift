@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Foundation
 import Testing
 
@@ -55,7 +56,7 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
     process.standardOutput = output
     process.standardInput = stdin
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try Subprocess.launch(process)
     if let input { stdin.fileHandleForWriting.write(Data(input)) }
     try stdin.fileHandleForWriting.close()
     let data = output.fileHandleForReading.readDataToEndOfFile()

@@ -349,7 +349,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, scratch.path("")]
-        try process.run()
+        try Subprocess.launch(process)
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
         for index in 0..<4 {

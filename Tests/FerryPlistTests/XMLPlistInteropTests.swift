@@ -1,5 +1,6 @@
 import FerryKit
 import FerryPlist
+import FerryTestSupport
 import Foundation
 import Testing
 
@@ -81,7 +82,7 @@ import Testing
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try Subprocess.launch(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let failure = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

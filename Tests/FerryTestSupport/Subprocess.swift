@@ -47,6 +47,19 @@ public enum Ferry {
 }
 
 public enum Subprocess {
+    /// One launch at a time. Foundation's `Process.run()` on Linux crashed
+    /// once in CI (a bad read inside its memcpy) while the tests launched
+    /// processes from several threads at once; spawning is quick, so the
+    /// tests' launches take turns (the processes still run side by side).
+    private static let launching = NSLock()
+
+    /// Starts `process`, one launch at a time (see `launching`).
+    public static func launch(_ process: Process) throws {
+        launching.lock()
+        defer { launching.unlock() }
+        try process.run()
+    }
+
     /// A child may exit before it reads all of its input; writing the rest
     /// must then fail with EPIPE rather than kill the test process.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
@@ -88,7 +101,7 @@ public enum Subprocess {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         _ = ignoreBrokenPipes
-        try process.run()
+        try launch(process)
 
         let readers = DispatchGroup()
         let outBox = ByteBox()

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FerryTestSupport
 import Foundation
 import Testing
@@ -445,7 +448,20 @@ import Testing
         let copy = folder.url.appendingPathComponent("bin/ferry")
         try FileManager.default.createDirectory(
             at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: ferry, to: copy)
+        // Written through a close-on-exec descriptor: a child another test
+        // spawns meanwhile must not inherit it, or running the copy fails
+        // with ETXTBSY while that child lives.
+        let bytes = [UInt8](try Data(contentsOf: ferry))
+        let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        #expect(descriptor >= 0)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            written += count
+        }
+        close(descriptor)
+        #expect(written == bytes.count)
         let input = try folder.write("p.csv", ValidateCommandTests.threeErrorsCSV())
         let result = try Subprocess.run(copy, ["validate", input, "--lang", "de"], in: folder.url)
         #expect(result.out.hasSuffix("3 Fehler in 1 Datei; 97 Datensätze gültig\n"), "\(result.out)\(result.err)")

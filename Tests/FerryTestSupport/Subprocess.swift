@@ -47,10 +47,12 @@ public enum Ferry {
 }
 
 public enum Subprocess {
-    /// One launch at a time. Foundation's `Process.run()` on Linux crashed
-    /// once in CI (a bad read inside its memcpy) while the tests launched
-    /// processes from several threads at once; spawning is quick, so the
-    /// tests' launches take turns (the processes still run side by side).
+    /// One Foundation `Process` launch at a time, for the few tests that
+    /// need a `Process` of their own (signals, pipes between children).
+    /// Foundation's `Process.run()` on Linux over-reads `/proc/self/fd`
+    /// entries (swift-corelibs-foundation #5472) and crashed once in CI, when
+    /// the test process held some 1,700 pipes of earlier runs; `run` below
+    /// spawns with `posix_spawn` instead and closes every descriptor it opens.
     private static let launching = NSLock()
 
     /// Starts `process`, one launch at a time (see `launching`).
@@ -58,6 +60,13 @@ public enum Subprocess {
         launching.lock()
         defer { launching.unlock() }
         try process.run()
+    }
+
+    /// A child that could not be started.
+    public struct SpawnFailed: Error, CustomStringConvertible {
+        public let executable: String
+        public let errno: Int32
+        public var description: String { "cannot run \(executable): \(String(cString: strerror(errno)))" }
     }
 
     /// A child may exit before it reads all of its input; writing the rest
@@ -82,50 +91,143 @@ public enum Subprocess {
     /// in `childEnvironment(environment)`, and kills it after `timeout`
     /// seconds (a guard against hangs, reported as `timedOut`, never a
     /// measurement).
+    ///
+    /// The child is started with `posix_spawn`, with every signal at its
+    /// default and none blocked; its three pipes are close-on-exec, so no
+    /// other test's child holds them, and all six ends are closed here.
     public static func run(
         _ executable: URL, _ arguments: [String], input: [UInt8] = [], in directory: URL? = nil,
         environment: [String: String] = [:], timeout: Double = 60
     ) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        process.environment = childEnvironment(environment)
-        let standardInput = Pipe()
-        let standardOutput = Pipe()
-        let standardError = Pipe()
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = standardError
-
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
         _ = ignoreBrokenPipes
-        try launch(process)
+        // In another folder through the shell, which posix_spawn cannot chdir
+        // (its addchdir_np is not in Swift's Glibc).
+        var program = executable.path
+        var words = [program] + arguments
+        if let directory {
+            program = "/bin/sh"
+            words = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", directory.path, executable.path] + arguments
+        }
+        // Pipes are made and the child spawned under the launch lock, so no
+        // other test's child is spawned between a pipe's making and its
+        // close-on-exec flag (Swift's Glibc has no pipe2).
+        launching.lock()
+        var locked = true
+        defer { if locked { launching.unlock() } }
+        var pipes: [[Int32]] = []
+        defer { for pipe in pipes { for end in pipe where end >= 0 { close(end) } } }
+        for _ in 0..<3 {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else { throw SpawnFailed(executable: program, errno: errno) }
+            pipes.append(ends)
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        }
+        // [0]: the child's input, [1]: its output, [2]: its errors.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
+        posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = words.map { strdup($0) } + [nil]
+        let envp = childEnvironment(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for word in argv { free(word) }
+            for entry in envp { free(entry) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        // The child's ends are the child's now.
+        close(pipes[0][0])
+        close(pipes[1][1])
+        close(pipes[2][1])
+        pipes[0][0] = -1
+        pipes[1][1] = -1
+        pipes[2][1] = -1
+        launching.unlock()
+        locked = false
+        guard spawned == 0 else { throw SpawnFailed(executable: program, errno: spawned) }
+        let child = pid
 
         let readers = DispatchGroup()
         let outBox = ByteBox()
         let errBox = ByteBox()
-        let outHandle = standardOutput.fileHandleForReading
-        let errHandle = standardError.fileHandleForReading
-        DispatchQueue.global().async(group: readers) { outBox.bytes = [UInt8](outHandle.readDataToEndOfFile()) }
-        DispatchQueue.global().async(group: readers) { errBox.bytes = [UInt8](errHandle.readDataToEndOfFile()) }
-        let inHandle = standardInput.fileHandleForWriting
-        let inputData = Data(input)
-        DispatchQueue.global().async(group: readers) {
-            try? inHandle.write(contentsOf: inputData)
-            try? inHandle.close()
-        }
+        let (inWrite, outRead, errRead) = (pipes[0][1], pipes[1][0], pipes[2][0])
+        DispatchQueue.global().async(group: readers) { outBox.bytes = readToEnd(outRead) }
+        DispatchQueue.global().async(group: readers) { errBox.bytes = readToEnd(errRead) }
+        DispatchQueue.global().async(group: readers) { writeAll(input, to: inWrite) }
+        pipes[0][1] = -1  // the writer closes it once the input is written
 
+        let exited = DispatchSemaphore(value: 0)
+        let statusBox = StatusBox()
+        DispatchQueue.global().async {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+            statusBox.status = status
+            exited.signal()
+        }
         var timedOut = false
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             timedOut = true
-            kill(process.processIdentifier, SIGKILL)
+            kill(child, SIGKILL)
             exited.wait()
         }
         readers.wait()
+        // The parent's ends close in the defer above.
+        let status = statusBox.status
+        let signal = status & 0x7F
+        let signaled = signal != 0 && signal != 0x7F
         return ProcessResult(
-            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-            timedOut: timedOut, stdout: outBox.bytes, stderr: errBox.bytes)
+            status: signaled ? signal : (status >> 8) & 0xFF, signaled: signaled, timedOut: timedOut,
+            stdout: outBox.bytes, stderr: errBox.bytes)
     }
+
+    /// Everything `descriptor` gives until its end.
+    private static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[0..<count]
+            } else if count == 0 || errno != EINTR {
+                return bytes
+            }
+        }
+    }
+
+    /// Writes `bytes` to `descriptor` and closes it, so the child sees the
+    /// end; a child that stops reading makes the write fail (EPIPE), not the test.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        var offset = 0
+        bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+        }
+        close(descriptor)
+    }
+}
+
+/// The status `waitpid` gave, set by the thread that waited.
+private final class StatusBox: @unchecked Sendable {
+    var status: Int32 = 0
 }

@@ -83,8 +83,9 @@ public protocol DiagnosticSink: AnyObject {
 public final class DiagnosticCollector: DiagnosticSink {
     /// The most errors kept; nil keeps every one.
     public let maxErrors: Int?
-    /// Warnings counted but not kept, past the cap.
-    public private(set) var droppedWarnings = 0
+    /// The categories of every error reported, kept or not: an I/O error
+    /// past the cap still decides the exit status.
+    public private(set) var errorCategories: Set<FerryError.Category> = []
     public private(set) var diagnostics: [Diagnostic] = []
     public private(set) var errorCount = 0
     public private(set) var warningCount = 0
@@ -99,13 +100,10 @@ public final class DiagnosticCollector: DiagnosticSink {
         switch diagnostic.severity {
         case .warning:
             warningCount += 1
-            if let maxErrors, warningCount > maxErrors {
-                droppedWarnings += 1
-            } else {
-                diagnostics.append(diagnostic)
-            }
+            if maxErrors.map({ warningCount <= $0 }) ?? true { diagnostics.append(diagnostic) }
             return true
         case .error:
+            errorCategories.insert(diagnostic.code.category)
             if let maxErrors, errorCount >= maxErrors {
                 reachedCap = true
                 return false

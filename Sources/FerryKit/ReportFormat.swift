@@ -40,12 +40,6 @@ extension ValidationReport {
     func diagnostics(of path: String) -> [Diagnostic] {
         diagnostics.filter { $0.location.file == path }
     }
-
-    /// The diagnostics that name no file (none today; kept for safety).
-    var unfiledDiagnostics: [Diagnostic] {
-        let paths = Set(files.map(\.path))
-        return diagnostics.filter { $0.location.file.map { !paths.contains($0) } ?? true }
-    }
 }
 
 /// Builds JSON objects with their keys in order, for the machine reports.

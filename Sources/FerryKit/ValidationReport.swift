@@ -54,6 +54,8 @@ public struct ValidationReport: Sendable {
     /// partial, and `uncheckedRecords` says how much was left.
     public var maxErrors: Int?
     public var reachedCap = false
+    /// The categories of every error found, those past the cap included.
+    public var errorCategories: Set<FerryError.Category> = []
 
     public init() {}
 
@@ -87,14 +89,6 @@ public struct ValidationReport: Sendable {
 
     /// The worst category among the errors: I/O over data; nil when valid.
     public var worstCategory: FerryError.Category? {
-        var worst: FerryError.Category?
-        for diagnostic in diagnostics where diagnostic.severity == .error {
-            switch diagnostic.code.category {
-            case .io: return .io
-            case .usage: worst = worst == .data || worst == nil ? .usage : worst
-            case .data: worst = worst ?? .data
-            }
-        }
-        return worst
+        [.io, .usage, .data].first(where: errorCategories.contains)
     }
 }

@@ -76,6 +76,7 @@ public struct Validator {
         }
         report.diagnostics = sink.diagnostics
         report.reachedCap = sink.reachedCap
+        report.errorCategories = sink.errorCategories
         report.rules = options.schema?.source ?? kinds.map(\.rawValue).joined(separator: ", ")
         return report
     }
@@ -325,7 +326,7 @@ private struct FileRun {
         case .null:
             return
         case .bytes(let bytes):
-            checkImage(bytes, shown: "\(bytes.count) bytes", field: field, record: record, reader: reader)
+            checkImage(bytes, shown: Photo.dataURI(bytes), field: field, record: record, reader: reader)
         case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
             // Most references share a folder: compared in place, looked up on a change.
             let folder = text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? text.startIndex)]
@@ -361,7 +362,7 @@ private struct FileRun {
                 }
                 decoded.withUnsafeBytes { checkImage($0, shown: text, field: field, record: record, reader: reader) }
             case .bytes(let bytes):
-                bytes.withUnsafeBytes { checkImage($0, shown: "\(bytes.count) bytes", field: field, record: record, reader: reader) }
+                bytes.withUnsafeBytes { checkImage($0, shown: Photo.dataURI($0), field: field, record: record, reader: reader) }
             default:
                 return  // an empty reference, or a value of the wrong type, which the rules report
             }
@@ -369,12 +370,13 @@ private struct FileRun {
     }
 
     private mutating func checkImage(
-        _ bytes: UnsafeRawBufferPointer, shown: String, field: String, record: RawRecord, reader: any RecordReader
+        _ bytes: UnsafeRawBufferPointer, shown: @autoclosure () -> String, field: String, record: RawRecord,
+        reader: any RecordReader
     ) {
         let type = Photo.imageType(of: bytes)
         guard type != .png && type != .jpeg else { return }
         let diagnostic = Diagnostic(
-            .error, .photoNotImage, [.string(type.mediaType)], at: SourceLocation(field: field), value: shown,
+            .error, .photoNotImage, [.string(type.mediaType)], at: SourceLocation(field: field), value: shown(),
             rule: "photo.format")
         report(locate(diagnostic, of: record, reader: reader))
     }

@@ -391,6 +391,11 @@ import Testing
         let missing = try Ferry.run(["validate", folder.path("absent.csv")])
         #expect(missing.status == 3)
         #expect(missing.out.contains("io.cannotOpen"), "\(missing.out)")
+        // An unreadable file past the cap still makes the run an I/O failure.
+        let capped = try Ferry.run([
+            "validate", try folder.write("q.csv", Self.threeErrorsCSV()), folder.path("absent.csv"), "--max-errors", "1",
+        ])
+        #expect(capped.status == 3, "\(capped.out)")
     }
 }
 

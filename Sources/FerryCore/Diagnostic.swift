@@ -95,6 +95,11 @@ public final class DiagnosticCollector: DiagnosticSink {
 
     public init(maxErrors: Int? = nil) { self.maxErrors = maxErrors }
 
+    /// Takes the error categories `other` saw, as if its errors had come here.
+    public func noteCategories(of other: DiagnosticCollector) {
+        errorCategories.formUnion(other.errorCategories)
+    }
+
     @discardableResult
     public func report(_ diagnostic: Diagnostic) -> Bool {
         switch diagnostic.severity {

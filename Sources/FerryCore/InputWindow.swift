@@ -139,7 +139,7 @@ public final class InputWindow {
 
 /// Counts lines (LF, CRLF or a lone CR each end one) and the column, in
 /// Unicode scalars, after the last line end.
-struct LineCounter {
+public struct LineCounter {
     var lines = 0
     var column = 0
     var endsInCR = false
@@ -191,11 +191,16 @@ struct LineCounter {
         column += LineCounter.scalarCount(from: lastLineStart, to: end)
     }
 
-    /// The LF bytes in `start..<end`, compared sixteen at a time: each
-    /// lane of `counts` adds up its matches for up to 255 steps before they
-    /// are summed, so that it cannot wrap.
+    /// The LF bytes in `start..<end`.
     static func lineFeeds(from start: UnsafeRawPointer, to end: UnsafeRawPointer) -> Int {
-        let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
+        occurrences(of: 0x0A, from: start, to: end)
+    }
+
+    /// The bytes equal to `byte` in `start..<end`, compared sixteen at a
+    /// time: each lane of `counts` adds up its matches for up to 255 steps
+    /// before they are summed, so that it cannot wrap.
+    public static func occurrences(of byte: UInt8, from start: UnsafeRawPointer, to end: UnsafeRawPointer) -> Int {
+        let wanted = SIMD16<UInt8>(repeating: byte)
         let zeros = SIMD16<UInt8>(repeating: 0)
         var cursor = start
         var found = 0
@@ -204,14 +209,14 @@ struct LineCounter {
             var steps = 0
             while steps < 255 && end - cursor >= 16 {
                 let bytes = cursor.loadUnaligned(as: SIMD16<UInt8>.self)
-                counts &+= zeros.replacing(with: 1, where: bytes .== lineFeed)
+                counts &+= zeros.replacing(with: 1, where: bytes .== wanted)
                 cursor += 16
                 steps += 1
             }
             found += Int(SIMD16<UInt16>(truncatingIfNeeded: counts).wrappedSum())
         }
         while cursor < end {
-            if cursor.load(as: UInt8.self) == 0x0A { found += 1 }
+            if cursor.load(as: UInt8.self) == byte { found += 1 }
             cursor += 1
         }
         return found

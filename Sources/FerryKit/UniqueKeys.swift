@@ -34,15 +34,37 @@ final class UniqueKeys {
     /// `record` (0-based).
     /// - Returns: the 0-based record that had the key first, or nil when it is new.
     func insert(_ digest: (low: UInt64, high: UInt64), record: Int) -> Int? {
-        var slot = Int(truncatingIfNeeded: digest.low) & mask
-        while slots[slot].record != 0 {
-            if slots[slot].low == digest.low && slots[slot].high == digest.high { return Int(slots[slot].record) - 1 }
-            slot = (slot + 1) & mask
-        }
+        let slot = slot(of: digest)
+        if slots[slot].record != 0 { return Int(slots[slot].record) - 1 }
         slots[slot] = Slot(low: digest.low, high: digest.high, record: UInt32(clamping: record + 1))
         count += 1
         if count * 2 > mask { grow() }
         return nil
+    }
+
+    /// The 0-based record that had the key whose digest is `digest`, or nil
+    /// when no record had it.
+    func record(of digest: (low: UInt64, high: UInt64)) -> Int? {
+        let slot = slot(of: digest)
+        return slots[slot].record == 0 ? nil : Int(slots[slot].record) - 1
+    }
+
+    /// The slot that holds `digest`, or the empty one where it would go.
+    @inline(__always)
+    private func slot(of digest: (low: UInt64, high: UInt64)) -> Int {
+        var slot = Int(truncatingIfNeeded: digest.low) & mask
+        while slots[slot].record != 0 && (slots[slot].low != digest.low || slots[slot].high != digest.high) {
+            slot = (slot + 1) & mask
+        }
+        return slot
+    }
+
+    /// Calls `body` with every key's digest and the record that had it
+    /// first, in no particular order.
+    func forEach(_ body: ((low: UInt64, high: UInt64), Int) -> Void) {
+        for index in 0...mask where slots[index].record != 0 {
+            body((slots[index].low, slots[index].high), Int(slots[index].record) - 1)
+        }
     }
 
     /// Asks the processor for the slot a lookup of `digest` starts at, ahead

@@ -25,6 +25,8 @@ public struct ValidationReport: Sendable {
         /// Errors and warnings in this file.
         public var errors = 0
         public var warnings = 0
+        /// Whether it was checked in two halves at once (for tests).
+        var readInHalves = false
 
         public init(path: String) { self.path = path }
 

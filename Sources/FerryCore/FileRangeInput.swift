@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A regular file open for reading at any offset (`pread(2)`), which
+/// several inputs and threads can share.
+public final class RandomAccessFile: @unchecked Sendable {
+    public let path: String
+    /// The size when it was opened.
+    public let size: Int
+    private let descriptor: Int32
+
+    /// Opens `path`; nil unless it is a regular file that can be opened.
+    public init?(_ path: String) {
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { return nil }
+        var info = stat()
+        guard fstat(opened, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            systemClose(opened)
+            return nil
+        }
+        self.path = path
+        size = Int(info.st_size)
+        descriptor = opened
+    }
+
+    deinit { systemClose(descriptor) }
+
+    /// Reads up to `buffer.count` bytes at `offset`.
+    /// - Returns: how many were read; fewer only at the file's end.
+    /// - Throws: `io.readFailed`.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FerryError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var got = 0
+        while got < buffer.count {
+            let count = pread(descriptor, base + got, buffer.count - got, off_t(offset + got))
+            if count > 0 {
+                got += count
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                throw .ioReadFailed(path, errno: errno)
+            }
+        }
+        return got
+    }
+
+    /// Calls `body` with the bytes of `range` in order, a chunk of at most
+    /// `chunk` bytes at a time; it stops early when `body` returns false.
+    /// - Throws: `io.readFailed`.
+    public func scan(
+        _ range: Range<Int>, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer, _ offset: Int) -> Bool
+    ) throws(FerryError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let wanted = min(chunk, range.upperBound - offset)
+            let got = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset)
+            guard got > 0, body(UnsafeRawBufferPointer(rebasing: buffer[0..<got]), offset) else { return }
+            offset += got
+        }
+    }
+}
+
+/// A part of a file as an input of its own, after a few bytes of its own:
+/// the second half of a CSV file, say, after the file's header line, so
+/// that a reader of that half knows the columns.
+///
+///     file:    name,price\nWii,269\nXbox 360,299\nWireless Controller,19.99\n
+///                                   ^ range.lowerBound
+///     input:   name,price\nXbox 360,299\nWireless Controller,19.99\n
+///              ^^^^^^^^^^^ prefix
+///
+/// Offsets and lines a reader of it gives are its own: the caller moves
+/// them to the file's (`byteOffset + range.lowerBound - prefix.count`).
+public final class FileRangeInput: ByteInput {
+    public var name: String { file.path }
+    public var sizeHint: Int? { prefix.count + range.count }
+    private let file: RandomAccessFile
+    private let range: Range<Int>
+    private let prefix: [UInt8]
+    /// Bytes handed out so far, the prefix's first.
+    private var position = 0
+
+    /// - Parameter range: the bytes of `file` the input holds after `prefix`.
+    public init(_ file: RandomAccessFile, range: Range<Int>, prefix: [UInt8] = []) {
+        self.file = file
+        self.range = range
+        self.prefix = prefix
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+        if position < prefix.count {
+            let count = min(buffer.count, prefix.count - position)
+            prefix.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<position + count]))
+            }
+            position += count
+            return count
+        }
+        let offset = range.lowerBound + position - prefix.count
+        let count = min(buffer.count, range.upperBound - offset)
+        guard count > 0 else { return 0 }
+        let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
+        position += got
+        return got
+    }
+}
+
+extension LineCounter {
+    /// How many lines `bytes` end (an LF, a CRLF or a lone CR each end one),
+    /// as reported locations count them.
+    public static func lineEnds(in bytes: UnsafeRawBufferPointer) -> Int {
+        var counter = LineCounter()
+        counter.consume(bytes)
+        return counter.lines
+    }
+
+    /// How many lines the bytes of `range` in `file` end.
+    /// - Throws: `io.readFailed`.
+    public static func lineEnds(in file: RandomAccessFile, range: Range<Int>) throws(FerryError) -> Int {
+        var counter = LineCounter()
+        try file.scan(range) { chunk, _ in
+            counter.consume(chunk)
+            return true
+        }
+        return counter.lines
+    }
+}

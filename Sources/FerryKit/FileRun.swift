@@ -1,0 +1,342 @@
+// MARK: - One file
+
+/// The checking of one file: its counts, and the state that spans records.
+///
+/// Records are checked as raw records (`RawRecord`) when the reader can hand
+/// them out in place, so a valid record costs no `Value`s; a record that
+/// fails is made whole and checked again for every problem, and each
+/// problem's cell is found by scanning the record again
+/// (`RecordReader.location(ofField:inRecordAt:)`).
+struct FileRun {
+    let path: String
+    let sink: DiagnosticCollector
+    var file: ValidationReport.File
+    var rules: RecordRules?
+    /// Where the unique fields and the photos sit in the field list seen last.
+    private var positions: (fields: ObjectIdentifier?, unique: [Int?], photos: [Int]) = (nil, [], [])
+    var uniqueKeys: [UniqueKeys] = []
+    /// Keys waiting to go into `uniqueKeys`: they go in a few dozen at a
+    /// time, so that the cache misses of a large table overlap. They go in
+    /// before any problem is reported, so the order of the report is that
+    /// of the records, and while the reader still holds their records.
+    private var pendingKeys: [PendingKey] = []
+    private var pendingText: [UInt8] = []
+    /// How many keys wait at most: 1 for readers that hand out one record at a time.
+    private var pendingLimit = 64
+
+    private struct PendingKey {
+        var digest: (low: UInt64, high: UInt64)
+        var key: Int
+        var record: Int
+        var byteOffset: Int
+        var text: Range<Int>
+    }
+    /// The record whose error filled the cap, when it was filled in this
+    /// file: the records after it count as unchecked, though keys batched
+    /// for their lookup (`pendingKeys`) may have let some be read meanwhile.
+    private var capRecord: Int?
+    /// The last record that had an error, so that a record with several
+    /// counts once among the invalid (reports come in the records' order).
+    private var lastFailedRecord: Int?
+    /// Whether the folder photo references name exists: the last one asked.
+    private var photoFolder: (bytes: [UInt8], exists: Bool)?
+    /// References in folders that do not exist: not checked, counted in one
+    /// warning at the end, with the first.
+    var uncheckedPhotos = 0
+    var firstUncheckedPhoto: (reference: String, location: SourceLocation)?
+
+    // MARK: Halves (see `Validator+Halves.swift`)
+
+    /// The byte offset of each record, by its index; nil when not asked for
+    /// (the second half of a file keeps them, to find its records again).
+    var recordOffsets: [Int]?
+    /// The record (0-based, in this run) each diagnostic kept was reported
+    /// at; nil when not asked for.
+    var ordinals: [Int]?
+    /// Whether the end of `check` reports the photos left unchecked; the
+    /// halves leave it to the run that adopts them.
+    var reportsUncheckedPhotos = true
+
+    init(path: String, sink: DiagnosticCollector, file: ValidationReport.File) {
+        self.path = path
+        self.sink = sink
+        self.file = file
+    }
+
+    /// Checks that `input` is well formed, through the codec's `lint`, with
+    /// the problems it can read past reported and the rest thrown.
+    mutating func lint(_ input: any ByteInput, codec: any Codec, context: ReadContext) throws(FerryError) {
+        let counting = CountingSink(sink, path: path)
+        context.diagnostics = counting
+        defer {
+            context.diagnostics = nil
+            file.errors += counting.errors
+            file.warnings += counting.warnings
+        }
+        try codec.lint(input, context: context)
+        takeWarnings(context)
+    }
+
+    /// Reads `reader` to its end, or to an error it cannot read past.
+    mutating func check(
+        _ reader: any RecordReader, context: ReadContext, kind: RecordKind?, schema: Schema?, photos: PhotoStore
+    ) throws(FerryError) {
+        defer {
+            if let capRecord { file.uncheckedRecords = max(file.records - (capRecord + 1), 0) }
+        }
+        let raw = reader as? any RawRecordReader
+        if raw == nil { pendingLimit = 1 }
+        while true {
+            do throws(FerryError) {
+                if let raw {
+                    let more = try raw.readRaw { record in
+                        self.check(record, reader: reader, kind: kind, schema: schema, photos: photos)
+                    }
+                    // The records of that call are still in the reader's window.
+                    flushKeys(reader)
+                    guard more else { break }
+                } else {
+                    guard let record = try reader.next() else { break }
+                    RawRecord.with(record) { self.check($0, reader: reader, kind: kind, schema: schema, photos: photos) }
+                }
+            } catch {
+                flushKeys(reader)
+                takeWarnings(context)
+                guard reader.resumesAfterError else { throw error }
+                // The reader went past one bad record.
+                file.records += 1
+                recordOffsets?.append(-1)
+                if sink.reachedCap {
+                    file.uncheckedRecords += 1
+                } else {
+                    report(Diagnostic(error.located(SourceLocation(file: path))))
+                }
+                continue
+            }
+            takeWarnings(context)
+        }
+        flushKeys(reader)
+        takeWarnings(context)
+        if reportsUncheckedPhotos { reportUncheckedPhotos() }
+    }
+
+    /// One warning for the photo references in folders that do not exist, if any.
+    mutating func reportUncheckedPhotos() {
+        guard let first = firstUncheckedPhoto else { return }
+        report(
+            Diagnostic(
+                .warning, .photoNotChecked, [.integer(uncheckedPhotos), .path(first.reference)], at: first.location,
+                value: first.reference, rule: "photo.format"))
+    }
+
+    /// Checks one record: its kind's rules, its unique keys, its photo.
+    private mutating func check(
+        _ record: RawRecord, reader: any RecordReader, kind asked: RecordKind?, schema: Schema?, photos: PhotoStore
+    ) {
+        file.records += 1
+        recordOffsets?.append(record.origin.byteOffset)
+        if sink.reachedCap {
+            file.uncheckedRecords += 1
+            return
+        }
+        if rules == nil {
+            if let schema {
+                rules = RecordRules(schema: schema)
+            } else {
+                let kind = asked ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
+                rules = RecordRules(schema: kind.schema)
+                file.kind = kind
+            }
+            uniqueKeys = (rules?.uniqueFields ?? []).map { _ in UniqueKeys() }
+        }
+        if rules?.passes(record) == false, let problems = rules?.problems(of: record) {
+            flushKeys(reader)
+            for problem in problems { report(locate(problem, of: record, reader: reader)) }
+        }
+        if positions.fields != ObjectIdentifier(record.fields), let rules {
+            positions = (
+                ObjectIdentifier(record.fields), rules.uniqueFields.map { record.fields.index(of: $0) },
+                rules.photoFields.compactMap { record.fields.index(of: $0) }
+            )
+        }
+        for (index, position) in positions.unique.enumerated() {
+            if let position { checkUnique(record, at: position, key: index, reader: reader) }
+        }
+        for position in positions.photos { checkPhoto(record, at: position, photos: photos, reader: reader) }
+    }
+
+    /// Hands a diagnostic to the sink and counts it; errors only when kept.
+    mutating func report(_ diagnostic: Diagnostic) {
+        let kept = sink.diagnostics.count
+        let wasCapped = sink.reachedCap
+        sink.report(diagnostic)
+        if !wasCapped && sink.reachedCap { capRecord = diagnostic.location.record ?? file.records - 1 }
+        if sink.diagnostics.count > kept { ordinals?.append(file.records - 1) }
+        if diagnostic.severity == .warning {
+            file.warnings += 1
+            return
+        }
+        guard sink.diagnostics.count > kept else { return }
+        file.errors += 1
+        let record = diagnostic.location.record
+        if record == nil || record != lastFailedRecord {
+            lastFailedRecord = record
+            file.invalidRecords += 1
+        }
+    }
+
+    /// Reports a photo's problem after the keys that wait, so that the
+    /// problems of a record come in one order: its rules', its keys', its
+    /// photo's.
+    private mutating func reportAfterKeys(_ diagnostic: Diagnostic, reader: any RecordReader) {
+        flushKeys(reader)
+        report(diagnostic)
+    }
+
+    private mutating func takeWarnings(_ context: ReadContext) {
+        for warning in context.takeWarnings() {
+            report(Diagnostic(warning).located(SourceLocation(file: path)))
+        }
+    }
+
+    /// The diagnostic at its field's own line and column where the reader
+    /// can find it; else at the record's start.
+    private func locate(_ diagnostic: Diagnostic, of record: RawRecord, reader: any RecordReader) -> Diagnostic {
+        let field = diagnostic.location.field.map { String($0.split(separator: "/", maxSplits: 1).first ?? "") }
+        return diagnostic.located(SourceLocation(file: path, record: record.origin.index))
+            .located(reader.location(of: field, inRecordAt: record.origin.byteOffset))
+    }
+
+    // MARK: - Unique keys
+
+    /// Queues the value at `position` to be checked against the keys of
+    /// unique field `key`.
+    private mutating func checkUnique(_ record: RawRecord, at position: Int, key: Int, reader: any RecordReader) {
+        let start = pendingText.count
+        switch record.values[position] {
+        case .null:
+            return
+        case .text(let bytes):
+            pendingText.append(contentsOf: bytes)
+        default:
+            guard let text = Self.keyText(record.value(at: position)) else { return }
+            pendingText.append(contentsOf: text.utf8)
+        }
+        let digest = pendingText.withUnsafeBytes { UniqueKeys.digest(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        pendingKeys.append(
+            PendingKey(
+                digest: digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset,
+                text: start..<pendingText.count))
+        if pendingKeys.count >= pendingLimit { flushKeys(reader) }
+    }
+
+    /// Puts the waiting keys into their tables, in order, and reports those
+    /// an earlier record had.
+    private mutating func flushKeys(_ reader: any RecordReader) {
+        guard !pendingKeys.isEmpty else { return }
+        var duplicates: [(PendingKey, first: Int)] = []
+        for pending in pendingKeys { uniqueKeys[pending.key].prefetch(pending.digest) }
+        for pending in pendingKeys {
+            if let first = uniqueKeys[pending.key].insert(pending.digest, record: pending.record) {
+                duplicates.append((pending, first))
+            }
+        }
+        let texts = duplicates.map { String(decoding: pendingText[$0.0.text], as: UTF8.self) }
+        pendingKeys.removeAll(keepingCapacity: true)
+        pendingText.removeAll(keepingCapacity: true)
+        guard let rules else { return }
+        for ((pending, first), text) in zip(duplicates, texts) {
+            let field = rules.uniqueFields[pending.key]
+            report(
+                duplicate(field: field, text: text, record: pending.record, first: first)
+                    .located(reader.location(of: field, inRecordAt: pending.byteOffset)))
+        }
+    }
+
+    /// The error for a key of unique field `field` that record `first` had
+    /// before record `record` (both 0-based).
+    func duplicate(field: String, text: String, record: Int, first: Int) -> Diagnostic {
+        Diagnostic(
+            .error, .recordDuplicateKey, [.string(field), .string(text), .integer(first + 1)],
+            at: SourceLocation(file: path, record: record, field: field), value: text,
+            rule: rules?.uniqueRule(field))
+    }
+
+    /// A key's text: strings as they are, numbers as written; nil for null
+    /// and for values that are no key (bytes, arrays, objects).
+    static func keyText(_ value: Value) -> String? {
+        switch value {
+        case .string(let text): text
+        case .integer(let number): String(number)
+        case .double(let number): number.description
+        case .bool(let flag): flag ? "true" : "false"
+        default: nil
+        }
+    }
+
+    // MARK: - Photos
+
+    /// A product's photo, when present, must be a PNG or a JPEG, by its bytes;
+    /// a reference is checked when its folder exists beside the file.
+    private mutating func checkPhoto(_ record: RawRecord, at position: Int, photos: PhotoStore, reader: any RecordReader) {
+        let field = record.fields.names[position]
+        let here = SourceLocation(field: field)
+        switch record.values[position] {
+        case .null:
+            return
+        case .bytes(let bytes):
+            checkImage(bytes, shown: Photo.dataURI(bytes), field: field, record: record, reader: reader)
+        case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
+            // Most references share a folder: compared in place, looked up on a change.
+            let folder = text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? text.startIndex)]
+            if photoFolder.map({ !$0.bytes.elementsEqual(folder) }) ?? true {
+                let path = photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)
+                photoFolder = (Array(folder), PhotoStore.isDirectory(path))
+            }
+            guard photoFolder?.exists == true else {
+                uncheckedPhotos += 1
+                if firstUncheckedPhoto == nil {
+                    let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
+                    firstUncheckedPhoto = (String(decoding: text, as: UTF8.self), location)
+                }
+                return
+            }
+            let reference = String(decoding: text, as: UTF8.self)
+            do throws(FerryError) {
+                let bytes = try photos.read(reference: reference, at: here)
+                bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }
+            } catch {
+                var problem = Diagnostic(error, value: reference, rule: "photo.format")
+                // A file that is missing or unreadable is a warning; one outside the folder, an error.
+                if error.code != .photoOutsideFolder { problem.severity = .warning }
+                reportAfterKeys(locate(problem, of: record, reader: reader), reader: reader)
+            }
+        default:
+            switch record.value(at: position) {
+            case .string(let text) where Photo.isDataURI(text):
+                guard let decoded = Photo.bytes(fromDataURI: text) else {
+                    let problem = Diagnostic(FerryError.photoInvalidDataURI(at: here), value: text, rule: "photo.format")
+                    reportAfterKeys(locate(problem, of: record, reader: reader), reader: reader)
+                    return
+                }
+                decoded.withUnsafeBytes { checkImage($0, shown: text, field: field, record: record, reader: reader) }
+            case .bytes(let bytes):
+                bytes.withUnsafeBytes { checkImage($0, shown: Photo.dataURI($0), field: field, record: record, reader: reader) }
+            default:
+                return  // an empty reference, or a value of the wrong type, which the rules report
+            }
+        }
+    }
+
+    private mutating func checkImage(
+        _ bytes: UnsafeRawBufferPointer, shown: @autoclosure () -> String, field: String, record: RawRecord,
+        reader: any RecordReader
+    ) {
+        let type = Photo.imageType(of: bytes)
+        guard type != .png && type != .jpeg else { return }
+        let diagnostic = Diagnostic(
+            .error, .photoNotImage, [.string(type.mediaType)], at: SourceLocation(field: field), value: shown(),
+            rule: "photo.format")
+        reportAfterKeys(locate(diagnostic, of: record, reader: reader), reader: reader)
+    }
+}

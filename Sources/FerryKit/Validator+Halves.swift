@@ -1,0 +1,430 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+// MARK: - Design
+//
+// A large CSV, TSV or JSON Lines file is checked in two halves at once, one
+// on each core. It is cut just after a line feed near its middle (outside
+// quotes, for CSV), and each half is read with `pread`:
+//
+//     file:   name,price,sku\n Wii,269,A\n … \n | Xbox 360,299,B\n … \n
+//             ^ header line                     ^ split
+//     first:  bytes 0..<split                       (a reader on this thread)
+//     second: the header line, then split..<end    (a reader on another)
+//
+// Each half has a `FileRun` of its own, with a collector of its own. The
+// second half only queues its unique keys. Then the file's own run adopts
+// both, in order: the first half's diagnostics as they are, then the
+// second's, moved to the file's records, lines and bytes, with its queued
+// keys checked against the first half's tables in between, record by
+// record. The report is the one a single pass gives: the same diagnostics,
+// in the same order, under the same cap.
+//
+// When the first half does not end cleanly at the split (a quoted field ran
+// across it, or an error stopped the reading), both halves are dropped and
+// the file is read in one pass.
+
+/// Where a file is cut to be checked in two halves, and how.
+struct Halves {
+    /// Files below this size are checked in one pass: the second thread
+    /// would cost more than it saves.
+    static let threshold = 8 << 20
+
+    let file: RandomAccessFile
+    /// Where the second half starts: just after a line feed.
+    let split: Int
+    /// What the second half's reader reads before its bytes: the CSV header line.
+    let prefix: [UInt8]
+
+    /// The halves of the file at `path` for `codec`, or nil when it is read
+    /// in one pass: a small, compressed or special input, a format that
+    /// does not split at line ends, one core.
+    init?(path: String, codec: any Codec, opened: OpenedInput, options: ValidationOptions) {
+        guard path != "-", !opened.isCompressed, (opened.input.sizeHint ?? 0) >= options.halvesThreshold,
+            sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+        else { return nil }
+        let quote: UInt8?
+        let hasHeader: Bool
+        switch codec.id {
+        case "jsonl":
+            (quote, hasHeader) = (nil, false)
+        case "csv", "tsv":
+            guard let dialect = try? CSVDialect(delimiter: UInt8(ascii: ","), options: options.codecOptions),
+                dialect.encoding == .utf8
+            else { return nil }
+            (quote, hasHeader) = (dialect.quote, dialect.hasHeader)
+        default:
+            return nil
+        }
+        guard let file = RandomAccessFile(path), file.size >= max(options.halvesThreshold, 2) else { return nil }
+        var start = [UInt8](repeating: 0, count: min(1 << 16, file.size))
+        guard let count = try? start.withUnsafeMutableBytes({ (buffer) throws(FerryError) in try file.read(into: buffer, at: 0) }),
+            count == start.count, !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF])
+        else { return nil }
+        // The header line goes first in the second half; one with a quoted
+        // line break, or longer than the start read, is left to a single pass.
+        var prefix: [UInt8] = []
+        if hasHeader, let quote {
+            guard let lineFeed = start.firstIndex(of: 0x0A),
+                start[...lineFeed].count(where: { $0 == quote }) % 2 == 0
+            else { return nil }
+            prefix = Array(start[...lineFeed])
+        }
+        guard let split = try? Self.split(file, quote: quote), split > prefix.count else { return nil }
+        self.file = file
+        self.split = split
+        self.prefix = prefix
+    }
+
+    var path: String { file.path }
+
+    /// The offset just past the first line feed after the middle of `file`
+    /// that is outside quotes, as far as counting quotes from the start can
+    /// tell: a stray quote can mislead it, which the first half's reader
+    /// then finds (it does not end cleanly at the split).
+    private static func split(_ file: RandomAccessFile, quote: UInt8?) throws(FerryError) -> Int? {
+        let middle = file.size / 2
+        var quoted = false
+        if let quote {
+            var quotes = 0
+            try file.scan(0..<middle) { chunk, _ in
+                if let base = chunk.baseAddress {
+                    quotes += LineCounter.occurrences(of: quote, from: base, to: base + chunk.count)
+                }
+                return true
+            }
+            quoted = quotes % 2 == 1
+        }
+        // A line feed outside quotes is near: rows are short.
+        var found: Int?
+        try file.scan(middle..<min(file.size, middle + (4 << 20)), chunk: 1 << 16) { chunk, offset in
+            for index in chunk.indices {
+                let byte = chunk[index]
+                if byte == quote {
+                    quoted.toggle()
+                } else if byte == 0x0A && !quoted {
+                    found = offset + index + 1
+                    return false
+                }
+            }
+            return true
+        }
+        return found.flatMap { $0 < file.size ? $0 : nil }
+    }
+
+    /// How the second half's records, lines and bytes move to the file's.
+    struct Shift {
+        var records: Int
+        var lines: Int
+        var bytes: Int
+
+        func apply(to location: SourceLocation) -> SourceLocation {
+            var moved = location
+            moved.record = location.record.map { $0 + records }
+            moved.line = location.line.map { $0 + lines }
+            moved.byteOffset = location.byteOffset.map { $0 + bytes }
+            return moved
+        }
+
+        func apply(to diagnostic: Diagnostic) -> Diagnostic {
+            var moved = diagnostic
+            moved.location = apply(to: diagnostic.location)
+            return moved
+        }
+    }
+}
+
+// MARK: - Checking
+
+extension Validator {
+    /// Checks the file in `halves` on two threads into `run`.
+    /// - Returns: false when the halves were dropped (see the design note),
+    ///   and `run` is as it was: the caller then reads the file in one pass.
+    func check(_ halves: Halves, into run: inout FileRun, codec: any Codec, options: ValidationOptions) -> Bool {
+        // Both halves check their records as one kind: the first record's.
+        var kind = options.kind
+        if options.schema == nil && kind == nil {
+            let probe = halfContext(options, kind: nil)
+            let input = FileRangeInput(halves.file, range: 0..<halves.file.size)
+            guard let reader = try? codec.makeReader(input, context: probe), let first = try? reader.next() else {
+                return false
+            }
+            kind = reader.declaredKind ?? RecordKind.infer(from: first.fields)
+        }
+        let remaining = options.maxErrors.map { $0 - run.sink.errorCount }
+        if let remaining, remaining <= 0 { return false }
+        let second = HalfJob(
+            self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining,
+            range: halves.split..<halves.file.size, prefix: halves.prefix)
+        second.run.recordOffsets = []
+        second.run.ordinals = []
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            second.check()
+            done.signal()
+        }
+        let first = HalfJob(
+            self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining, range: 0..<halves.split,
+            prefix: [])
+        first.check()
+        done.wait()
+        guard first.run.file.complete, first.run.file.records > 0 else { return false }
+        let shift = Halves.Shift(
+            records: first.run.file.records, lines: second.linesBeforeSplit - second.prefixLines,
+            bytes: halves.split - halves.prefix.count)
+        var relocator = Relocator(
+            halves: halves, codec: codec, context: { halfContext(options, kind: kind) },
+            lineEnd: (offset: halves.split, line: second.linesBeforeSplit + 1))
+        run.adopt(first: first.run, first.collector, second: second.run, second.collector, shift: shift) {
+            relocator.location(of: $0, inRecordAt: $1)
+        }
+        return true
+    }
+
+    /// The read context of a half: resuming after a bad record, as the
+    /// single pass does.
+    fileprivate func halfContext(_ options: ValidationOptions, kind: RecordKind?) -> ReadContext {
+        let context = ReadContext(
+            kind: options.schema == nil ? kind : .generic, schema: options.schema, options: options.codecOptions,
+            limits: options.limits)
+        context.resumesAfterBadRecords = true
+        return context
+    }
+}
+
+/// One half of a file, checked on the thread that calls `check`. Only that
+/// thread touches it until it is done.
+private final class HalfJob: @unchecked Sendable {
+    let collector: DiagnosticCollector
+    var run: FileRun
+    /// The file's line ends before the split, and the prefix's: the second
+    /// half counts them while the first is read.
+    private(set) var linesBeforeSplit = 0
+    private(set) var prefixLines = 0
+    private let validator: Validator
+    private let halves: Halves
+    private let codec: any Codec
+    private let options: ValidationOptions
+    private let kind: RecordKind?
+    private let range: Range<Int>
+    private let prefix: [UInt8]
+
+    init(
+        _ validator: Validator, _ halves: Halves, codec: any Codec, options: ValidationOptions, kind: RecordKind?,
+        maxErrors: Int?, range: Range<Int>, prefix: [UInt8]
+    ) {
+        collector = DiagnosticCollector(maxErrors: maxErrors)
+        run = FileRun(path: halves.path, sink: collector, file: ValidationReport.File(path: halves.path))
+        run.reportsUncheckedPhotos = false
+        self.validator = validator
+        self.halves = halves
+        self.codec = codec
+        self.options = options
+        self.kind = kind
+        self.range = range
+        self.prefix = prefix
+    }
+
+    func check() {
+        let path = halves.path
+        let input = FileRangeInput(halves.file, range: range, prefix: prefix)
+        do throws(FerryError) {
+            if range.lowerBound > 0 {
+                linesBeforeSplit = try LineCounter.lineEnds(in: halves.file, range: 0..<range.lowerBound)
+                prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
+            }
+            let context = validator.halfContext(options, kind: kind)
+            let reader = try codec.makeReader(input, context: context)
+            let photos = PhotoStore(
+                inputDirectory: OutputFile.directory(of: path), outputDirectory: ".", photosDirectory: nil,
+                overwrite: false)
+            try run.check(reader, context: context, kind: kind, schema: options.schema, photos: photos)
+        } catch {
+            run.file.complete = false
+            run.report(Diagnostic(error.located(SourceLocation(file: path))))
+        }
+    }
+}
+
+/// Finds the cell of a record of the second half again, for a key that
+/// proves to repeat one of the first half's: a reader of the record alone
+/// finds its field's line and column; the lines before it are counted from
+/// the last one found, so that all of them together cost one pass over the
+/// second half.
+private struct Relocator {
+    let halves: Halves
+    let codec: any Codec
+    let context: () -> ReadContext
+    /// The last line end counted: the byte after it, and its line (1-based).
+    var lineEnd: (offset: Int, line: Int)
+
+    /// The location of `field` in the record at `offset` of the file, and
+    /// the field's value as a key's text.
+    mutating func location(of field: String, inRecordAt offset: Int) -> (location: SourceLocation, text: String?) {
+        if offset > lineEnd.offset, let lines = try? LineCounter.lineEnds(in: halves.file, range: lineEnd.offset..<offset) {
+            lineEnd = (offset, lineEnd.line + lines)
+        }
+        let here = SourceLocation(file: halves.path, byteOffset: offset, line: lineEnd.line)
+        let input = FileRangeInput(halves.file, range: offset..<halves.file.size, prefix: halves.prefix)
+        guard let reader = try? codec.makeReader(input, context: context()), let record = try? reader.next() else {
+            return (here, nil)
+        }
+        let text = record[field].flatMap(FileRun.keyText)
+        guard let found = reader.location(ofField: field, inRecordAt: halves.prefix.count) else { return (here, text) }
+        let prefixLines = halves.prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
+        let shift = Halves.Shift(records: 0, lines: lineEnd.line - 1 - prefixLines, bytes: offset - halves.prefix.count)
+        return (shift.apply(to: found).filling(from: here), text)
+    }
+}
+
+// MARK: - Adopting the halves
+
+extension FileRun {
+    /// Takes in the two halves of this run's file: their diagnostics and
+    /// counts, in the order and under the cap one pass would give. See the
+    /// design note.
+    /// - Parameter relocate: the location of a field in the record at a
+    ///   byte offset of the file, and its key's text.
+    mutating func adopt(
+        first: FileRun, _ firstCollector: DiagnosticCollector, second: FileRun, _ secondCollector: DiagnosticCollector,
+        shift: Halves.Shift, relocate: (String, Int) -> (location: SourceLocation, text: String?)
+    ) {
+        file.kind = first.file.kind
+        file.readInHalves = true
+        rules = first.rules
+        sink.noteCategories(of: firstCollector)
+        sink.noteCategories(of: secondCollector)
+        // File-level warnings (a count for the whole file, such as the rows
+        // padded under `--ragged`) come once, at the end, with both counts.
+        var fileWarnings: [Diagnostic] = []
+        for diagnostic in firstCollector.diagnostics {
+            if diagnostic.isFileLevel { fileWarnings.append(diagnostic) } else { report(diagnostic) }
+        }
+        file.records = first.file.records
+        file.uncheckedRecords = first.file.uncheckedRecords
+        let secondRecords = second.file.records
+        defer {
+            file.records += secondRecords
+            file.complete = second.file.complete
+            for warning in Self.merged(fileWarnings) { report(warning) }
+            uncheckedPhotos = first.uncheckedPhotos + second.uncheckedPhotos
+            if let unchecked = first.firstUncheckedPhoto ?? second.firstUncheckedPhoto.map({
+                (reference: $0.reference, location: shift.apply(to: $0.location))
+            }) {
+                firstUncheckedPhoto = unchecked
+            }
+            reportUncheckedPhotos()
+        }
+        if sink.reachedCap {
+            file.uncheckedRecords += secondRecords
+            return
+        }
+        let crossings = Self.crossings(first.uniqueKeys, second.uniqueKeys)
+        let diagnostics = secondCollector.diagnostics
+        // The record of each of the second half's diagnostics: its own, or
+        // the one read when it was reported.
+        let records = zip(diagnostics, second.ordinals ?? []).map { $0.location.record ?? $1 }
+        var next = 0
+        // Reports the second half's diagnostics up to record `ordinal`
+        // (only those of its rules, for `rulesOnly`); false once the cap is reached.
+        func reportSecond(through ordinal: Int, rulesOnly: Bool) -> Bool {
+            while next < diagnostics.count,
+                records[next] < ordinal || (records[next] == ordinal && (!rulesOnly || diagnostics[next].isOfRules))
+            {
+                var diagnostic = shift.apply(to: diagnostics[next])
+                let at = records[next]
+                next += 1
+                // Warnings about the header line, which the first half reported.
+                if at < 0 && diagnostic.severity == .warning { continue }
+                if diagnostic.isFileLevel {
+                    fileWarnings.append(diagnostic)
+                    continue
+                }
+                if diagnostic.code == .recordDuplicateKey { diagnostic = firstOfKey(diagnostic, first.uniqueKeys, shift) }
+                report(diagnostic)
+                if sink.reachedCap {
+                    file.uncheckedRecords += secondRecords - (max(at, 0) + 1)
+                    return false
+                }
+            }
+            return true
+        }
+        for crossing in crossings {
+            guard reportSecond(through: crossing.record, rulesOnly: true) else { return }
+            guard let rules, let offset = second.recordOffsets?[crossing.record], offset >= 0 else { continue }
+            let field = rules.uniqueFields[crossing.key]
+            let found = relocate(field, offset + shift.bytes)
+            report(
+                duplicate(field: field, text: found.text ?? "", record: shift.records + crossing.record, first: crossing.first)
+                    .located(found.location))
+            if sink.reachedCap {
+                file.uncheckedRecords += secondRecords - (crossing.record + 1)
+                return
+            }
+        }
+        _ = reportSecond(through: .max, rulesOnly: false)
+    }
+
+    /// The keys of the second half that the first half had, each at the
+    /// first record of the second half that has it, in the records' order.
+    private static func crossings(
+        _ first: [UniqueKeys], _ second: [UniqueKeys]
+    ) -> [(record: Int, key: Int, first: Int)] {
+        var crossings: [(record: Int, key: Int, first: Int)] = []
+        for (key, table) in second.enumerated() where key < first.count {
+            let earlier = first[key]
+            table.forEach { digest, record in
+                if let firstRecord = earlier.record(of: digest) { crossings.append((record, key, firstRecord)) }
+            }
+        }
+        crossings.sort { ($0.record, $0.key) < ($1.record, $1.key) }
+        return crossings
+    }
+
+    /// A duplicate key of the second half, moved: the record that had it
+    /// first is the first half's when that half had it, else its own,
+    /// counted in the file.
+    private func firstOfKey(_ diagnostic: Diagnostic, _ firstHalf: [UniqueKeys], _ shift: Halves.Shift) -> Diagnostic {
+        guard diagnostic.arguments.count == 3, case .string(let field) = diagnostic.arguments[0],
+            case .string(var text) = diagnostic.arguments[1], case .integer(let own) = diagnostic.arguments[2],
+            let key = rules?.uniqueFields.firstIndex(of: field), key < firstHalf.count
+        else { return diagnostic }
+        let digest = text.withUTF8 { UniqueKeys.digest(UnsafeRawBufferPointer($0)) }
+        var moved = diagnostic
+        moved.arguments[2] = .integer((firstHalf[key].record(of: digest) ?? own - 1 + shift.records) + 1)
+        return moved
+    }
+
+    /// File-level warnings with the same code, one each, their counts added.
+    private static func merged(_ warnings: [Diagnostic]) -> [Diagnostic] {
+        var result: [Diagnostic] = []
+        for warning in warnings {
+            if let index = result.firstIndex(where: { $0.code == warning.code }),
+                case .integer(let before)? = result[index].arguments.first,
+                case .integer(let more)? = warning.arguments.first
+            {
+                result[index].arguments[0] = .integer(before + more)
+            } else {
+                result.append(warning)
+            }
+        }
+        return result
+    }
+}
+
+extension Diagnostic {
+    /// Whether it is about the file as a whole (a count, at no record or line).
+    fileprivate var isFileLevel: Bool {
+        severity == .warning && location.record == nil && location.line == nil
+    }
+
+    /// Whether it comes from a record's rules or its reading, which one pass
+    /// reports before the record's unique keys and photo.
+    fileprivate var isOfRules: Bool {
+        code != .recordDuplicateKey && rule != "photo.format"
+    }
+}

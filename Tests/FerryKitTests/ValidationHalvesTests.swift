@@ -1,0 +1,162 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryKit
+
+/// `ferry validate` checks a large CSV, TSV or JSON Lines file in two
+/// halves at once (`Validator+Halves.swift`). Its report must be the one a
+/// single pass gives, to the byte: the same diagnostics at the same places,
+/// in the same order, under the same cap, with the same counts. These files
+/// put errors of every kind on both sides of the split, keys repeated
+/// within each half and across them, and quoted line breaks near the middle.
+@Suite struct ValidationHalvesTests {
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder() }
+
+    // MARK: - Cases
+
+    @Test(arguments: [1, 2, 3, 4]) func productsCSV(seed: UInt64) throws {
+        let path = try scratch.write("products-\(seed).csv", Self.productsCSV(seed: seed, lineEnd: "\n"))
+        try expectSameReports(path, inHalves: true)
+    }
+
+    /// CRLF line ends and a byte order mark, as Excel writes them.
+    @Test func productsCSVFromExcel() throws {
+        let path = try scratch.write("excel.csv", "\u{FEFF}" + Self.productsCSV(seed: 9, lineEnd: "\r\n"))
+        try expectSameReports(path, inHalves: true)
+    }
+
+    @Test(arguments: [5, 6]) func productsJSONLines(seed: UInt64) throws {
+        let path = try scratch.write("products-\(seed).jsonl", Self.productsJSONLines(seed: seed))
+        try expectSameReports(path, inHalves: true)
+    }
+
+    /// Every row's name holds a quoted line break, so the middle is as
+    /// likely inside a quoted field as not; either way the report is the
+    /// one of a single pass.
+    @Test func quotedLineBreaksEverywhere() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<3_000 {
+            let price = index % 97 == 0 ? "-1" : "\(index % 50).5"
+            text += "\"Pad \(index)\nsecond line, \"\"quoted\"\"\",\(price),S\(index % 2_900)\n"
+        }
+        let path = try scratch.write("quoted.csv", text)
+        try expectSameReports(path, inHalves: nil)
+    }
+
+    /// A stray quote in the first half misleads the count of quotes that
+    /// finds the middle's line break; the first half then does not end
+    /// cleanly and the file is read in one pass.
+    @Test func aStrayQuoteBeforeTheMiddle() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<3_000 { text += (index == 10 ? "Bad \"quote,1,X\(index)\n" : "Item \(index),1,X\(index)\n") }
+        let path = try scratch.write("stray.csv", text)
+        try expectSameReports(path, inHalves: false)
+    }
+
+    /// The duplicate keys a file's second half shares with its first are
+    /// each reported at the second half's cell, naming the first half's record.
+    @Test func keysRepeatedAcrossTheHalves() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<2_000 { text += "Item \(index),1.5,K\(index % 1_000)\n" }
+        let path = try scratch.write("across.csv", text)
+        let report = try expectSameReports(path, inHalves: true)
+        #expect(report.diagnostics.count == 1_000)
+        let last = try #require(report.diagnostics.last)
+        #expect(last.code == .recordDuplicateKey)
+        #expect(last.arguments == [MessageArgument.string("sku"), .string("K999"), .integer(1_000)])
+        #expect(last.location.record == 1_999 && last.location.line == 2_001 && last.location.column == 15)
+    }
+
+    // MARK: - Comparing
+
+    /// Validates `path` in one pass and in halves, under several caps, and
+    /// expects the same reports.
+    /// - Parameter inHalves: whether the halves must have been used; nil
+    ///   when the input may send them back to one pass.
+    /// - Returns: the report without a cap.
+    @discardableResult
+    private func expectSameReports(
+        _ path: String, inHalves: Bool?, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> ValidationReport {
+        var uncapped: ValidationReport?
+        for cap in [nil, 1, 7, 60] as [Int?] {
+            var onePass = ValidationOptions()
+            onePass.maxErrors = cap
+            onePass.halvesThreshold = .max
+            var halves = onePass
+            halves.halvesThreshold = 0
+            let expected = Validator().validate([path], options: onePass)
+            let got = Validator().validate([path], options: halves)
+            #expect(expected.files.first?.readInHalves == false, sourceLocation: sourceLocation)
+            if let inHalves {
+                #expect(got.files.first?.readInHalves == inHalves, "cap \(String(describing: cap))", sourceLocation: sourceLocation)
+            }
+            #expect(Self.summary(got) == Self.summary(expected), "cap \(String(describing: cap))", sourceLocation: sourceLocation)
+            let pairs = zip(got.diagnostics, expected.diagnostics)
+            if let (index, pair) = pairs.enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+                Issue.record("cap \(String(describing: cap)): diagnostic \(index) is \(pair.0), expected \(pair.1)", sourceLocation: sourceLocation)
+            }
+            #expect(got.diagnostics.count == expected.diagnostics.count, sourceLocation: sourceLocation)
+            if cap == nil { uncapped = got }
+        }
+        return try #require(uncapped)
+    }
+
+    private static func summary(_ report: ValidationReport) -> String {
+        let files = report.files.map {
+            "\($0.path) \($0.format ?? "-") \($0.kind.map(\.rawValue) ?? "-") records \($0.records) invalid \($0.invalidRecords) unchecked \($0.uncheckedRecords) complete \($0.complete) errors \($0.errors) warnings \($0.warnings)"
+        }
+        return files.joined(separator: "\n") + " cap \(report.reachedCap) categories \(report.errorCategories.map { "\($0)" }.sorted())"
+    }
+
+    // MARK: - Data
+
+    /// About 3,000 products with errors of every kind a CSV reader and the
+    /// rules find, a few dozen of each, spread over the whole file.
+    static func productsCSV(seed: UInt64, lineEnd: String) -> String {
+        var random = SeededGenerator(seed: seed)
+        var text = "name,price,photo,sku,currency" + lineEnd
+        for index in 0..<3_000 {
+            let sku = "GS-\(Int.random(in: 0..<2_950, using: &random))"
+            let row: String
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0: row = "Item \(index),-\(index).5,,\(sku),USD"
+            case 1: row = ",12.00,,\(sku),USD"
+            case 2: row = "Item \(index),12.00,,\(sku)"
+            case 3: row = "\"Item\" \(index),12.00,,\(sku),USD"
+            case 4: row = "Item \(index),twelve,,\(sku),USD"
+            case 5: row = "\"Item \(index)\(lineEnd)on two lines\",1.25,,\(sku),EUR"
+            case 6: row = "Item \(index),12.00,,\(sku),usd"
+            case 7: row = "Item \(index),12.00,,\(sku),USD,extra"
+            default: row = "Item \(index),\(index % 300).99,,\(sku),USD"
+            }
+            text += row + lineEnd
+        }
+        return text
+    }
+
+    /// The same for JSON Lines, with lines that are not JSON.
+    static func productsJSONLines(seed: UInt64) -> String {
+        var random = SeededGenerator(seed: seed)
+        var text = ""
+        for index in 0..<3_000 {
+            let sku = "GS-\(Int.random(in: 0..<2_950, using: &random))"
+            let line: String
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0: line = #"{"name":"Item \#(index)","price":-1,"sku":"\#(sku)"}"#
+            case 1: line = #"{"name":"","price":1,"sku":"\#(sku)"}"#
+            case 2: line = #"{"name":"Item \#(index)","price":"#
+            case 3: line = #"{"name":"Item \#(index)","price":true,"sku":"\#(sku)"}"#
+            case 4: line = "not json at all"
+            case 5: line = #"{"name":"Item\n\#(index)","price":2.5,"sku":"\#(sku)","photo":"photos/\#(index).png"}"#
+            case 6: line = ""
+            default: line = #"{"name":"Item \#(index)","price":\#(index % 300).99,"sku":"\#(sku)","currency":"USD"}"#
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+}

@@ -453,6 +453,13 @@ op="validate (1M, sku unique)"
 if want "$op"; then
     bench_case "$op" ferry-jsonl "$IN_JSONL" -- "$FERRY" validate "$IN_JSONL" --quiet
     bench_case "$op" ferry-csv "$IN_CSV" -- "$FERRY" validate "$IN_CSV" --quiet
+    # The same rows as Excel and Python's csv module write them: CRLF line
+    # ends, and quotes where a field needs them.
+    IN_CSV_CRLF="$WORK/products-$COUNT-crlf.csv"
+    [[ -s $IN_CSV_CRLF && $IN_CSV_CRLF -nt $IN_CSV ]] ||
+        python3 -c 'import csv, sys; r = csv.reader(open(sys.argv[1], newline="")); csv.writer(open(sys.argv[2], "w", newline="")).writerows(r)' \
+            "$IN_CSV" "$IN_CSV_CRLF"
+    bench_case "$op" ferry-csv-crlf "$IN_CSV_CRLF" -- "$FERRY" validate "$IN_CSV_CRLF" --quiet
     if ensure_validate_venv; then
         bench_case "$op" jsonschema-rs "$IN_JSONL" -- "$VENV/bin/python" "$VALIDATE_BENCH" jsonschema-rs "$IN_JSONL"
     else

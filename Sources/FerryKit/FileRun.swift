@@ -139,30 +139,41 @@ struct FileRun {
             file.uncheckedRecords += 1
             return
         }
-        if rules == nil {
-            if let schema {
-                rules = RecordRules(schema: schema)
-            } else {
-                let kind = asked ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
-                rules = RecordRules(schema: kind.schema)
-                file.kind = kind
-            }
-            uniqueKeys = (rules?.uniqueFields ?? []).map { _ in UniqueKeys() }
-        }
-        if rules?.passes(record) == false, let problems = rules?.problems(of: record) {
+        let rules = self.rules ?? makeRules(for: record, reader: reader, kind: asked, schema: schema)
+        if !rules.passes(record) {
             flushKeys(reader)
-            for problem in problems { report(locate(problem, of: record, reader: reader)) }
+            for problem in rules.problems(of: record) { report(locate(problem, of: record, reader: reader)) }
         }
-        if positions.fields != ObjectIdentifier(record.fields), let rules {
+        if positions.fields != ObjectIdentifier(record.fields) {
             positions = (
                 ObjectIdentifier(record.fields), rules.uniqueFields.map { record.fields.index(of: $0) },
                 rules.photoFields.compactMap { record.fields.index(of: $0) }
             )
         }
-        for (index, position) in positions.unique.enumerated() {
-            if let position { checkUnique(record, at: position, key: index, reader: reader) }
+        for index in positions.unique.indices {
+            if let position = positions.unique[index] { checkUnique(record, at: position, key: index, reader: reader) }
         }
-        for position in positions.photos { checkPhoto(record, at: position, photos: photos, reader: reader) }
+        for index in positions.photos.indices {
+            checkPhoto(record, at: positions.photos[index], photos: photos, reader: reader)
+        }
+    }
+
+    /// The rules of the file, chosen at its first record: the user's
+    /// schema, or that of the kind asked for, declared or inferred.
+    private mutating func makeRules(
+        for record: RawRecord, reader: any RecordReader, kind asked: RecordKind?, schema: Schema?
+    ) -> RecordRules {
+        let made: RecordRules
+        if let schema {
+            made = RecordRules(schema: schema)
+        } else {
+            let kind = asked ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
+            made = RecordRules(schema: kind.schema)
+            file.kind = kind
+        }
+        rules = made
+        uniqueKeys = made.uniqueFields.map { _ in UniqueKeys() }
+        return made
     }
 
     /// Hands a diagnostic to the sink and counts it; errors only when kept.
@@ -235,12 +246,14 @@ struct FileRun {
     private mutating func flushKeys(_ reader: any RecordReader) {
         guard !pendingKeys.isEmpty else { return }
         var duplicates: [(PendingKey, first: Int)] = []
-        for pending in pendingKeys { uniqueKeys[pending.key].prefetch(pending.digest) }
-        for pending in pendingKeys {
-            if let first = uniqueKeys[pending.key].insert(pending.digest, record: pending.record) {
-                duplicates.append((pending, first))
+        // A table at a time: one reference to it for the whole batch.
+        for (key, table) in uniqueKeys.enumerated() {
+            for pending in pendingKeys where pending.key == key { table.prefetch(pending.digest) }
+            for pending in pendingKeys where pending.key == key {
+                if let first = table.insert(pending.digest, record: pending.record) { duplicates.append((pending, first)) }
             }
         }
+        if uniqueKeys.count > 1 { duplicates.sort { ($0.0.record, $0.0.key) < ($1.0.record, $1.0.key) } }
         let texts = duplicates.map { String(decoding: pendingText[$0.0.text], as: UTF8.self) }
         pendingKeys.removeAll(keepingCapacity: true)
         pendingText.removeAll(keepingCapacity: true)

@@ -93,8 +93,9 @@ public struct Validator {
 // MARK: - Rules
 
 /// The rules a record is checked against: a schema, the built-in one of
-/// its kind or the user's, compiled once (`Schema`).
-struct RecordRules {
+/// its kind or the user's, compiled once (`Schema`). A class: the check of
+/// each record refers to it without copying what it holds.
+final class RecordRules {
     let schema: Schema
     private var validator: RecordValidator
     /// The fields whose values must be unique in a file (`x-ferry-unique`).
@@ -114,7 +115,7 @@ struct RecordRules {
 
     /// Whether `record` breaks none of the rules; it looks no further than
     /// the first problem, and makes no `Value` for a valid record.
-    mutating func passes(_ record: RawRecord) -> Bool {
+    func passes(_ record: RawRecord) -> Bool {
         do throws(FerryError) {
             try validator.validate(record)
             return true
@@ -124,7 +125,7 @@ struct RecordRules {
     }
 
     /// Every problem of `record`, each naming its field, value and rule.
-    mutating func problems(of record: RawRecord) -> [Diagnostic] {
+    func problems(of record: RawRecord) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         schema.check(record.record(), at: .unknown) { problem in
             problems.append(problem)

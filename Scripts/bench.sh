@@ -31,6 +31,12 @@
 # made with pip on first use); JSONL -> JSONL.gz (ferry --jobs 1 against
 # gzip -6, ferry --jobs 2 against pigz -6 -p2) and JSONL.gz -> JSONL (ferry,
 # gzip -dc, pigz -dc). The plists come from Scripts/gen-plists.py.
+# The CSV conversions also run on the shapes users' files have (CRLF as
+# Python's csv module and Excel write it, CRLF after a byte order mark, and
+# TSV), and every CSV and JSON -> CSV operation also times DuckDB and Polars
+# (Scripts/bench-engines.py, in the same venv), the engines a user would pick.
+# Validation: ferry on the JSON Lines, the CSV and its CRLF copy against
+# orjson + jsonschema-rs (Scripts/bench-validate.py), and frictionless.
 # Ferry runs twice per operation (`ferry_cases`): `ferry` writes standard
 # output into the output file, as every peer does, and the ratios and
 # targets are taken from it; `ferry-file` names the output file itself, so
@@ -57,17 +63,25 @@ PYBENCH="$ROOT/Scripts/bench-python.py"
 RUNNER="$ROOT/Scripts/bench-run.py"
 ARCHIVE_BENCH="$ROOT/Scripts/bench-archive.py"
 VALIDATE_BENCH="$ROOT/Scripts/bench-validate.py"
+ENGINES_BENCH="$ROOT/Scripts/bench-engines.py"
 VENV="$WORK/venv"
 TARGET_RSS_MB=64  # streaming conversions stay under this peak RSS
 
-# How many times faster than a peer ferry must be (../shared/ANCHORS.md); peers
-# not named here have no target.
+# How many times faster than peer TOOL ferry must be in operation OP
+# (../shared/ANCHORS.md): target_ratio TOOL OP. Peers not named here have no
+# target. For CSV -> JSON(L), 5x the faster engine is 5x each of them.
 target_ratio() {
     case $1 in
         mlr | plistlib) echo 20 ;;
         jsonschema-rs) echo 10 ;;
         bpylist2) echo 30 ;;
         gzip | pigz) echo 1 ;;
+        duckdb | polars)
+            case $2 in
+                *"-> JSON"*) echo 5 ;;
+                "JSON -> CSV") [[ $1 == duckdb ]] && echo 4 || echo 0 ;;
+                *) echo 0 ;;
+            esac ;;
         *) echo 0 ;;
     esac
 }
@@ -140,6 +154,18 @@ ensure_validate_venv() {
         "$python" -m pip install -q orjson jsonschema-rs frictionless >&2
 }
 
+# Add DuckDB and Polars to $VENV (the engines users pick for CSV and JSON)
+# unless it has them; fails quietly, and their rows are left out.
+ensure_engines_venv() {
+    local python="$VENV/bin/python"
+    if [[ -x $python ]] && "$python" -c 'import duckdb, polars' 2>/dev/null; then
+        return 0
+    fi
+    say "installing duckdb and polars with pip in $VENV"
+    { [[ -x $python ]] || python3 -m venv "$VENV"; } >&2 &&
+        "$python" -m pip install -q duckdb polars >&2
+}
+
 # MARK: - Data
 
 # Print the path of the COUNT-product dataset in FORMAT (json, jsonl, csv),
@@ -163,6 +189,33 @@ plist_dataset() {
     if [[ ! -s $file || $GEN_PLISTS -nt $file || $GEN -nt $file ]]; then
         say "generating $count products as a binary $what"
         python3 "$GEN_PLISTS" "$what" --count "$count" --out "$file.tmp"
+        mv "$file.tmp" "$file"
+    fi
+    printf '%s\n' "$file"
+}
+
+# Print the path of a copy of the CSV dataset in another shape: crlf (as
+# Python's csv module and Excel write it: CRLF, quoted where needed), bom
+# (the same after a UTF-8 byte order mark, Excel's "CSV UTF-8") or tsv.
+csv_variant() {
+    local shape=$1 source file
+    source=$(dataset csv)
+    file="$WORK/products-$COUNT-$shape.$([[ $shape == tsv ]] && echo tsv || echo csv)"
+    if [[ ! -s $file || $source -nt $file ]]; then
+        say "making the $shape copy of the CSV"
+        python3 - "$shape" "$source" "$file.tmp" <<'PY'
+import csv, sys
+shape, source, target = sys.argv[1:4]
+with open(source, newline="", encoding="utf-8") as rows, open(target, "w", newline="", encoding="utf-8") as out:
+    if shape == "bom":
+        out.write("\ufeff")
+    if shape == "tsv":
+        # TSV holds no tabs or line breaks in a field: they become spaces.
+        for row in csv.reader(rows):
+            out.write("\t".join(f.replace("\t", " ").replace("\r", " ").replace("\n", " ") for f in row) + "\n")
+    else:
+        csv.writer(out).writerows(csv.reader(rows))
+PY
         mv "$file.tmp" "$file"
     fi
     printf '%s\n' "$file"
@@ -299,7 +352,7 @@ report() {
                 line+="  ferry/${R_TOOL[j]} = n/a"
             else
                 line+=$(awk -v f="${R_SECS[i]}" -v p="${R_SECS[j]}" -v fc="${R_CPU[i]}" -v pc="${R_CPU[j]}" \
-                    -v t="${R_TOOL[j]}" -v goal="$([[ ${R_TOOL[i]} != ferry-file ]] && target_ratio "${R_TOOL[j]}" || echo 0)" \
+                    -v t="${R_TOOL[j]}" -v goal="$([[ ${R_TOOL[i]} != ferry-file ]] && target_ratio "${R_TOOL[j]}" "${R_OP[i]}" || echo 0)" \
                     'BEGIN { r = p / (f > 0 ? f : 0.001)
                              printf "  ferry/%s = %.1fx", t, r
                              # CPU times have 10 ms resolution: no ratio below that.
@@ -340,6 +393,16 @@ check_same() {
     CHECKS+=("$label: ${verdict//$'\n'/; }")
 }
 
+# engine_cases OP MODE INPUT EXT: a DuckDB and a Polars case for OP
+# (Scripts/bench-engines.py), when pip could install them.
+engine_cases() {
+    local op=$1 mode=$2 input=$3 ext=$4 engine
+    ensure_engines_venv || { say "pip could not install duckdb and polars: $op leaves them out"; return 0; }
+    for engine in duckdb polars; do
+        bench_case "$op" "$engine" "$input" -- "$VENV/bin/python" "$ENGINES_BENCH" "$engine" "$mode" "$input" "$OUT/$engine-$mode.$ext"
+    done
+}
+
 # MARK: - Operations
 
 ensure_tools
@@ -371,16 +434,40 @@ op="CSV -> JSON"
 want "$op" && ferry_cases "$op" "$IN_CSV" "$OUT/ferry-csv.json" --to json
 want "$op" && bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.json" -- mlr --icsv --ojson cat "$IN_CSV"
 want "$op" && bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2json "$IN_CSV" "$OUT/python-csv.json"
+want "$op" && engine_cases "$op" csv2json "$IN_CSV" json
 
 op="JSON -> CSV"
 want "$op" && ferry_cases "$op" "$IN_JSON" "$OUT/ferry.csv" --to csv
 want "$op" && bench_case "$op" mlr "$IN_JSON" -o "$OUT/mlr.csv" -- mlr --ijson --ocsv cat "$IN_JSON"
 want "$op" && bench_case "$op" python "$IN_JSON" -- python3 "$PYBENCH" json2csv "$IN_JSON" "$OUT/python.csv"
+want "$op" && engine_cases "$op" json2csv "$IN_JSON" csv
 
 op="CSV -> JSONL"
 want "$op" && ferry_cases "$op" "$IN_CSV" "$OUT/ferry-csv.jsonl" --to jsonl
 want "$op" && bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.jsonl" -- mlr --icsv --ojsonl cat "$IN_CSV"
 want "$op" && bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2jsonl "$IN_CSV" "$OUT/python-csv.jsonl"
+want "$op" && engine_cases "$op" csv2jsonl "$IN_CSV" jsonl
+
+# The same rows in the shapes users' files have. Most CSV in the wild ends
+# its lines with CRLF (RFC 4180, Excel, Python's csv module).
+for shape in crlf bom tsv; do
+    case $shape in
+    crlf) op="CSV (CRLF) -> JSONL" ;;
+    bom) op="CSV (BOM, CRLF) -> JSONL" ;;
+    tsv) op="TSV -> JSONL" ;;
+    esac
+    want "$op" || continue
+    input=$(csv_variant "$shape")
+    ferry_cases "$op" "$input" "$OUT/ferry-$shape.jsonl" --to jsonl
+    bench_case "$op" mlr "$input" -o "$OUT/mlr-$shape.jsonl" -- mlr $([[ $shape == tsv ]] && echo --itsv || echo --icsv) --ojsonl cat "$input"
+    engine_cases "$op" "$([[ $shape == tsv ]] && echo tsv2jsonl || echo csv2jsonl)" "$input" jsonl
+done
+op="CSV (CRLF) -> JSON"
+if want "$op"; then
+    input=$(csv_variant crlf)
+    ferry_cases "$op" "$input" "$OUT/ferry-crlf.json" --to json
+    engine_cases "$op" csv2json "$input" json
+fi
 
 # gzip: Ferry converts and compresses (or inflates and converts) in one pass;
 # gzip and pigz only compress. Ferry's --jobs defaults to the number of cores.

@@ -199,6 +199,7 @@ public struct LineCounter {
     /// The bytes equal to `byte` in `start..<end`, compared sixteen at a
     /// time: each lane of `counts` adds up its matches for up to 255 steps
     /// before they are summed, so that it cannot wrap.
+    @inline(__always)
     public static func occurrences(of byte: UInt8, from start: UnsafeRawPointer, to end: UnsafeRawPointer) -> Int {
         let wanted = SIMD16<UInt8>(repeating: byte)
         let zeros = SIMD16<UInt8>(repeating: 0)

@@ -129,42 +129,25 @@ ensure_ferry() {
     FERRY="$ROOT/.build/release/ferry"
 }
 
-# Make $VENV with the Python archive decoders (bpylist2, NSKeyedUnArchiver)
-# unless it has them. Prints nothing and fails if pip cannot install them;
-# their rows are then left out.
-ensure_venv() {
-    local python="$VENV/bin/python"
-    if [[ -x $python ]] && "$python" -c 'import bpylist2, NSKeyedUnArchiver' 2>/dev/null; then
+# ensure_pip "IMPORTS" PACKAGE...: make $VENV (once) and pip-install the
+# packages into it unless Python can already import IMPORTS there. Fails
+# quietly when pip cannot install them; their rows are then left out.
+ensure_pip() {
+    local imports=$1 python="$VENV/bin/python"
+    shift
+    if [[ -x $python ]] && "$python" -c "import $imports" 2>/dev/null; then
         return 0
     fi
-    say "installing bpylist2 and NSKeyedUnArchiver with pip in $VENV"
+    say "installing $* with pip in $VENV"
     { [[ -x $python ]] || python3 -m venv "$VENV"; } >&2 &&
-        "$python" -m pip install -q bpylist2 NSKeyedUnArchiver >&2
+        "$python" -m pip install -q "$@" >&2
 }
 
-# Add orjson, jsonschema-rs and frictionless to $VENV (the validation
-# peers) unless it has them; fails quietly, and their rows are left out.
-ensure_validate_venv() {
-    local python="$VENV/bin/python"
-    if [[ -x $python ]] && "$python" -c 'import orjson, jsonschema_rs, frictionless' 2>/dev/null; then
-        return 0
-    fi
-    say "installing orjson, jsonschema-rs and frictionless with pip in $VENV"
-    { [[ -x $python ]] || python3 -m venv "$VENV"; } >&2 &&
-        "$python" -m pip install -q orjson jsonschema-rs frictionless >&2
-}
-
-# Add DuckDB and Polars to $VENV (the engines users pick for CSV and JSON)
-# unless it has them; fails quietly, and their rows are left out.
-ensure_engines_venv() {
-    local python="$VENV/bin/python"
-    if [[ -x $python ]] && "$python" -c 'import duckdb, polars' 2>/dev/null; then
-        return 0
-    fi
-    say "installing duckdb and polars with pip in $VENV"
-    { [[ -x $python ]] || python3 -m venv "$VENV"; } >&2 &&
-        "$python" -m pip install -q duckdb polars >&2
-}
+# The Python archive decoders, the validation peers, and the engines users
+# pick for CSV and JSON.
+ensure_venv() { ensure_pip 'bpylist2, NSKeyedUnArchiver' bpylist2 NSKeyedUnArchiver; }
+ensure_validate_venv() { ensure_pip 'orjson, jsonschema_rs, frictionless' orjson jsonschema-rs frictionless; }
+ensure_engines_venv() { ensure_pip 'duckdb, polars' duckdb polars; }
 
 # MARK: - Data
 

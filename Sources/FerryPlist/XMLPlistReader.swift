@@ -76,6 +76,21 @@ public final class XMLPlistReader: RecordReader {
         return window.location(of: offset - window.baseOffset)
     }
 
+    /// Where the value of `name` is in the record whose `<dict>` starts at
+    /// `byteOffset`: the dict is scanned again while it is in the window.
+    public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
+        let start = byteOffset - window.baseOffset
+        guard start >= 0, start < window.count else { return nil }
+        let wanted = Array(name.utf8)
+        let maxDepth = maxDepth
+        let found = window.bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var scanner = XMLPlistScanner(
+                UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: start, isFinal: true)
+            return (try? scanner.valueStart(of: wanted, maxDepth: maxDepth)) ?? nil
+        }
+        return found.map { window.location(of: $0) }
+    }
+
     // MARK: - Steps
 
     private func advance() throws(FerryError) -> Step {
@@ -217,6 +232,23 @@ public final class XMLPlistReader: RecordReader {
 // MARK: - Records
 
 extension XMLPlistScanner {
+    /// Where the value of key `name` starts in the `<dict>` at the position
+    /// (the last one, as a repeated key keeps the last value); nil when the
+    /// dict has no such key.
+    mutating func valueStart(of name: [UInt8], maxDepth: Int) throws(XMLPlistScanError) -> Int? {
+        guard try nextMarkup() == .open(.dict) else { return nil }
+        var found: Int?
+        while true {
+            let markup = try nextMarkup()
+            guard markup == .open(.key) || markup == .empty(.key) else { return found }
+            let range = markup == .empty(.key) ? position..<position : try text(of: .key)
+            let matches = withText(range) { XMLPlistScanner.equal($0, name) }
+            let value = try nextMarkup()
+            if matches { found = markupStart }
+            _ = try parseValue(value, depth: 2, maxDepth: maxDepth)
+        }
+    }
+
     /// Parses the `<dict>` that `opening` starts as a record, nested `depth`
     /// deep (1 for a root dict, 2 inside the root array).
     ///

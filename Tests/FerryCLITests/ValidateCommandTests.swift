@@ -196,6 +196,37 @@ import Testing
         #expect(summary["validRecords"] as? Int == 980)
     }
 
+    /// An XML property list has lines: an error is at its value's element.
+    @Test func xmlPlistErrorsAreAtTheirValues() throws {
+        let folder = try ScratchFolder()
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <array>
+            \t<dict>
+            \t\t<key>name</key>
+            \t\t<string>Wii</string>
+            \t\t<key>price</key>
+            \t\t<real>269</real>
+            \t</dict>
+            \t<dict>
+            \t\t<key>price</key>
+            \t\t<real>-1</real>
+            \t\t<key>name</key> <string></string>
+            \t</dict>
+            </array>
+            </plist>
+
+            """
+        let input = try folder.write("products.plist", plist)
+        let result = try Ferry.run(["validate", input, "--kind", "product", "--report", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        let places = errors.map { "\($0["field"] ?? "-") \($0["line"] ?? "-"):\($0["column"] ?? "-")" }
+        #expect(places.sorted() == ["name 13:19", "price 12:3"])
+    }
+
     @Test func archiveReportsEveryBadProduct() throws {
         let folder = try ScratchFolder()
         var records: [String] = []

@@ -3,10 +3,9 @@ import FerryKit
 /// `ferry convert <input> [<output>]`: one file into another format.
 struct ConvertCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
-        let formats = registry.codecs.map(\.id)
         var options = [
-            OptionSpec(name: "from", short: "f", valueName: "format", helpKey: .convertOptionFrom, allowed: formats),
-            OptionSpec(name: "to", short: "t", valueName: "format", helpKey: .convertOptionTo, allowed: formats),
+            OptionSpec.format("from", short: "f", helpKey: .convertOptionFrom, registry: registry),
+            OptionSpec.format("to", short: "t", helpKey: .convertOptionTo, registry: registry),
             OptionSpec(
                 name: "kind", short: "k", valueName: "kind", helpKey: .convertOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),

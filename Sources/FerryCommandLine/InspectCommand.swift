@@ -5,9 +5,7 @@ import FerryKit
 struct InspectCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         var options = [
-            OptionSpec(
-                name: "from", short: "f", valueName: "format", helpKey: .lintOptionFrom,
-                allowed: registry.codecs.map(\.id)),
+            OptionSpec.format("from", short: "f", helpKey: .lintOptionFrom, registry: registry),
             OptionSpec(name: "report", valueName: "format", helpKey: .inspectOptionReport, allowed: ["text", "json"]),
         ]
         options += CodecOptions.limitSpecs

@@ -9,9 +9,7 @@ struct LintCommand {
             arguments: [ArgumentSpec(name: "input", helpKey: .lintArgumentInput, isRepeating: true)],
             options: ReportOptions.specs(
                 around: [
-                    OptionSpec(
-                        name: "from", short: "f", valueName: "format", helpKey: .lintOptionFrom,
-                        allowed: registry.codecs.map(\.id))
+                    OptionSpec.format("from", short: "f", helpKey: .lintOptionFrom, registry: registry)
                 ], registry: registry))
     }
 

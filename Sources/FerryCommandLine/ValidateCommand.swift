@@ -5,9 +5,7 @@ import FerryKit
 struct ValidateCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         let options = [
-            OptionSpec(
-                name: "from", short: "f", valueName: "format", helpKey: .validateOptionFrom,
-                allowed: registry.codecs.map(\.id)),
+            OptionSpec.format("from", short: "f", helpKey: .validateOptionFrom, registry: registry),
             OptionSpec(
                 name: "kind", short: "k", valueName: "kind", helpKey: .validateOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),

@@ -9,6 +9,9 @@ public protocol Codec: Sendable {
     var id: String { get }
     /// File name suffixes without the dot, most common first (`json`).
     var extensions: [String] { get }
+    /// Other names `--from` and `--to` take for the codec, such as plutil's
+    /// `xml1`; matched without regard to case, as `id` is.
+    var aliases: [String] { get }
     /// What the codec can do.
     var capabilities: CodecCapabilities { get }
     /// The options the codec's reader and writer understand, for the CLI and its help.
@@ -41,6 +44,7 @@ public protocol Codec: Sendable {
 
 extension Codec {
     public var options: [CodecOption] { [] }
+    public var aliases: [String] { [] }
     public var messages: [String: String] { [:] }
     public var embedsMedia: Bool { false }
 
@@ -73,8 +77,11 @@ public struct CodecCapabilities: OptionSet, Sendable, Hashable {
     /// The codec's writers are `RawRecordWriter`s.
     public static let writesRaw = CodecCapabilities(rawValue: 8)
     /// The codec's output is gzip-compressed already (a bundle): asking for
-    /// compression adds nothing.
+    /// compression refuses to add a second layer.
     public static let writesGzip = CodecCapabilities(rawValue: 16)
+    /// The codec writes bytes that are not text (a binary plist, an archive,
+    /// a bundle): the command line refuses to send them to a terminal.
+    public static let writesBinary = CodecCapabilities(rawValue: 32)
 }
 
 /// How well some bytes match a format. Larger wins.

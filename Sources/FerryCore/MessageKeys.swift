@@ -365,6 +365,8 @@ extension MessageKey {
     public static let schemaExpectedDialect = MessageKey("schema.expected.dialect")
     /// on a property of the record itself (under the root's properties)
     public static let schemaExpectedTopLevelProperty = MessageKey("schema.expected.topLevelProperty")
+    /// Did you mean '%1$@'?
+    public static let cliDidYouMean = MessageKey("cli.didYouMean")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -548,6 +550,7 @@ extension MessageKey {
         .schemaExpectedCount,
         .schemaExpectedDialect,
         .schemaExpectedTopLevelProperty,
+        .cliDidYouMean,
     ]
 }
 

@@ -10,6 +10,8 @@ public struct PlistXMLCodec: Codec {
 
     public let id = "plist-xml"
     public let extensions: [String] = []
+    /// plutil's name for the format (`plutil -convert xml1`).
+    public let aliases = ["xml1"]
     public let capabilities = CodecCapabilities.readWrite
 
     /// `<plist` or `<!DOCTYPE plist` near the start, after an optional UTF-8

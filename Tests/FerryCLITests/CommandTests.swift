@@ -114,7 +114,8 @@ import Testing
     @Test func version() throws {
         let result = try Ferry.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.out.wholeMatch(of: /\d+\.\d+\.\d+\n/) != nil, "\(result.out)")
+        // The tool's name, then its version.
+        #expect(result.out.wholeMatch(of: /ferry \d+\.\d+\.\d+\n/) != nil, "\(result.out)")
     }
 
     @Test(arguments: [
@@ -125,6 +126,9 @@ import Testing
         (["convert", "a.json", "--to", "xml"], "usage.invalidValue"),
         (["convert", "a.json", "--kind", "toy"], "usage.invalidValue"),
         (["frobnicate"], "usage.unknownCommand"),
+        (["--bogus"], "usage.unknownOption"),
+        (["help", "frobnicate"], "usage.unknownCommand"),
+        (["convert", "a.json", "--level", "0"], "usage.invalidValue"),
     ])
     func usageErrors(_ arguments: [String], code: String) throws {
         let result = try Ferry.run(arguments)
@@ -199,11 +203,15 @@ import Testing
         #expect(try folder.contents() == ["data.json"])
     }
 
+    /// The error names the folder that is missing, not a temporary file.
     @Test func outputInAMissingFolder() throws {
         let folder = try ScratchFolder()
-        let result = try Ferry.run(["convert", TestPaths.example("books.json"), folder.path("none/out.json")])
+        let output = folder.path("none/out.json")
+        let result = try Ferry.run(["convert", TestPaths.example("books.json"), output])
         #expect(result.status == 3)
-        #expect(result.diagnostics.first?.code == "io.temporaryFile")
+        let diagnostic = try #require(result.diagnostics.first, "\(result.err)")
+        #expect(diagnostic.code == "output.folderMissing")
+        #expect(diagnostic.file == output)
         #expect(try folder.contents().isEmpty)
     }
 }

@@ -7,6 +7,14 @@ struct CommandSpec {
     let abstractKey: MessageKey
     var arguments: [ArgumentSpec]
     var options: [OptionSpec]
+    /// Command lines help shows, each with what it does.
+    var examples: [Example] = []
+}
+
+/// A command line to copy, and the catalog key of what it does.
+struct Example {
+    let command: String
+    let key: MessageKey
 }
 
 struct ArgumentSpec {

@@ -28,7 +28,16 @@ struct ConvertCommand {
                 ArgumentSpec(name: "input", helpKey: .convertArgumentInput),
                 ArgumentSpec(name: "output", helpKey: .convertArgumentOutput, isOptional: true),
             ],
-            options: options)
+            options: options,
+            examples: [
+                Example(command: "ferry convert products.csv products.json", key: .exampleConvertByExtension),
+                Example(
+                    command: "ferry convert Legacy.archive products.csv --photos-dir photos",
+                    key: .exampleConvertPhotosDir),
+                Example(command: "ferry convert products.json products.plist --to xml1", key: .exampleConvertTo),
+                Example(command: "ferry convert books.csv books.jsonl.gz --level 9", key: .exampleConvertGzip),
+                Example(command: "ferry convert books.csv --to jsonl | head", key: .exampleConvertStandardOutput),
+            ])
     }
 
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) {

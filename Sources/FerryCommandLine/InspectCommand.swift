@@ -14,7 +14,11 @@ struct InspectCommand {
         return CommandSpec(
             name: "inspect", abstractKey: .inspectAbstract,
             arguments: [ArgumentSpec(name: "input", helpKey: .inspectArgumentInput, isRepeating: true)],
-            options: options)
+            options: options,
+            examples: [
+                Example(command: "ferry inspect Legacy.archive", key: .exampleInspect),
+                Example(command: "ferry inspect *.json --report json", key: .exampleInspectJSON),
+            ])
     }
 
     /// Describes every file; a file that cannot be read is reported and the

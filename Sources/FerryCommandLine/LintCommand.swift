@@ -10,7 +10,11 @@ struct LintCommand {
             options: ReportOptions.specs(
                 around: [
                     OptionSpec.format("from", short: "f", helpKey: .lintOptionFrom, registry: registry)
-                ], registry: registry))
+                ], registry: registry),
+            examples: [
+                Example(command: "ferry lint *.json *.plist", key: .exampleLint),
+                Example(command: "ferry lint data/* --report github", key: .exampleLintAnnotations),
+            ])
     }
 
     /// Checks every file and writes the report.

@@ -14,7 +14,13 @@ struct ValidateCommand {
         return CommandSpec(
             name: "validate", abstractKey: .validateAbstract,
             arguments: [ArgumentSpec(name: "input", helpKey: .validateArgumentInput, isRepeating: true)],
-            options: ReportOptions.specs(around: options, registry: registry))
+            options: ReportOptions.specs(around: options, registry: registry),
+            examples: [
+                Example(command: "ferry validate products.csv", key: .exampleValidate),
+                Example(
+                    command: "ferry validate data/*.jsonl --schema shop.schema.json --report junit -o report.xml",
+                    key: .exampleValidateReport),
+            ])
     }
 
     /// Checks the files and writes the report.

@@ -111,6 +111,27 @@ import Testing
         }
     }
 
+    /// Every subcommand's help ends its options with examples of itself.
+    @Test(arguments: ["convert", "validate", "lint", "inspect", "formats"])
+    func helpHasExamples(_ name: String) throws {
+        let result = try Ferry.run([name, "--help"], environment: ["LANG": "C"])
+        #expect(result.status == 0, "\(result.err)")
+        let examples = result.out.split(separator: "\n").filter { $0.hasPrefix("  $ ") }
+        #expect(!examples.isEmpty)
+        #expect(examples.allSatisfy { $0.hasPrefix("  $ ferry \(name)") }, "\(examples)")
+    }
+
+    /// Placeholders come from the catalog; format values list the aliases.
+    @Test func helpPlaceholdersAreTranslated() throws {
+        let german = try Ferry.run(["help", "convert", "--lang", "de"])
+        #expect(german.status == 0, "\(german.err)")
+        #expect(german.out.contains("<Eingabe>"))
+        #expect(german.out.contains("--to <Format>"))
+        let english = try Ferry.run(["help", "convert"], environment: ["LANG": "C"])
+        #expect(english.out.contains("--to <format>"))
+        #expect(english.out.contains("binary1 xml1"))
+    }
+
     @Test func version() throws {
         let result = try Ferry.run(["--version"])
         #expect(result.status == 0)

@@ -83,7 +83,7 @@ extension MessageKey {
     public static let optionMaxRatio = MessageKey("option.maxRatio")
     /// JSON output: write the array on one line instead of indenting it.
     public static let optionJSONCompact = MessageKey("option.json.compact")
-    /// CSV and TSV: the field delimiter (default: comma for CSV, tab for TSV).
+    /// CSV and TSV: the field delimiter, one ASCII character, tab or \xHH. Without it, input is split by the delimiter its first rows agree on among comma, semicolon, tab and pipe (comma for CSV and tab for TSV when in doubt); output uses comma for CSV, tab for TSV.
     public static let optionCSVDelimiter = MessageKey("option.csv.delimiter")
     /// CSV and TSV: the quote character (default ").
     public static let optionCSVQuote = MessageKey("option.csv.quote")
@@ -421,6 +421,12 @@ extension MessageKey {
     public static let placeholderPolicy = MessageKey("placeholder.policy")
     /// style
     public static let placeholderStyle = MessageKey("placeholder.style")
+    /// one ASCII character other than a line break or the quote, tab, or \xHH
+    public static let expectedDelimiter = MessageKey("expected.delimiter")
+    /// tabs
+    public static let csvDelimiterTab = MessageKey("csv.delimiter.tab")
+    /// spaces
+    public static let csvDelimiterSpace = MessageKey("csv.delimiter.space")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -632,6 +638,9 @@ extension MessageKey {
         .placeholderEnding,
         .placeholderPolicy,
         .placeholderStyle,
+        .expectedDelimiter,
+        .csvDelimiterTab,
+        .csvDelimiterSpace,
     ]
 }
 

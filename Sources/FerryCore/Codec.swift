@@ -20,8 +20,11 @@ public protocol Codec: Sendable {
     /// that ship outside Ferry's own catalogs. Keys are codes, values templates
     /// with `%1$@` placeholders.
     var messages: [String: String] { get }
-    /// Whether the writer needs photo bytes rather than references (binary
-    /// formats and bundles do).
+    /// Whether the format cannot hold a photo as a reference, so its writer
+    /// needs the bytes: a keyed archive (a product's photo is a UIImage) and
+    /// a bundle (its photos are files inside it). Every other format keeps
+    /// references as they are unless `--embed-photos` asks for the bytes;
+    /// see the README's table.
     var embedsMedia: Bool { get }
 
     /// How sure the codec is that `prefix`, the first bytes of an input, is in

@@ -158,7 +158,7 @@ public struct Converter {
             } else {
                 let source = RecordSource(
                     reader: reader, inputPath: inputPath, kind: options.kind, schema: options.schema, photos: photos,
-                    embedPhotos: embedPhotos)
+                    embedPhotos: embedPhotos, context: readContext)
                 let reading = BackgroundSource(source, counting: counting)
                 stopReading = reading.stop
                 reading.start()

@@ -406,6 +406,7 @@ enum EmbeddedCatalogs {
             "expected.delimiter": "ein ASCII-Zeichen außer Zeilenumbruch und Anführungszeichen, tab oder \\xHH",
             "csv.delimiter.tab": "Tabulatoren",
             "csv.delimiter.space": "Leerzeichen",
+            "photo.unknownType": "das Foto ist kein PNG-, JPEG-, GIF-, HEIC- oder WebP-Bild (seine Bytes sehen nach %1$@ aus); es wurde unverändert übernommen",
         ],
         "el": [
             "cli.abstract": "Το Ferry μετατρέπει, συγχωνεύει και ελέγχει σύνολα δεδομένων προϊόντων και βιβλίων.",
@@ -811,6 +812,7 @@ enum EmbeddedCatalogs {
             "expected.delimiter": "ένας χαρακτήρας ASCII εκτός από αλλαγή γραμμής ή εισαγωγικό, tab ή \\xHH",
             "csv.delimiter.tab": "στηλοθέτες",
             "csv.delimiter.space": "κενά",
+            "photo.unknownType": "η φωτογραφία δεν είναι εικόνα PNG, JPEG, GIF, HEIC ή WebP (τα byte της μοιάζουν με %1$@)· διατηρήθηκε ως έχει",
         ],
         "en-GB": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1216,6 +1218,7 @@ enum EmbeddedCatalogs {
             "expected.delimiter": "one ASCII character other than a line break or the quote, tab, or \\xHH",
             "csv.delimiter.tab": "tabs",
             "csv.delimiter.space": "spaces",
+            "photo.unknownType": "the photo is not a PNG, JPEG, GIF, HEIC or WebP image (its bytes look like %1$@); it was kept as it is",
         ],
         "en": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1621,6 +1624,7 @@ enum EmbeddedCatalogs {
             "expected.delimiter": "one ASCII character other than a line break or the quote, tab, or \\xHH",
             "csv.delimiter.tab": "tabs",
             "csv.delimiter.space": "spaces",
+            "photo.unknownType": "the photo is not a PNG, JPEG, GIF, HEIC or WebP image (its bytes look like %1$@); it was kept as it is",
         ],
         "es": [
             "cli.abstract": "Ferry convierte, combina y valida conjuntos de datos de productos y libros.",
@@ -2047,6 +2051,7 @@ enum EmbeddedCatalogs {
             "expected.delimiter": "un carácter ASCII que no sea un salto de línea ni la comilla, tab, o \\xHH",
             "csv.delimiter.tab": "tabuladores",
             "csv.delimiter.space": "espacios",
+            "photo.unknownType": "la foto no es una imagen PNG, JPEG, GIF, HEIC ni WebP (sus bytes parecen %1$@); se ha conservado tal cual",
         ],
         "fr": [
             "cli.abstract": "Ferry convertit, fusionne et valide des jeux de données de produits et de livres.",
@@ -2473,6 +2478,7 @@ enum EmbeddedCatalogs {
             "expected.delimiter": "un caractère ASCII autre qu’un saut de ligne ou le guillemet, tab, ou \\xHH",
             "csv.delimiter.tab": "tabulations",
             "csv.delimiter.space": "espaces",
+            "photo.unknownType": "la photo n’est pas une image PNG, JPEG, GIF, HEIC ou WebP (ses octets ressemblent à %1$@) ; elle a été gardée telle quelle",
         ],
         "it": [
             "cli.abstract": "Ferry converte, unisce e convalida dataset di prodotti e libri.",
@@ -2899,6 +2905,7 @@ enum EmbeddedCatalogs {
             "expected.delimiter": "un carattere ASCII diverso da un a capo o dalle virgolette, tab, oppure \\xHH",
             "csv.delimiter.tab": "tabulazioni",
             "csv.delimiter.space": "spazi",
+            "photo.unknownType": "la foto non è un'immagine PNG, JPEG, GIF, HEIC o WebP (i suoi byte sembrano %1$@); è stata mantenuta così com'è",
         ],
     ]
 }

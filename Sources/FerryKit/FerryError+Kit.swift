@@ -40,6 +40,16 @@ extension FerryError.Code {
     public static let photoNotImage = Self("photo.notImage", .data)
     /// Photo references in a folder that does not exist, so not checked (a warning).
     public static let photoNotChecked = Self("photo.notChecked", .data)
+    /// A photo converted whose bytes are no common image type (a warning).
+    public static let photoUnknownType = Self("photo.unknownType", .data)
+}
+
+extension FerryWarning {
+    /// - Parameter type: what the bytes look like (`image/tiff`, or
+    ///   `application/octet-stream` for nothing known).
+    public static func photoUnknownType(_ type: ImageType, at location: SourceLocation) -> FerryWarning {
+        FerryWarning(.photoUnknownType, [.string(type.mediaType)], at: location)
+    }
 }
 
 // MARK: - Codes of outputs

@@ -8,6 +8,8 @@ final class RecordSource {
     private let inputPath: String
     private let photos: PhotoStore
     private let embedPhotos: Bool
+    /// Where warnings go (a photo of no known image type).
+    private let context: ReadContext
     private var validator: RecordValidator?
     /// The kind of the records: as asked, or inferred from the first record.
     private(set) var kind: RecordKind?
@@ -16,8 +18,9 @@ final class RecordSource {
 
     init(
         reader: any RecordReader, inputPath: String, kind: RecordKind?, schema: Schema?, photos: PhotoStore,
-        embedPhotos: Bool
+        embedPhotos: Bool, context: ReadContext
     ) {
+        self.context = context
         self.reader = reader
         self.inputPath = inputPath
         self.kind = kind
@@ -46,7 +49,8 @@ final class RecordSource {
     }
 
     /// Puts a product's photo in the form the output needs: a file in the
-    /// photos folder, or bytes when the output embeds them.
+    /// photos folder, or bytes when the output embeds them. Bytes that are
+    /// not a PNG, JPEG, GIF, HEIC or WebP image are kept, with a warning.
     private func handlePhoto(in record: inout Record, at location: SourceLocation) throws(FerryError) {
         guard let value = record["photo"] else { return }
         var here = location
@@ -62,6 +66,10 @@ final class RecordSource {
             bytes = try photos.read(reference: reference, at: here)
         default:
             return
+        }
+        let type = Photo.imageType(of: bytes)
+        if !Photo.commonTypes.contains(type) {
+            context.warn(.photoUnknownType(type, at: here))
         }
         if photos.photosDirectory != nil {
             let name = record["name"]?.stringValue ?? "photo"

@@ -10,7 +10,6 @@ public struct PlistCodec: Codec {
     /// plutil's name for the format (`plutil -convert binary1`).
     public let aliases = ["binary1"]
     public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesBinary]
-    public let embedsMedia = true
 
     /// The magic number; a keyed archive is a binary plist too, and its codec
     /// claims it more surely.

@@ -119,7 +119,9 @@ import Testing
     @Test func slugsAndRelativePaths() {
         #expect(PhotoStore.slug("Xbox 360") == "xbox-360")
         #expect(PhotoStore.slug("  Wireless -- Controller! ") == "wireless-controller")
-        #expect(PhotoStore.slug("日本") == "photo")
+        // Letters of other scripts are kept now, no longer dropped to `photo`.
+        #expect(PhotoStore.slug("日本") == "日本")
+        #expect(PhotoStore.slug("!!!") == "photo")
         #expect(PhotoStore.relativePath(from: "out", to: "out/photos/a.png") == "photos/a.png")
         #expect(PhotoStore.relativePath(from: "out/sub", to: "out/photos/a.png") == "../photos/a.png")
         #expect(PhotoStore.relativePath(from: ".", to: "./photos/a.png") == "photos/a.png")

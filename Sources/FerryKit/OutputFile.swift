@@ -16,7 +16,7 @@ import Darwin
 /// | a regular file (`--force`)           | temporary file with its mode, renamed     |
 /// | a symbolic link (to any of these)    | as its target; the link stays a link      |
 /// | a FIFO, a device, a socket           | directly: no temporary file, no `--force` |
-/// | under `/dev/` or `/proc/`            | directly (`/dev/stdout` is a shell's fd)  |
+/// | `/dev/stdout`, `/dev/fd/…`, `/proc/…`  | directly: the shell's descriptor          |
 ///
 /// After a rename the folder is synced too, so the new name survives a crash.
 public final class OutputFile {
@@ -134,8 +134,9 @@ public final class OutputFile {
     }
 
     /// Whether `path` is written in place rather than replaced: an existing
-    /// file that is not regular (a FIFO, a device, a socket), or a path
-    /// under `/dev/` or `/proc/`. Such a name need not say a format.
+    /// file that is not regular (a FIFO, a device, a socket), or a path that
+    /// names a descriptor (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`).
+    /// Such a name need not say a format.
     public static func writesDirectly(_ path: String) -> Bool {
         var info = stat()
         if isSystemPath(path) { return true }
@@ -144,11 +145,12 @@ public final class OutputFile {
         return kind != S_IFREG && kind != S_IFDIR
     }
 
-    /// Paths whose links are the kernel's own (`/dev/stdout` is
-    /// `/proc/self/fd/1`, the shell's descriptor): written in place, never
-    /// replaced by a rename.
+    /// Paths that name a descriptor of the process (`/dev/stdout` is
+    /// `/proc/self/fd/1`, the shell's redirection): written in place, never
+    /// replaced by a rename, even when the descriptor is a regular file. A
+    /// regular file elsewhere under `/dev` (`/dev/shm`) is replaced as usual.
     static func isSystemPath(_ path: String) -> Bool {
-        path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
+        ["/dev/stdout", "/dev/stderr"].contains(path) || path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/")
     }
 
     /// The path a chain of symbolic links ends at; `path` itself when it is

@@ -131,6 +131,20 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// `/dev/stdout` is standard output, written in place, even when it is
+    /// a regular file (the shell's redirection keeps its descriptor).
+    @Test func devStdoutToAFile() throws {
+        let folder = try ScratchFolder()
+        let output = try folder.write("redirected.jsonl", "")
+        let result = try Subprocess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" convert \"$1\" /dev/stdout --to jsonl > \"$2\"", try #require(TestPaths.ferry).path,
+             Self.books, output])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try folder.data("redirected.jsonl") == Self.booksLines)
+        #expect(try folder.contents() == ["redirected.jsonl"])
+    }
+
     /// `/dev/stdout` is standard output, written in place.
     @Test func devStdoutIsStandardOutput() throws {
         let result = try Ferry.run(["convert", Self.books, "/dev/stdout", "--to", "jsonl"])

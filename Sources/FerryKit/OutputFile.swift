@@ -50,7 +50,12 @@ public final class OutputFile {
         if (exists && kind != S_IFREG) || OutputFile.isSystemPath(path) {
             // A FIFO, a device or a socket: there is nothing to replace, and a
             // reader may be waiting on this very file.
-            let descriptor = open(path, O_WRONLY | O_CLOEXEC | (exists ? 0 : O_CREAT | O_TRUNC), 0o666)
+            // A path that names one of this process's descriptors shares it,
+            // offset and append mode included (`>> log` appends), as the
+            // shell's redirection means; anything else is opened.
+            let shared = OutputFile.descriptorNumber(path).map { fcntl($0, F_DUPFD_CLOEXEC, 3) } ?? -1
+            let descriptor =
+                shared >= 0 ? shared : open(path, O_WRONLY | O_CLOEXEC | (exists ? 0 : O_CREAT | O_TRUNC), 0o666)
             guard descriptor >= 0 else { throw .ioCannotOpen(path, errno: errno) }
             target = path
             isDirect = true
@@ -151,6 +156,20 @@ public final class OutputFile {
     /// regular file elsewhere under `/dev` (`/dev/shm`) is replaced as usual.
     static func isSystemPath(_ path: String) -> Bool {
         ["/dev/stdout", "/dev/stderr"].contains(path) || path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/")
+    }
+
+    /// The descriptor a path names: 1 for `/dev/stdout`, 2 for
+    /// `/dev/stderr`, N for `/dev/fd/N` and `/proc/self/fd/N`.
+    static func descriptorNumber(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
     }
 
     /// The path a chain of symbolic links ends at; `path` itself when it is

@@ -135,13 +135,14 @@ import Testing
     /// a regular file (the shell's redirection keeps its descriptor).
     @Test func devStdoutToAFile() throws {
         let folder = try ScratchFolder()
-        let output = try folder.write("redirected.jsonl", "")
+        let output = try folder.write("redirected.jsonl", "before\n")
         let result = try Subprocess.run(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "exec \"$0\" convert \"$1\" /dev/stdout --to jsonl > \"$2\"", try #require(TestPaths.ferry).path,
+            ["-c", "exec \"$0\" convert \"$1\" /dev/stdout --to jsonl >> \"$2\"", try #require(TestPaths.ferry).path,
              Self.books, output])
         #expect(result.status == 0, "\(result.err)")
-        #expect(try folder.data("redirected.jsonl") == Self.booksLines)
+        // The shell's descriptor is shared: `>>` appends after what was there.
+        #expect(try folder.read("redirected.jsonl") == Array("before\n".utf8) + [UInt8](try #require(Self.booksLines)))
         #expect(try folder.contents() == ["redirected.jsonl"])
     }
 

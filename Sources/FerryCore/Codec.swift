@@ -85,6 +85,10 @@ public struct CodecCapabilities: OptionSet, Sendable, Hashable {
     /// The codec writes bytes that are not text (a binary plist, an archive,
     /// a bundle): the command line refuses to send them to a terminal.
     public static let writesBinary = CodecCapabilities(rawValue: 32)
+    /// The format has a type for bytes (a plist's `<data>`): an inline photo
+    /// (a `data:` URI read from text) is written as its bytes. References
+    /// stay references all the same.
+    public static let writesBytes = CodecCapabilities(rawValue: 64)
 }
 
 /// How well some bytes match a format. Larger wins.

@@ -83,13 +83,12 @@ public struct Converter {
         let outputFormatPath = outputPath.map { gzSuffix ? String($0.dropLast(3)) : $0 }
         // A FIFO or a device (`/dev/stdout`) is a stream, as `-` is: its name
         // says a format only when it has a known extension.
-        let namesFormat = outputFormatPath.map {
-            !OutputFile.writesDirectly($0) || registry.codec(forPath: $0) != nil
+        let namesFormat = outputPath.map {
+            !OutputFile.writesDirectly($0) || registry.codec(forPath: outputFormatPath ?? $0) != nil
         }
         let outputCodec = try resolver.outputCodec(
             path: namesFormat == true ? outputPath : nil, to: options.to, inputCodec: inputCodec)
-        let compress = try Converter.compresses(
-            outputCodec, gzSuffix: gzSuffix, options: options)
+        let compress = try Converter.compresses(outputCodec, gzSuffix: gzSuffix, options: options)
 
         let toFile = outputPath.map { $0 != "-" } ?? false
         let file = toFile ? try OutputFile(path: outputPath ?? "-", overwrite: options.overwrite) : nil
@@ -158,7 +157,8 @@ public struct Converter {
             } else {
                 let source = RecordSource(
                     reader: reader, inputPath: inputPath, kind: options.kind, schema: options.schema, photos: photos,
-                    embedPhotos: embedPhotos, context: readContext)
+                    embedPhotos: embedPhotos, inlineAsBytes: outputCodec.capabilities.contains(.writesBytes),
+                    context: readContext)
                 let reading = BackgroundSource(source, counting: counting)
                 stopReading = reading.stop
                 reading.start()

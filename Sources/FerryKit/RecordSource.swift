@@ -8,6 +8,9 @@ final class RecordSource {
     private let inputPath: String
     private let photos: PhotoStore
     private let embedPhotos: Bool
+    /// Whether inline photos (`data:` URIs) become bytes, for an output
+    /// with a type for them; references stay as they are.
+    private let inlineAsBytes: Bool
     /// Where warnings go (a photo of no known image type).
     private let context: ReadContext
     private var validator: RecordValidator?
@@ -18,8 +21,9 @@ final class RecordSource {
 
     init(
         reader: any RecordReader, inputPath: String, kind: RecordKind?, schema: Schema?, photos: PhotoStore,
-        embedPhotos: Bool, context: ReadContext
+        embedPhotos: Bool, inlineAsBytes: Bool = false, context: ReadContext
     ) {
+        self.inlineAsBytes = inlineAsBytes
         self.context = context
         self.reader = reader
         self.inputPath = inputPath
@@ -39,7 +43,7 @@ final class RecordSource {
         let location = SourceLocation(file: inputPath, record: record.origin.index)
         do throws(FerryError) {
             try validator?.validate(record, at: location)
-            if kind == .product && (embedPhotos || photos.photosDirectory != nil) {
+            if kind == .product && (embedPhotos || inlineAsBytes || photos.photosDirectory != nil) {
                 try handlePhoto(in: &record, at: location)
             }
         } catch {
@@ -58,11 +62,14 @@ final class RecordSource {
         let bytes: [UInt8]
         switch value {
         case .bytes(let inline):
+            guard embedPhotos || photos.photosDirectory != nil else { return }
             bytes = inline
         case .string(let text) where Photo.isDataURI(text):
             guard let decoded = Photo.bytes(fromDataURI: text) else { throw .photoInvalidDataURI(at: here) }
             bytes = decoded
         case .string(let reference):
+            // Only an embedding or a photos folder needs the file.
+            guard embedPhotos || photos.photosDirectory != nil else { return }
             bytes = try photos.read(reference: reference, at: here)
         default:
             return

@@ -9,7 +9,7 @@ public struct PlistCodec: Codec {
     public let extensions = ["plist", "bplist"]
     /// plutil's name for the format (`plutil -convert binary1`).
     public let aliases = ["binary1"]
-    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesBinary]
+    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesBinary, .writesBytes]
 
     /// The magic number; a keyed archive is a binary plist too, and its codec
     /// claims it more surely.

@@ -133,6 +133,20 @@ import Testing
         }
     }
 
+    /// An inline photo (a data: URI) is bytes in both plist forms, which
+    /// have a type for them; no file is read.
+    @Test(arguments: [["--to", "plist"], ["--to", "xml1"]])
+    func inlinePhotosAreDataInPlists(_ words: [String]) throws {
+        let folder = try ScratchFolder()
+        let result = try Ferry.run(["convert", TestPaths.example("products-inline.json"), folder.path("out.plist")] + words)
+        #expect(result.status == 0, "\(result.err)")
+        let plist = try PropertyListSerialization.propertyList(from: try folder.data("out.plist"), format: nil)
+        let records = try #require(plist as? [[String: Any]])
+        for (record, name) in zip(records, Self.photos) {
+            #expect((record["photo"] as? Data).map { [UInt8]($0) } == (try Self.examplePhoto(name)))
+        }
+    }
+
     /// An archive cannot hold a reference (a product's photo is a UIImage):
     /// it needs the files.
     @Test func anArchiveNeedsThePhotos() throws {

@@ -17,7 +17,7 @@ public struct BundleCodec: Codec {
 
     public let id = "bundle"
     public let extensions = ["ferry.tgz"]
-    public let capabilities: CodecCapabilities = [.read, .write, .writesGzip]
+    public let capabilities: CodecCapabilities = [.read, .write, .writesGzip, .writesBinary]
     /// The writer stores photos as files, so it needs their bytes.
     public var embedsMedia: Bool { true }
 

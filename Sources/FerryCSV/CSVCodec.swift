@@ -35,9 +35,18 @@ public struct CSVCodec: Codec {
         return mine > 0 && mine >= other ? .possible : .no
     }
 
+    /// A reader of `input`; without `--delimiter`, the delimiter is guessed
+    /// from the first rows (`CSVDelimiterSniffer`).
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        let dialect = try CSVDialect(delimiter: delimiter, options: context.options)
-        return CSVReader(try CSVCodec.decoded(input, encoding: dialect.encoding), dialect: dialect, context: context)
+        var dialect = try CSVDialect(delimiter: delimiter, options: context.options)
+        let decoded = try CSVCodec.decoded(input, encoding: dialect.encoding)
+        if !dialect.delimiterGiven {
+            let sample = try decoded.peek(CSVDelimiterSniffer.sampleLength)
+            dialect.delimiter = CSVDelimiterSniffer.sniff(
+                sample, isWhole: sample.count < CSVDelimiterSniffer.sampleLength, quote: dialect.quote,
+                preferred: delimiter)
+        }
+        return CSVReader(decoded, dialect: dialect, context: context)
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
@@ -54,11 +63,13 @@ public struct CSVCodec: Codec {
 
     /// `input` as UTF-8: transcoded when an encoding is asked for, or when it
     /// starts with a UTF-16 byte order mark.
-    static func decoded(_ input: any ByteInput, encoding: TextEncoding) throws(FerryError) -> any ByteInput {
-        if encoding != .utf8 { return TranscodingInput(input, encoding: encoding) }
+    static func decoded(_ input: any ByteInput, encoding: TextEncoding) throws(FerryError) -> PeekableInput {
+        if encoding != .utf8 { return PeekableInput(TranscodingInput(input, encoding: encoding)) }
         let peekable = PeekableInput(input)
         let start = try peekable.peek(2)
-        if start == [0xFF, 0xFE] || start == [0xFE, 0xFF] { return TranscodingInput(peekable, encoding: .utf16) }
+        if start == [0xFF, 0xFE] || start == [0xFE, 0xFF] {
+            return PeekableInput(TranscodingInput(peekable, encoding: .utf16))
+        }
         return peekable
     }
 }

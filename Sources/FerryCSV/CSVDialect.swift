@@ -7,6 +7,9 @@ import FerryCore
 /// Miller, csvkit and most Unix tools do, and reads LF, CRLF or a lone CR.
 public struct CSVDialect: Sendable, Hashable {
     public var delimiter: UInt8
+    /// Whether `--delimiter` gave the delimiter; when not, a reader guesses
+    /// it from the first rows (`CSVDelimiterSniffer`).
+    public var delimiterGiven = false
     public var quote: UInt8 = UInt8(ascii: "\"")
     /// What ends a written row.
     public var lineEnding: [UInt8] = [0x0A]
@@ -36,14 +39,11 @@ public struct CSVDialect: Sendable, Hashable {
     public init(delimiter: UInt8, options: OptionValues) throws(FerryError) {
         self.init(delimiter: delimiter)
         if let text = options["delimiter"] {
-            let named: [String: UInt8] = [
-                ",": UInt8(ascii: ","), ";": UInt8(ascii: ";"), "|": UInt8(ascii: "|"),
-                "tab": 0x09, "\\t": 0x09, "\t": 0x09,
-            ]
-            guard let byte = named[text] else {
-                throw .usageInvalidValue(option: "delimiter", value: text, expected: .string(", ; tab |"))
+            guard let byte = CSVDialect.delimiter(named: text) else {
+                throw .usageInvalidValue(option: "delimiter", value: text, expected: .message(.expectedDelimiter))
             }
             self.delimiter = byte
+            delimiterGiven = true
         }
         if let text = options["quote"] {
             guard text.utf8.count == 1, let byte = text.utf8.first, byte >= 0x21, byte < 0x7F,
@@ -52,6 +52,8 @@ public struct CSVDialect: Sendable, Hashable {
                 throw .usageInvalidValue(option: "quote", value: text, expected: .message(.expectedPrintableCharacter))
             }
             quote = byte
+        } else if self.delimiter == quote, let text = options["delimiter"] {
+            throw .usageInvalidValue(option: "delimiter", value: text, expected: .message(.expectedDelimiter))
         }
         if let text = options["line-ending"] {
             switch text {
@@ -89,11 +91,35 @@ public struct CSVDialect: Sendable, Hashable {
         }
     }
 
+    /// The byte `--delimiter` names: one ASCII character, `tab` or `\t`, or
+    /// `\xHH` (`\x1f`, the unit separator); never a line break, NUL or a
+    /// byte of a longer UTF-8 character.
+    public static func delimiter(named text: String) -> UInt8? {
+        let byte: UInt8?
+        switch text.lowercased() {
+        case "tab", "\\t": byte = 0x09
+        case let hex where hex.hasPrefix("\\x") && hex.utf8.count == 4: byte = UInt8(hex.dropFirst(2), radix: 16)
+        default: byte = text.utf8.count == 1 ? text.utf8.first : nil
+        }
+        guard let byte, byte > 0, byte < 0x80, byte != 0x0A, byte != 0x0D else { return nil }
+        return byte
+    }
+
+    /// The delimiter as messages show it: the character in quotes, or its
+    /// name (tab, space), or `\xHH` for other control bytes.
+    public var delimiterArgument: MessageArgument {
+        switch delimiter {
+        case 0x09: .message(.csvDelimiterTab)
+        case 0x20: .message(.csvDelimiterSpace)
+        case 0x21..<0x7F: .string("'" + String(UnicodeScalar(delimiter)) + "'")
+        default: .string("\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16))
+        }
+    }
+
     /// The options CSV and TSV understand.
     static let options: [CodecOption] = [
         CodecOption(
-            name: "delimiter", helpKey: .optionCSVDelimiter, valueName: "char", applies: .readWrite,
-            allowed: [",", ";", "tab", "|"]),
+            name: "delimiter", helpKey: .optionCSVDelimiter, valueName: "char", applies: .readWrite),
         CodecOption(name: "quote", helpKey: .optionCSVQuote, valueName: "char", applies: .readWrite),
         CodecOption(name: "no-header", helpKey: .optionCSVNoHeader, applies: .readWrite),
         CodecOption(

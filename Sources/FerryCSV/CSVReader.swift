@@ -240,7 +240,9 @@ public final class CSVReader: RecordReader {
         if fields.count != header.count {
             switch dialect.ragged {
             case .error:
-                throw .failed(.csvRaggedRow, [.integer(header.count), .count(fields.count)], index: rowStart)
+                throw .failed(
+                    .csvRaggedRow, [.integer(header.count), .count(fields.count), dialect.delimiterArgument],
+                    index: rowStart)
             case .pad:
                 ragged = true
                 if fields.count > header.count { list = widerList(fields.count) }

@@ -7,6 +7,14 @@ struct CommandSpec {
     let abstractKey: MessageKey
     var arguments: [ArgumentSpec]
     var options: [OptionSpec]
+    /// Command lines help shows, each with what it does.
+    var examples: [Example] = []
+}
+
+/// A command line to copy, and the catalog key of what it does.
+struct Example {
+    let command: String
+    let key: MessageKey
 }
 
 struct ArgumentSpec {
@@ -23,11 +31,34 @@ struct OptionSpec {
     /// The value placeholder, or nil for a flag.
     var valueName: String?
     let helpKey: MessageKey
-    /// The values allowed, when the set is closed.
+    /// The values allowed, when the set is closed; matched without regard
+    /// to case, and stored as spelt here.
     var allowed: [String]?
+    /// Other names for allowed values (`xml1` for `plist-xml`), lowercased.
+    var aliases: [String: String] = [:]
 
     static let help = OptionSpec(name: "help", short: "h", helpKey: .optionHelp)
     static let quiet = OptionSpec(name: "quiet", short: "q", helpKey: .optionQuiet)
+
+    /// An option that names a format (`--from`, `--to`): a codec's id or alias.
+    static func format(
+        _ name: String, short: Character? = nil, helpKey: MessageKey, registry: CodecRegistry
+    ) -> OptionSpec {
+        var aliases: [String: String] = [:]
+        for codec in registry.codecs {
+            for alias in codec.aliases { aliases[alias.lowercased()] = codec.id }
+        }
+        return OptionSpec(
+            name: name, short: short, valueName: "format", helpKey: helpKey, allowed: registry.codecs.map(\.id),
+            aliases: aliases)
+    }
+
+    /// The allowed value `value` names, whatever its case, or nil.
+    func canonicalValue(_ value: String) -> String? {
+        guard let allowed else { return value }
+        let folded = value.lowercased()
+        return allowed.first { $0.lowercased() == folded } ?? aliases[folded]
+    }
 }
 
 /// The arguments of one run, after parsing.
@@ -104,10 +135,11 @@ extension CommandSpec {
                 value = words[index]
                 index += 1
             }
-            if let allowed = option.allowed, !allowed.contains(value) {
+            guard let canonical = option.canonicalValue(value) else {
+                let allowed = option.allowed ?? []
                 throw .usageInvalidValue(option: option.name, value: value, expected: .string(allowed.joined(separator: ", ")))
             }
-            parsed.values[option.name] = value
+            parsed.values[option.name] = canonical
         }
         if !parsed.flag("help") { try checkArguments(parsed.positionals) }
         return parsed

@@ -3,10 +3,9 @@ import FerryKit
 /// `ferry convert <input> [<output>]`: one file into another format.
 struct ConvertCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
-        let formats = registry.codecs.map(\.id)
         var options = [
-            OptionSpec(name: "from", short: "f", valueName: "format", helpKey: .convertOptionFrom, allowed: formats),
-            OptionSpec(name: "to", short: "t", valueName: "format", helpKey: .convertOptionTo, allowed: formats),
+            OptionSpec.format("from", short: "f", helpKey: .convertOptionFrom, registry: registry),
+            OptionSpec.format("to", short: "t", helpKey: .convertOptionTo, registry: registry),
             OptionSpec(
                 name: "kind", short: "k", valueName: "kind", helpKey: .convertOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
@@ -29,7 +28,16 @@ struct ConvertCommand {
                 ArgumentSpec(name: "input", helpKey: .convertArgumentInput),
                 ArgumentSpec(name: "output", helpKey: .convertArgumentOutput, isOptional: true),
             ],
-            options: options)
+            options: options,
+            examples: [
+                Example(command: "ferry convert products.csv products.json", key: .exampleConvertByExtension),
+                Example(
+                    command: "ferry convert Legacy.archive products.csv --photos-dir photos",
+                    key: .exampleConvertPhotosDir),
+                Example(command: "ferry convert products.json products.plist --to xml1", key: .exampleConvertTo),
+                Example(command: "ferry convert books.csv books.jsonl.gz --level 9", key: .exampleConvertGzip),
+                Example(command: "ferry convert books.csv --to jsonl | head", key: .exampleConvertStandardOutput),
+            ])
     }
 
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) {

@@ -41,9 +41,12 @@ public enum FerryCLI {
             arguments, commands: commands, environment: environment, available: Array(tables.keys))
         let console = Console(
             catalog: Messages.catalog(language: choice.language, registry: registry, tables: tables), streams: streams)
-        if let error = choice.error { return fail(error, console: console) }
+        if let error = choice.error {
+            let command = commands.first { $0.name == choice.arguments.first }
+            return usageFailure(error, command: command, commands: commands, console: console)
+        }
         let arguments = choice.arguments
-        let help = HelpFormatter(catalog: console.catalog, program: "ferry", languages: tables.keys.sorted())
+        let help = HelpFormatter(catalog: console.catalog, program: program, languages: tables.keys.sorted())
         guard let first = arguments.first else {
             console.printError(help.overview(commands: commands))
             return ExitStatus.usage
@@ -53,7 +56,7 @@ public enum FerryCLI {
             console.print(help.overview(commands: commands))
             return ExitStatus.success
         case "--version":
-            console.print(version)
+            console.print("\(program) \(version)")
             return ExitStatus.success
         case "help":
             guard arguments.count > 1 else {
@@ -61,7 +64,9 @@ public enum FerryCLI {
                 return ExitStatus.success
             }
             guard let command = commands.first(where: { $0.name == arguments[1] }) else {
-                return fail(FerryError(.usageUnknownCommand, [.string(arguments[1])]), console: console)
+                return usageFailure(
+                    FerryError(.usageUnknownCommand, [.string(arguments[1])]), command: nil, commands: commands,
+                    console: console)
             }
             console.print(help.help(for: command))
             return ExitStatus.success
@@ -69,7 +74,12 @@ public enum FerryCLI {
             break
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            return fail(FerryError(.usageUnknownCommand, [.string(first)]), console: console)
+            // `ferry --bogus` is an option ferry does not know, not a subcommand.
+            let error =
+                first.hasPrefix("-") && first != "-"
+                ? FerryError(.usageUnknownOption, [.string(first), .string(program)])
+                : FerryError(.usageUnknownCommand, [.string(first)])
+            return usageFailure(error, command: nil, commands: commands, console: console)
         }
         do throws(FerryError) {
             let parsed = try command.parse(Array(arguments.dropFirst()))
@@ -92,10 +102,8 @@ public enum FerryCLI {
                 return ExitStatus.success
             }
         } catch {
-            if error.code.category == .usage, error.location.file == nil {
-                let status = fail(error, console: console)
-                console.printError(console.catalog.message(.cliUsageHint, [.string("ferry help \(command.name)")]))
-                return status
+            if error.code.category == .usage {
+                return usageFailure(error, command: command, commands: commands, console: console)
             }
             return fail(error, console: console)
         }
@@ -122,13 +130,32 @@ public enum FerryCLI {
         let arguments = choice.arguments
         let name = arguments.first ?? ""
         guard let command = commands.first(where: { $0.name == name }) else {
-            throw FerryError(.usageUnknownCommand, [.string(name)])
+            throw name.hasPrefix("-") && name != "-"
+                ? FerryError(.usageUnknownOption, [.string(name), .string(program)])
+                : FerryError(.usageUnknownCommand, [.string(name)])
         }
         let parsed = try command.parse(Array(arguments.dropFirst()))
         if command.options.contains(where: { $0.name == "max-depth" }) { _ = try CodecOptions.limits(parsed) }
         if command.name == "convert" { _ = try CodecOptions.positive(parsed, "jobs") }
         return command.name
     }
+
+    /// Reports a usage error, then what a misspelt word may have meant, then
+    /// where help is: the subcommand's, or the top level's.
+    private static func usageFailure(
+        _ error: FerryError, command: CommandSpec?, commands: [CommandSpec], console: Console
+    ) -> Int32 {
+        let status = fail(error, console: console)
+        if let suggestion = Suggestion.forError(error, command: command, commands: commands) {
+            console.printError(console.catalog.message(.cliDidYouMean, [.string(suggestion)]))
+        }
+        let help = command.map { "\(program) help \($0.name)" } ?? "\(program) --help"
+        console.printError(console.catalog.message(.cliUsageHint, [.string(help)]))
+        return status
+    }
+
+    /// The command's name, in help and `--version`.
+    static let program = "ferry"
 
     private static func fail(_ error: FerryError, console: Console) -> Int32 {
         console.report(error)

@@ -3,7 +3,8 @@ import FerryKit
 /// `ferry formats`: the registered codecs and what each can do.
 struct FormatsCommand {
     static let spec = CommandSpec(
-        name: "formats", abstractKey: .formatsAbstract, arguments: [], options: [.help])
+        name: "formats", abstractKey: .formatsAbstract, arguments: [], options: [.help],
+        examples: [Example(command: "ferry formats", key: .exampleFormats)])
 
     static func run(registry: CodecRegistry, console: Console) {
         let catalog = console.catalog

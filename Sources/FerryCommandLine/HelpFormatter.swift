@@ -12,18 +12,31 @@ struct HelpFormatter {
         text += catalog.message(.helpUsage) + "\n  " + usage(command) + "\n"
         if !command.arguments.isEmpty {
             text += "\n" + catalog.message(.helpArguments) + "\n"
-            text += table(command.arguments.map { ("<\($0.name)>", catalog.message($0.helpKey)) })
+            text += table(command.arguments.map { ("<\(placeholder($0.name))>", catalog.message($0.helpKey)) })
         }
         text += "\n" + catalog.message(.helpOptions) + "\n"
         text += table(options(command).map { (optionLabel($0), optionHelp($0)) })
+        if !command.examples.isEmpty {
+            text += "\n" + catalog.message(.helpExamples) + "\n"
+            for example in command.examples {
+                text += "  $ " + example.command + "\n"
+                text += wrap(catalog.message(example.key), indent: 6)
+            }
+        }
         text += "\n" + exitStatus()
         return text
+    }
+
+    /// A placeholder as the reader's language has it (`<Datei>`), from the
+    /// catalog's `placeholder.<name>`; a name without one stays as it is.
+    func placeholder(_ name: String) -> String {
+        catalog.template("placeholder." + name) ?? name
     }
 
     func usage(_ command: CommandSpec) -> String {
         var parts = ["\(program) \(command.name)"]
         for argument in command.arguments {
-            var word = "<\(argument.name)>"
+            var word = "<\(placeholder(argument.name))>"
             if argument.isRepeating { word += " ..." }
             parts.append(argument.isOptional ? "[\(word)]" : word)
         }
@@ -69,16 +82,33 @@ struct HelpFormatter {
     private func optionLabel(_ option: OptionSpec) -> String {
         var label = option.short.map { "-\($0), " } ?? "    "
         label += "--" + option.name
-        if let valueName = option.valueName { label += " <\(valueName)>" }
+        if let valueName = option.valueName { label += " <\(placeholder(valueName))>" }
         return label
     }
 
     private func optionHelp(_ option: OptionSpec) -> String {
         var text = catalog.message(option.helpKey)
         if let allowed = option.allowed {
-            text += " " + catalog.message(.helpValues, [.string(allowed.joined(separator: " "))])
+            let values = allowed + option.aliases.keys.sorted()
+            text += " " + catalog.message(.helpValues, [.string(values.joined(separator: " "))])
         }
         return text
+    }
+
+    /// `text` wrapped at 80 columns, each line indented by `indent` spaces.
+    private func wrap(_ text: String, indent: Int) -> String {
+        let margin = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var current = margin
+        for word in text.split(separator: " ") {
+            if current.count > indent && current.count + 1 + word.count > 80 {
+                lines.append(current)
+                current = margin
+            }
+            current += (current.count > indent ? " " : "") + word
+        }
+        lines.append(current)
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Two columns, the second aligned and wrapped at 80 columns.

@@ -5,9 +5,7 @@ import FerryKit
 struct InspectCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         var options = [
-            OptionSpec(
-                name: "from", short: "f", valueName: "format", helpKey: .lintOptionFrom,
-                allowed: registry.codecs.map(\.id)),
+            OptionSpec.format("from", short: "f", helpKey: .lintOptionFrom, registry: registry),
             OptionSpec(name: "report", valueName: "format", helpKey: .inspectOptionReport, allowed: ["text", "json"]),
         ]
         options += CodecOptions.limitSpecs
@@ -16,7 +14,11 @@ struct InspectCommand {
         return CommandSpec(
             name: "inspect", abstractKey: .inspectAbstract,
             arguments: [ArgumentSpec(name: "input", helpKey: .inspectArgumentInput, isRepeating: true)],
-            options: options)
+            options: options,
+            examples: [
+                Example(command: "ferry inspect Legacy.archive", key: .exampleInspect),
+                Example(command: "ferry inspect *.json --report json", key: .exampleInspectJSON),
+            ])
     }
 
     /// Describes every file; a file that cannot be read is reported and the

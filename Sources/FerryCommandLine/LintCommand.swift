@@ -9,10 +9,12 @@ struct LintCommand {
             arguments: [ArgumentSpec(name: "input", helpKey: .lintArgumentInput, isRepeating: true)],
             options: ReportOptions.specs(
                 around: [
-                    OptionSpec(
-                        name: "from", short: "f", valueName: "format", helpKey: .lintOptionFrom,
-                        allowed: registry.codecs.map(\.id))
-                ], registry: registry))
+                    OptionSpec.format("from", short: "f", helpKey: .lintOptionFrom, registry: registry)
+                ], registry: registry),
+            examples: [
+                Example(command: "ferry lint *.json *.plist", key: .exampleLint),
+                Example(command: "ferry lint data/* --report github", key: .exampleLintAnnotations),
+            ])
     }
 
     /// Checks every file and writes the report.

@@ -5,9 +5,7 @@ import FerryKit
 struct ValidateCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         let options = [
-            OptionSpec(
-                name: "from", short: "f", valueName: "format", helpKey: .validateOptionFrom,
-                allowed: registry.codecs.map(\.id)),
+            OptionSpec.format("from", short: "f", helpKey: .validateOptionFrom, registry: registry),
             OptionSpec(
                 name: "kind", short: "k", valueName: "kind", helpKey: .validateOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
@@ -16,7 +14,13 @@ struct ValidateCommand {
         return CommandSpec(
             name: "validate", abstractKey: .validateAbstract,
             arguments: [ArgumentSpec(name: "input", helpKey: .validateArgumentInput, isRepeating: true)],
-            options: ReportOptions.specs(around: options, registry: registry))
+            options: ReportOptions.specs(around: options, registry: registry),
+            examples: [
+                Example(command: "ferry validate products.csv", key: .exampleValidate),
+                Example(
+                    command: "ferry validate data/*.jsonl --schema shop.schema.json --report junit -o report.xml",
+                    key: .exampleValidateReport),
+            ])
     }
 
     /// Checks the files and writes the report.

@@ -9,6 +9,9 @@ public protocol Codec: Sendable {
     var id: String { get }
     /// File name suffixes without the dot, most common first (`json`).
     var extensions: [String] { get }
+    /// Other names `--from` and `--to` take for the codec, such as plutil's
+    /// `xml1`; matched without regard to case, as `id` is.
+    var aliases: [String] { get }
     /// What the codec can do.
     var capabilities: CodecCapabilities { get }
     /// The options the codec's reader and writer understand, for the CLI and its help.
@@ -17,8 +20,11 @@ public protocol Codec: Sendable {
     /// that ship outside Ferry's own catalogs. Keys are codes, values templates
     /// with `%1$@` placeholders.
     var messages: [String: String] { get }
-    /// Whether the writer needs photo bytes rather than references (binary
-    /// formats and bundles do).
+    /// Whether the format cannot hold a photo as a reference, so its writer
+    /// needs the bytes: a keyed archive (a product's photo is a UIImage) and
+    /// a bundle (its photos are files inside it). Every other format keeps
+    /// references as they are unless `--embed-photos` asks for the bytes;
+    /// see the README's table.
     var embedsMedia: Bool { get }
 
     /// How sure the codec is that `prefix`, the first bytes of an input, is in
@@ -41,6 +47,7 @@ public protocol Codec: Sendable {
 
 extension Codec {
     public var options: [CodecOption] { [] }
+    public var aliases: [String] { [] }
     public var messages: [String: String] { [:] }
     public var embedsMedia: Bool { false }
 
@@ -73,8 +80,15 @@ public struct CodecCapabilities: OptionSet, Sendable, Hashable {
     /// The codec's writers are `RawRecordWriter`s.
     public static let writesRaw = CodecCapabilities(rawValue: 8)
     /// The codec's output is gzip-compressed already (a bundle): asking for
-    /// compression adds nothing.
+    /// compression refuses to add a second layer.
     public static let writesGzip = CodecCapabilities(rawValue: 16)
+    /// The codec writes bytes that are not text (a binary plist, an archive,
+    /// a bundle): the command line refuses to send them to a terminal.
+    public static let writesBinary = CodecCapabilities(rawValue: 32)
+    /// The format has a type for bytes (a plist's `<data>`): an inline photo
+    /// (a `data:` URI read from text) is written as its bytes. References
+    /// stay references all the same.
+    public static let writesBytes = CodecCapabilities(rawValue: 64)
 }
 
 /// How well some bytes match a format. Larger wins.

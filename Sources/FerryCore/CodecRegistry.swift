@@ -23,10 +23,14 @@ public struct CodecRegistry: Sendable {
         return copy
     }
 
+    /// The codec called `id` or one of its aliases, whatever the case.
     public func codec(id: String) -> (any Codec)? {
         let wanted = id.lowercased()
-        return codecs.first { $0.id == wanted }
+        return codecs.first { $0.id == wanted } ?? codecs.first { $0.aliases.contains(wanted) }
     }
+
+    /// Every name `--from` and `--to` take: ids, then aliases.
+    public var formatNames: [String] { codecs.map(\.id) + codecs.flatMap(\.aliases) }
 
     /// The codec for a path's extension. The longest matching suffix wins, so
     /// `.ferry.tgz` beats `.tgz`.

@@ -51,7 +51,7 @@ extension MessageKey {
     public static let convertArgumentOutput = MessageKey("convert.argument.output")
     /// The input format. Without it, the format is sniffed from the content, then taken from the extension.
     public static let convertOptionFrom = MessageKey("convert.option.from")
-    /// The output format. Without it, it comes from the output's extension, else it is the input's format.
+    /// The output format, in any case; plutil's xml1 and binary1 work too. Without it, it comes from the output's extension, and a name Ferry does not know is an error; standard output, a FIFO or a device gets the input's format.
     public static let convertOptionTo = MessageKey("convert.option.to")
     /// Check the records against this JSON Schema (2020-12; see Formats/schema.md) instead of their kind's; it also types CSV columns.
     public static let convertOptionSchema = MessageKey("convert.option.schema")
@@ -61,15 +61,15 @@ extension MessageKey {
     public static let convertOptionPhotosDir = MessageKey("convert.option.photosDir")
     /// Read referenced photos, relative to the input's folder, and embed their bytes.
     public static let convertOptionEmbedPhotos = MessageKey("convert.option.embedPhotos")
-    /// Replace the output file if it exists.
+    /// Replace the output file if it exists (keeping its mode, and writing through a symbolic link), and send binary output to a terminal.
     public static let convertOptionForce = MessageKey("convert.option.force")
     /// The deepest nesting of arrays and objects allowed (default 512).
     public static let convertOptionMaxDepth = MessageKey("convert.option.maxDepth")
     /// The most bytes one record may take in the input (default 67108864).
     public static let convertOptionMaxRecordBytes = MessageKey("convert.option.maxRecordBytes")
-    /// Compress the output with gzip (a bundle is compressed already); an output name ending in .gz does too.
+    /// Compress the output with gzip; an output name ending in .gz does too. A bundle is compressed already and refuses it.
     public static let convertOptionGzip = MessageKey("convert.option.gzip")
-    /// The gzip level: 1 is fastest, 9 smallest (default 6).
+    /// The gzip level: 1 is fastest, 9 smallest (default 6); only with gzip output.
     public static let convertOptionLevel = MessageKey("convert.option.level")
     /// Threads that compress gzip output; more than one compresses blocks in parallel, as pigz does (default: the number of cores).
     public static let convertOptionJobs = MessageKey("convert.option.jobs")
@@ -83,7 +83,7 @@ extension MessageKey {
     public static let optionMaxRatio = MessageKey("option.maxRatio")
     /// JSON output: write the array on one line instead of indenting it.
     public static let optionJSONCompact = MessageKey("option.json.compact")
-    /// CSV and TSV: the field delimiter (default: comma for CSV, tab for TSV).
+    /// CSV and TSV: the field delimiter, one ASCII character, tab or \xHH. Without it, input is split by the delimiter its first rows agree on among comma, semicolon, tab and pipe (comma for CSV and tab for TSV when in doubt); output uses comma for CSV, tab for TSV.
     public static let optionCSVDelimiter = MessageKey("option.csv.delimiter")
     /// CSV and TSV: the quote character (default ").
     public static let optionCSVQuote = MessageKey("option.csv.quote")
@@ -365,6 +365,68 @@ extension MessageKey {
     public static let schemaExpectedDialect = MessageKey("schema.expected.dialect")
     /// on a property of the record itself (under the root's properties)
     public static let schemaExpectedTopLevelProperty = MessageKey("schema.expected.topLevelProperty")
+    /// Did you mean '%1$@'?
+    public static let cliDidYouMean = MessageKey("cli.didYouMean")
+    /// EXAMPLES:
+    public static let helpExamples = MessageKey("help.examples")
+    /// Convert CSV into JSON; the formats come from the extensions.
+    public static let exampleConvertByExtension = MessageKey("example.convert.byExtension")
+    /// Migrate a keyed archive to CSV, writing its photos out as files in photos/.
+    public static let exampleConvertPhotosDir = MessageKey("example.convert.photosDir")
+    /// Write an XML property list (plutil's xml1), whatever the extension says.
+    public static let exampleConvertTo = MessageKey("example.convert.to")
+    /// Write JSON Lines compressed with gzip, as small as it gets.
+    public static let exampleConvertGzip = MessageKey("example.convert.gzip")
+    /// Write to standard output; --to gives the format.
+    public static let exampleConvertStandardOutput = MessageKey("example.convert.standardOutput")
+    /// Check every record of a file against its kind's rules.
+    public static let exampleValidate = MessageKey("example.validate")
+    /// Check files against your own schema and write a JUnit report for CI.
+    public static let exampleValidateReport = MessageKey("example.validate.report")
+    /// Check that files are well formed, without checking their records.
+    public static let exampleLint = MessageKey("example.lint")
+    /// Report problems as GitHub workflow annotations.
+    public static let exampleLintAnnotations = MessageKey("example.lint.annotations")
+    /// Describe a file: format, kind, records, fields and photos.
+    public static let exampleInspect = MessageKey("example.inspect")
+    /// Describe many files as JSON, for scripts.
+    public static let exampleInspectJSON = MessageKey("example.inspect.json")
+    /// List the formats Ferry reads and writes, with their extensions and options.
+    public static let exampleFormats = MessageKey("example.formats")
+    /// input
+    public static let placeholderInput = MessageKey("placeholder.input")
+    /// output
+    public static let placeholderOutput = MessageKey("placeholder.output")
+    /// file
+    public static let placeholderFile = MessageKey("placeholder.file")
+    /// format
+    public static let placeholderFormat = MessageKey("placeholder.format")
+    /// kind
+    public static let placeholderKind = MessageKey("placeholder.kind")
+    /// dir
+    public static let placeholderDir = MessageKey("placeholder.dir")
+    /// n
+    public static let placeholderN = MessageKey("placeholder.n")
+    /// language
+    public static let placeholderLanguage = MessageKey("placeholder.language")
+    /// char
+    public static let placeholderChar = MessageKey("placeholder.char")
+    /// name
+    public static let placeholderName = MessageKey("placeholder.name")
+    /// encoding
+    public static let placeholderEncoding = MessageKey("placeholder.encoding")
+    /// ending
+    public static let placeholderEnding = MessageKey("placeholder.ending")
+    /// policy
+    public static let placeholderPolicy = MessageKey("placeholder.policy")
+    /// style
+    public static let placeholderStyle = MessageKey("placeholder.style")
+    /// one ASCII character other than a line break or the quote, tab, or \xHH
+    public static let expectedDelimiter = MessageKey("expected.delimiter")
+    /// tabs
+    public static let csvDelimiterTab = MessageKey("csv.delimiter.tab")
+    /// spaces
+    public static let csvDelimiterSpace = MessageKey("csv.delimiter.space")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -548,6 +610,37 @@ extension MessageKey {
         .schemaExpectedCount,
         .schemaExpectedDialect,
         .schemaExpectedTopLevelProperty,
+        .cliDidYouMean,
+        .helpExamples,
+        .exampleConvertByExtension,
+        .exampleConvertPhotosDir,
+        .exampleConvertTo,
+        .exampleConvertGzip,
+        .exampleConvertStandardOutput,
+        .exampleValidate,
+        .exampleValidateReport,
+        .exampleLint,
+        .exampleLintAnnotations,
+        .exampleInspect,
+        .exampleInspectJSON,
+        .exampleFormats,
+        .placeholderInput,
+        .placeholderOutput,
+        .placeholderFile,
+        .placeholderFormat,
+        .placeholderKind,
+        .placeholderDir,
+        .placeholderN,
+        .placeholderLanguage,
+        .placeholderChar,
+        .placeholderName,
+        .placeholderEncoding,
+        .placeholderEnding,
+        .placeholderPolicy,
+        .placeholderStyle,
+        .expectedDelimiter,
+        .csvDelimiterTab,
+        .csvDelimiterSpace,
     ]
 }
 

@@ -59,23 +59,66 @@ public enum Photo {
         out.append(upTo: Base64.encodedCount(bytes.count)) { Base64.encode(bytes, to: $0) }
     }
 
-    /// A file name stem from a record's name: lowercase ASCII letters and
-    /// digits joined by dashes, at most 64 characters; `photo` when nothing is left.
+    /// The image types every photo viewer shows; other bytes are kept, with
+    /// a warning.
+    public static let commonTypes: Set<ImageType> = [.png, .jpeg, .gif, .heic, .webp]
+
+    /// A file name stem from a record's name: its letters and digits,
+    /// lowercased, joined by dashes, at most 64 characters; `photo` when
+    /// nothing is left.
+    ///
+    /// Letters keep their letters: Latin and Greek letters lose their
+    /// diacritics (`Crème brûlée / 2` → `creme-brulee-2`, `Καφές` → `καφες`),
+    /// by the canonical decompositions of Latin-1, Latin Extended-A and the
+    /// Greek tonos and dialytika (`foldedLetters`), with `ß` → `ss`, `æ` →
+    /// `ae`, `œ` → `oe`, `ø` → `o`, `ł` → `l`, `þ` → `th`; combining marks
+    /// (text already decomposed) are dropped. Letters of other scripts are
+    /// kept as they are (`日本` → `日本`), not dropped or guessed at.
     public static func fileStem(_ name: String) -> String {
         var stem = ""
+        var length = 0
         var pendingDash = false
         for scalar in name.lowercased().unicodeScalars {
-            if scalar.isASCII && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)) {
-                if pendingDash && !stem.isEmpty { stem += "-" }
-                stem.unicodeScalars.append(scalar)
-                pendingDash = false
+            let properties = scalar.properties
+            if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark {
+                continue
+            }
+            let kept: String
+            if let folded = foldedLetters[scalar] {
+                kept = folded
+            } else if properties.isAlphabetic || properties.numericType == .decimal {
+                kept = String(scalar)
             } else {
                 pendingDash = true
+                continue
             }
-            if stem.count >= 64 { break }
+            if length + kept.unicodeScalars.count + (pendingDash ? 1 : 0) > 64 { break }
+            if pendingDash && !stem.isEmpty {
+                stem += "-"
+                length += 1
+            }
+            stem += kept
+            length += kept.unicodeScalars.count
+            pendingDash = false
         }
         return stem.isEmpty ? "photo" : stem
     }
+
+    /// Lowercase letters with diacritics and the letters they fold to.
+    static let foldedLetters: [Unicode.Scalar: String] = {
+        let groups: [(String, String)] = [
+            ("àáâãäåāăą", "a"), ("çćĉċč", "c"), ("ďđð", "d"), ("èéêëēĕėęě", "e"), ("ĝğġģ", "g"),
+            ("ĥħ", "h"), ("ìíîïĩīĭįı", "i"), ("ĵ", "j"), ("ķ", "k"), ("ĺļľŀł", "l"), ("ñńņňŉ", "n"),
+            ("òóôõöøōŏő", "o"), ("ŕŗř", "r"), ("śŝşšſ", "s"), ("ţťŧ", "t"), ("ùúûüũūŭůűų", "u"), ("ŵ", "w"),
+            ("ýÿŷ", "y"), ("źżž", "z"), ("ß", "ss"), ("æ", "ae"), ("œ", "oe"), ("þ", "th"), ("ĳ", "ij"),
+            ("ά", "α"), ("έ", "ε"), ("ή", "η"), ("ίϊΐ", "ι"), ("ό", "ο"), ("ύϋΰ", "υ"), ("ώ", "ω"),
+        ]
+        var table: [Unicode.Scalar: String] = [:]
+        for (letters, base) in groups {
+            for scalar in letters.unicodeScalars { table[scalar] = base }
+        }
+        return table
+    }()
 
     /// Whether `text` is a `data:` URI rather than a reference.
     public static func isDataURI(_ text: String) -> Bool {

@@ -20,12 +20,15 @@ public struct ConversionOptions: Sendable {
     public var photosDirectory: String?
     /// Read referenced photos into the output as bytes.
     public var embedPhotos = false
-    /// Replace an existing output.
+    /// Replace an existing output, and send binary output (a binary plist,
+    /// an archive, gzip, a bundle) to a terminal (`--force`).
     public var overwrite = false
     /// Compress the output with gzip (also chosen by a `.gz` output suffix).
+    /// A format that is gzip'd already (a bundle) refuses it.
     public var compressOutput = false
-    /// The gzip level, 1 (fastest) to 9 (smallest).
-    public var compressionLevel = 6
+    /// The gzip level, 1 (fastest) to 9 (smallest); nil for the default, 6.
+    /// Given without compressed output, it is refused.
+    public var compressionLevel: Int?
     /// Threads that compress gzip output; more than one compresses blocks in
     /// parallel, as pigz does. The default is the number of cores.
     public var compressionJobs = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -78,18 +81,28 @@ public struct Converter {
         let inputCodec = try resolver.inputCodec(path: opened.formatPath, prefix: opened.prefix, from: options.from)
         let gzSuffix = outputPath?.lowercased().hasSuffix(".gz") ?? false
         let outputFormatPath = outputPath.map { gzSuffix ? String($0.dropLast(3)) : $0 }
-        let outputCodec = try resolver.outputCodec(path: outputFormatPath, to: options.to, inputCodec: inputCodec)
-        // `--gzip` on a format that is gzip already (a bundle) adds nothing;
-        // a `.gz` suffix asks for it anyway.
-        let compress = gzSuffix || (options.compressOutput && !outputCodec.capabilities.contains(.writesGzip))
+        // A FIFO or a device (`/dev/stdout`) is a stream, as `-` is: its name
+        // says a format only when it has a known extension.
+        let namesFormat = outputPath.map {
+            !OutputFile.writesDirectly($0) || registry.codec(forPath: outputFormatPath ?? $0) != nil
+        }
+        let outputCodec = try resolver.outputCodec(
+            path: namesFormat == true ? outputPath : nil, to: options.to, inputCodec: inputCodec)
+        let compress = try Converter.compresses(outputCodec, gzSuffix: gzSuffix, options: options)
 
         let toFile = outputPath.map { $0 != "-" } ?? false
         let file = toFile ? try OutputFile(path: outputPath ?? "-", overwrite: options.overwrite) : nil
         let destination: any ByteOutput = file?.output ?? FileOutput.standardOutput()
+        if !options.overwrite, compress || outputCodec.capabilities.contains(.writesBinary),
+            file?.isTerminal ?? (isatty(1) == 1)
+        {
+            file?.discard()
+            throw .outputBinaryToTerminal(compress ? "gzip" : outputCodec.id)
+        }
         let gzip =
             compress
             ? try GzipOutput(
-                destination, level: options.compressionLevel, jobs: options.compressionJobs,
+                destination, level: options.compressionLevel ?? 6, jobs: options.compressionJobs,
                 fileName: outputFormatPath.flatMap { $0 == "-" ? nil : $0.split(separator: "/").last.map(String.init) },
                 modified: UInt32(clamping: time(nil)))
             : nil
@@ -144,7 +157,8 @@ public struct Converter {
             } else {
                 let source = RecordSource(
                     reader: reader, inputPath: inputPath, kind: options.kind, schema: options.schema, photos: photos,
-                    embedPhotos: embedPhotos)
+                    embedPhotos: embedPhotos, inlineAsBytes: outputCodec.capabilities.contains(.writesBytes),
+                    context: readContext)
                 let reading = BackgroundSource(source, counting: counting)
                 stopReading = reading.stop
                 reading.start()
@@ -183,6 +197,18 @@ public struct Converter {
 }
 
 extension Converter {
+    /// Whether the output is gzip'd on top of its format: by a `.gz` suffix
+    /// or `compressOutput`.
+    /// - Throws: `output.alreadyCompressed` for a format that is gzip'd
+    ///   already (a bundle), `output.levelWithoutGzip` for a level without
+    ///   compression.
+    static func compresses(_ codec: any Codec, gzSuffix: Bool, options: ConversionOptions) throws(FerryError) -> Bool {
+        let compress = gzSuffix || options.compressOutput
+        if compress && codec.capabilities.contains(.writesGzip) { throw .outputAlreadyCompressed(codec.id) }
+        if !compress && options.compressionLevel != nil { throw .outputLevelWithoutGzip() }
+        return compress
+    }
+
     /// Converts on this thread with a reader that lays plain records out as
     /// JSON for the writer itself (see FerryCore's JSONLayout.swift); the
     /// other records are checked and written as on the raw path.

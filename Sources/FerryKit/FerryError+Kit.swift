@@ -40,4 +40,61 @@ extension FerryError.Code {
     public static let photoNotImage = Self("photo.notImage", .data)
     /// Photo references in a folder that does not exist, so not checked (a warning).
     public static let photoNotChecked = Self("photo.notChecked", .data)
+    /// A photo converted whose bytes are no common image type (a warning).
+    public static let photoUnknownType = Self("photo.unknownType", .data)
+}
+
+extension FerryWarning {
+    /// - Parameter type: what the bytes look like (`image/tiff`, or
+    ///   `application/octet-stream` for nothing known).
+    public static func photoUnknownType(_ type: ImageType, at location: SourceLocation) -> FerryWarning {
+        FerryWarning(.photoUnknownType, [.string(type.mediaType)], at: location)
+    }
+}
+
+// MARK: - Codes of outputs
+
+extension FerryError.Code {
+    /// An output name whose extension no codec claims, without `--to`.
+    public static let outputUnknownExtension = Self("output.unknownExtension", .usage)
+    /// `--gzip` or a `.gz` suffix on a format that is gzip'd already (a bundle).
+    public static let outputAlreadyCompressed = Self("output.alreadyCompressed", .usage)
+    /// `--level` when the output is not compressed.
+    public static let outputLevelWithoutGzip = Self("output.levelWithoutGzip", .usage)
+    /// Binary output (a binary plist, an archive, gzip, a bundle) to a terminal, without `--force`.
+    public static let outputBinaryToTerminal = Self("output.binaryToTerminal", .usage)
+    /// An output in a folder that does not exist.
+    public static let outputFolderMissing = Self("output.folderMissing", .io)
+}
+
+extension FerryError {
+    /// - Parameters:
+    ///   - path: the output as given.
+    ///   - formats: the ids `--to` takes.
+    public static func outputUnknownExtension(_ path: String, formats: [String]) -> FerryError {
+        FerryError(
+            .outputUnknownExtension, [.path(path), .string(formats.joined(separator: ", "))],
+            at: SourceLocation(file: path))
+    }
+
+    /// - Parameter format: the id of the codec that compresses its output itself.
+    public static func outputAlreadyCompressed(_ format: String) -> FerryError {
+        FerryError(.outputAlreadyCompressed, [.string(format)])
+    }
+
+    public static func outputLevelWithoutGzip() -> FerryError {
+        FerryError(.outputLevelWithoutGzip, [.string("--level")])
+    }
+
+    /// - Parameter format: the output's format (`gzip` for compressed text).
+    public static func outputBinaryToTerminal(_ format: String) -> FerryError {
+        FerryError(.outputBinaryToTerminal, [.string(format)])
+    }
+
+    /// - Parameters:
+    ///   - folder: the folder that does not exist.
+    ///   - path: the output as given.
+    public static func outputFolderMissing(_ folder: String, for path: String) -> FerryError {
+        FerryError(.outputFolderMissing, [.path(folder), .path(path)], at: SourceLocation(file: path))
+    }
 }

@@ -29,20 +29,35 @@ public struct FormatResolver: Sendable {
         throw .formatUndetected(path)
     }
 
-    /// The codec that writes an output: `--to`, else the output's extension,
-    /// else the input's format.
-    /// - Throws: `format.unknown`, `format.cannotWrite`.
+    /// The codec that writes an output: `--to`, else the output's extension
+    /// (before a `.gz`);
+    /// standard output (nil or `-`) without `--to` gets the input's format.
+    ///
+    /// An output name whose extension no codec claims (`out.xml`, `out.txt`,
+    /// `out`) is refused rather than written in some other format than its
+    /// name says.
+    /// - Throws: `format.unknown`, `format.cannotWrite`, `output.unknownExtension`.
     public func outputCodec(path: String?, to: String?, inputCodec: any Codec) throws(FerryError) -> any Codec {
         let codec: any Codec
         if let to {
             guard let named = registry.codec(id: to) else { throw .formatUnknown(to) }
             codec = named
-        } else if let path, path != "-", let byExtension = registry.codec(forPath: path) {
+        } else if let path, path != "-" {
+            // `out.csv.gz` is CSV, gzip'd.
+            let named = path.lowercased().hasSuffix(".gz") ? String(path.dropLast(3)) : path
+            guard let byExtension = registry.codec(forPath: named) else {
+                throw .outputUnknownExtension(path, formats: writableFormats)
+            }
             codec = byExtension
         } else {
             codec = inputCodec
         }
         guard codec.capabilities.contains(.write) else { throw .formatCannotWrite(codec.id) }
         return codec
+    }
+
+    /// The ids of the codecs that write, in the registry's order.
+    public var writableFormats: [String] {
+        registry.codecs.filter { $0.capabilities.contains(.write) }.map(\.id)
     }
 }

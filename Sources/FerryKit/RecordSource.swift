@@ -8,6 +8,11 @@ final class RecordSource {
     private let inputPath: String
     private let photos: PhotoStore
     private let embedPhotos: Bool
+    /// Whether inline photos (`data:` URIs) become bytes, for an output
+    /// with a type for them; references stay as they are.
+    private let inlineAsBytes: Bool
+    /// Where warnings go (a photo of no known image type).
+    private let context: ReadContext
     private var validator: RecordValidator?
     /// The kind of the records: as asked, or inferred from the first record.
     private(set) var kind: RecordKind?
@@ -16,8 +21,10 @@ final class RecordSource {
 
     init(
         reader: any RecordReader, inputPath: String, kind: RecordKind?, schema: Schema?, photos: PhotoStore,
-        embedPhotos: Bool
+        embedPhotos: Bool, inlineAsBytes: Bool = false, context: ReadContext
     ) {
+        self.inlineAsBytes = inlineAsBytes
+        self.context = context
         self.reader = reader
         self.inputPath = inputPath
         self.kind = kind
@@ -36,7 +43,7 @@ final class RecordSource {
         let location = SourceLocation(file: inputPath, record: record.origin.index)
         do throws(FerryError) {
             try validator?.validate(record, at: location)
-            if kind == .product && (embedPhotos || photos.photosDirectory != nil) {
+            if kind == .product && (embedPhotos || inlineAsBytes || photos.photosDirectory != nil) {
                 try handlePhoto(in: &record, at: location)
             }
         } catch {
@@ -46,7 +53,8 @@ final class RecordSource {
     }
 
     /// Puts a product's photo in the form the output needs: a file in the
-    /// photos folder, or bytes when the output embeds them.
+    /// photos folder, or bytes when the output embeds them. Bytes that are
+    /// not a PNG, JPEG, GIF, HEIC or WebP image are kept, with a warning.
     private func handlePhoto(in record: inout Record, at location: SourceLocation) throws(FerryError) {
         guard let value = record["photo"] else { return }
         var here = location
@@ -54,14 +62,21 @@ final class RecordSource {
         let bytes: [UInt8]
         switch value {
         case .bytes(let inline):
+            guard embedPhotos || photos.photosDirectory != nil else { return }
             bytes = inline
         case .string(let text) where Photo.isDataURI(text):
             guard let decoded = Photo.bytes(fromDataURI: text) else { throw .photoInvalidDataURI(at: here) }
             bytes = decoded
         case .string(let reference):
+            // Only an embedding or a photos folder needs the file.
+            guard embedPhotos || photos.photosDirectory != nil else { return }
             bytes = try photos.read(reference: reference, at: here)
         default:
             return
+        }
+        let type = Photo.imageType(of: bytes)
+        if !Photo.commonTypes.contains(type) {
+            context.warn(.photoUnknownType(type, at: here))
         }
         if photos.photosDirectory != nil {
             let name = record["name"]?.stringValue ?? "photo"

@@ -7,7 +7,7 @@ public struct ArchiveCodec: Codec {
 
     public let id = "archive"
     public let extensions = ["archive", "nskeyedarchive"]
-    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw]
+    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesBinary]
     public let embedsMedia = true
     public let options = [
         CodecOption(name: "class-map", helpKey: .optionArchiveClassMap, valueName: "name=kind", applies: .read),

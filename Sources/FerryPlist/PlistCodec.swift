@@ -7,8 +7,9 @@ public struct PlistCodec: Codec {
 
     public let id = "plist"
     public let extensions = ["plist", "bplist"]
-    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw]
-    public let embedsMedia = true
+    /// plutil's name for the format (`plutil -convert binary1`).
+    public let aliases = ["binary1"]
+    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesBinary, .writesBytes]
 
     /// The magic number; a keyed archive is a binary plist too, and its codec
     /// claims it more surely.

@@ -10,7 +10,9 @@ public struct PlistXMLCodec: Codec {
 
     public let id = "plist-xml"
     public let extensions: [String] = []
-    public let capabilities = CodecCapabilities.readWrite
+    /// plutil's name for the format (`plutil -convert xml1`).
+    public let aliases = ["xml1"]
+    public let capabilities: CodecCapabilities = [.read, .write, .writesBytes]
 
     /// `<plist` or `<!DOCTYPE plist` near the start, after an optional UTF-8
     /// byte order mark, white space and XML declaration, is likely an XML

@@ -64,7 +64,8 @@ func handmade(manifest: String, _ entries: [(String, [UInt8])]) throws(FerryErro
         let entries = try scanTar(archive)
         #expect(
             entries.map(\.0.name) == [
-                "manifest.json", "records.jsonl", "media/xbox-360.png", "media/xbox-360.jpg", "media/photo.bin",
+                // A name's letters are kept in every script (once `photo.bin`).
+                "manifest.json", "records.jsonl", "media/xbox-360.png", "media/xbox-360.jpg", "media/日本.bin",
             ])
         let lines = String(decoding: entries[1].1, as: UTF8.self).split(separator: "\n")
         #expect(lines[0] == #"{"name":"Xbox 360","price":299.0,"photo":"media/xbox-360.png"}"#)
@@ -105,13 +106,28 @@ func handmade(manifest: String, _ entries: [(String, [UInt8])]) throws(FerryErro
         #expect(text.hasPrefix("{\n  \"format\": \"ferry-bundle\",\n  \"version\": 1,\n"))
     }
 
-    /// A bundle is gzip already: `--gzip` must not compress it twice.
-    @Test func gzipOptionDoesNotCompressABundleTwice() throws {
+    /// A bundle is gzip already: `--gzip` (once ignored) and a `.gz` suffix
+    /// are refused rather than compressing it twice; without them it is
+    /// gzip'd once.
+    @Test func aBundleIsNotCompressedTwice() throws {
         let scratch = try ScratchFolder()
         var options = ConversionOptions()
         options.compressOutput = true
         let output = scratch.path("products.ferry.tgz")
-        _ = try Converter().convert(TestPaths.example("products.json"), to: output, options: options)
+        #expect {
+            _ = try Converter().convert(TestPaths.example("products.json"), to: output, options: options)
+        } throws: { error in
+            (error as? FerryError)?.code == .outputAlreadyCompressed
+                && (error as? FerryError)?.arguments == [.string("bundle")]
+        }
+        #expect {
+            _ = try Converter().convert(
+                TestPaths.example("products.json"), to: output + ".gz", options: ConversionOptions())
+        } throws: { error in
+            (error as? FerryError)?.code == .outputAlreadyCompressed
+        }
+        #expect(try scratch.contents().isEmpty)
+        _ = try Converter().convert(TestPaths.example("products.json"), to: output, options: ConversionOptions())
         let tar = try gunzip(try scratch.read("products.ferry.tgz"))
         #expect(Array(tar[257..<262]) == Array("ustar".utf8))
         #expect(try records(try scratch.read("products.ferry.tgz")).count == 3)

@@ -111,10 +111,32 @@ import Testing
         }
     }
 
+    /// Every subcommand's help ends its options with examples of itself.
+    @Test(arguments: ["convert", "validate", "lint", "inspect", "formats"])
+    func helpHasExamples(_ name: String) throws {
+        let result = try Ferry.run([name, "--help"], environment: ["LANG": "C"])
+        #expect(result.status == 0, "\(result.err)")
+        let examples = result.out.split(separator: "\n").filter { $0.hasPrefix("  $ ") }
+        #expect(!examples.isEmpty)
+        #expect(examples.allSatisfy { $0.hasPrefix("  $ ferry \(name)") }, "\(examples)")
+    }
+
+    /// Placeholders come from the catalog; format values list the aliases.
+    @Test func helpPlaceholdersAreTranslated() throws {
+        let german = try Ferry.run(["help", "convert", "--lang", "de"])
+        #expect(german.status == 0, "\(german.err)")
+        #expect(german.out.contains("<Eingabe>"))
+        #expect(german.out.contains("--to <Format>"))
+        let english = try Ferry.run(["help", "convert"], environment: ["LANG": "C"])
+        #expect(english.out.contains("--to <format>"))
+        #expect(english.out.contains("binary1 xml1"))
+    }
+
     @Test func version() throws {
         let result = try Ferry.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.out.wholeMatch(of: /\d+\.\d+\.\d+\n/) != nil, "\(result.out)")
+        // The tool's name, then its version.
+        #expect(result.out.wholeMatch(of: /ferry \d+\.\d+\.\d+\n/) != nil, "\(result.out)")
     }
 
     @Test(arguments: [
@@ -125,6 +147,9 @@ import Testing
         (["convert", "a.json", "--to", "xml"], "usage.invalidValue"),
         (["convert", "a.json", "--kind", "toy"], "usage.invalidValue"),
         (["frobnicate"], "usage.unknownCommand"),
+        (["--bogus"], "usage.unknownOption"),
+        (["help", "frobnicate"], "usage.unknownCommand"),
+        (["convert", "a.json", "--level", "0"], "usage.invalidValue"),
     ])
     func usageErrors(_ arguments: [String], code: String) throws {
         let result = try Ferry.run(arguments)
@@ -199,11 +224,15 @@ import Testing
         #expect(try folder.contents() == ["data.json"])
     }
 
+    /// The error names the folder that is missing, not a temporary file.
     @Test func outputInAMissingFolder() throws {
         let folder = try ScratchFolder()
-        let result = try Ferry.run(["convert", TestPaths.example("books.json"), folder.path("none/out.json")])
+        let output = folder.path("none/out.json")
+        let result = try Ferry.run(["convert", TestPaths.example("books.json"), output])
         #expect(result.status == 3)
-        #expect(result.diagnostics.first?.code == "io.temporaryFile")
+        let diagnostic = try #require(result.diagnostics.first, "\(result.err)")
+        #expect(diagnostic.code == "output.folderMissing")
+        #expect(diagnostic.file == output)
         #expect(try folder.contents().isEmpty)
     }
 }

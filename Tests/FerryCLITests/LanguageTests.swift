@@ -102,17 +102,20 @@ import Testing
         let result = Self.run(["--lang", "xx", "--help"], environment: ["LANG": "de_DE"])
         #expect(result.status == 2)
         #expect(result.out.isEmpty)
+        // The error, then the hint that follows every usage error.
         #expect(
-            result.err == "Fehler: 'xx' ist kein gültiger Wert für --lang (erwartet: de, en) [usage.invalidValue]\n")
+            result.err == "Fehler: 'xx' ist kein gültiger Wert für --lang (erwartet: de, en) [usage.invalidValue]\n"
+                + "Siehe 'ferry --help'.\n")
         let english = Self.run(["convert", "a.json", "--lang=pt-BR"])
         #expect(
-            english.err == "error: 'pt-BR' is not a valid value for --lang (expected de, en) [usage.invalidValue]\n")
+            english.err == "error: 'pt-BR' is not a valid value for --lang (expected de, en) [usage.invalidValue]\n"
+                + "See 'ferry help convert'.\n")
     }
 
     @Test func langWithoutAValue() {
         let result = Self.run(["convert", "a.json", "--lang"])
         #expect(result.status == 2)
-        #expect(result.err == "error: option '--lang' needs a value [usage.missingValue]\n")
+        #expect(result.err == "error: option '--lang' needs a value [usage.missingValue]\nSee 'ferry help convert'.\n")
     }
 
     /// `--lang` is taken out wherever it stands, but not from the value of

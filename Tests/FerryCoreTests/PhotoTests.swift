@@ -37,6 +37,29 @@ import Testing
         #expect(Photo.imageType(of: bytes) == type)
     }
 
+    /// File stems keep their letters: Latin and Greek lose their diacritics,
+    /// decomposed marks are dropped, other scripts are kept.
+    @Test(arguments: [
+        ("Crème brûlée / 2", "creme-brulee-2"), ("Xbox 360", "xbox-360"), ("Straße", "strasse"),
+        ("ÆØÅ æøå", "aeoa-aeoa"), ("Łódź", "lodz"), ("Crème", "creme"),
+        ("Cre\u{300}me", "creme"), ("Καφές", "καφες"), ("Ελληνικό ΰ", "ελληνικο-υ"), ("日本", "日本"),
+        ("Москва́", "москва"), ("  -- ", "photo"), ("", "photo"), ("Ⅻ ½", "ⅻ"),
+    ])
+    func fileStemsKeepLetters(_ name: String, expected: String) {
+        #expect(Photo.fileStem(name) == expected)
+    }
+
+    @Test func fileStemsAreAtMost64Characters() {
+        #expect(Photo.fileStem(String(repeating: "é", count: 100)) == String(repeating: "e", count: 64))
+        #expect(Photo.fileStem(String(repeating: "ab ", count: 40)).count <= 64)
+        #expect(!Photo.fileStem(String(repeating: "ab ", count: 40)).hasSuffix("-"))
+        #expect(Photo.fileStem(String(repeating: "ß", count: 40)) == String(repeating: "ss", count: 32))
+    }
+
+    @Test func commonImageTypes() {
+        #expect(Photo.commonTypes == [.png, .jpeg, .gif, .heic, .webp])
+    }
+
     @Test func dataURIsRoundTrip() throws {
         let uri = Photo.dataURI(Self.png)
         #expect(uri.hasPrefix("data:image/png;base64,"))

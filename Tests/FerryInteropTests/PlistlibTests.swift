@@ -95,7 +95,8 @@ import Testing
     @Test(arguments: ["products.json", "books.json"])
     func plistlibReadsFerryPlist(example: String) throws {
         let folder = try ScratchFolder()
-        try Ferry.convert([TestPaths.example(example), folder.path("out.plist")])
+        // Referenced photos stay references unless embedded: embed them here.
+        try Ferry.convert([TestPaths.example(example), folder.path("out.plist"), "--embed-photos"])
         let read = try PythonReader.describe("plist", folder.path("out.plist"))
         let expected =
             example == "books.json" ? Typed.array(ExampleData.books) : Typed.array(try ExampleData.products())

@@ -25,7 +25,10 @@ import Testing
 
     @Test func foundationReadsFerryProducts() throws {
         let folder = try ScratchFolder()
-        try Ferry.convert([TestPaths.example("products.json"), folder.path("products.plist"), "--to", "plist"])
+        // The photos' bytes, not their references: --embed-photos.
+        try Ferry.convert([
+            TestPaths.example("products.json"), folder.path("products.plist"), "--to", "plist", "--embed-photos",
+        ])
         let read = try Self.foundationRead(folder.path("products.plist"))
         expectSame(read, Typed.array(try ExampleData.products()).normalized)
     }

@@ -46,6 +46,31 @@ import Testing
         #expect(try resolver.outputCodec(path: "o.ndjson", to: "json", inputCodec: json).id == "json")
         #expect(try resolver.outputCodec(path: nil, to: nil, inputCodec: json).id == "json")
         #expect(try resolver.outputCodec(path: "-", to: nil, inputCodec: json).id == "json")
+        #expect(try resolver.outputCodec(path: "o.csv.gz", to: nil, inputCodec: json).id == "csv")
+    }
+
+    /// A name that says no format Ferry knows is refused; it used to get
+    /// the input's format. `--to` still names any format.
+    @Test(arguments: ["out.xml", "out.txt", "out", "dir.json/out", "out.txt.gz"])
+    func unknownOutputExtensionIsRefused(_ path: String) throws {
+        let json = try #require(CodecRegistry.standard.codec(id: "json"))
+        #expect(throws: FerryError.outputUnknownExtension(path, formats: resolver.writableFormats)) {
+            _ = try resolver.outputCodec(path: path, to: nil, inputCodec: json)
+        }
+        let error = FerryError.outputUnknownExtension(path, formats: ["json", "csv"])
+        #expect(error.code == .outputUnknownExtension)
+        #expect(error.arguments == [.path(path), .string("json, csv")])
+        #expect(resolver.writableFormats.starts(with: ["json", "jsonl", "csv", "tsv"]))
+        #expect(try resolver.outputCodec(path: path, to: "jsonl", inputCodec: json).id == "jsonl")
+    }
+
+    /// Format names ignore case; plutil's `xml1` and `binary1` are aliases.
+    @Test(arguments: [("JSON", "json"), ("Plist-XML", "plist-xml"), ("xml1", "plist-xml"), ("BINARY1", "plist")])
+    func formatNamesIgnoreCaseAndTakeAliases(_ name: String, id: String) throws {
+        let json = try #require(CodecRegistry.standard.codec(id: "json"))
+        #expect(CodecRegistry.standard.codec(id: name)?.id == id)
+        #expect(try resolver.outputCodec(path: "o.json", to: name, inputCodec: json).id == id)
+        #expect(try input("a.json", "[]", from: name) == id)
     }
 
     @Test func longestExtensionWins() {

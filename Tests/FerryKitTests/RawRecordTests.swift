@@ -127,6 +127,10 @@ import Testing
     ]
 
     static let csvFiles: [String] = [
+        // Delimiters guessed from the first rows (no --delimiter).
+        "name;price\nA;1\n\"B;x\";2.5\n",
+        "name|price|photo\nA|1|\nB|2|b.png\n",
+        "name\tprice\nA\t1\n\"B\tC\"\t2\n",
         "name,price,photo\nXbox 360,299.00,\nWii,269,wii.png\n\"Wireless, \"\"Pro\"\"\",19.99,\n",
         "name,price\r\nA,1\r\n\r\nB,2\r\n",
         "name,price\nA,1,extra\nB\n",
@@ -157,6 +161,25 @@ import Testing
     @Test(arguments: jsonDocuments.indices) func jsonDocumentsConvertTheSame(_ index: Int) throws {
         let input = try scratch.write("in-\(index).json", Self.jsonDocuments[index])
         expectSameBothWays(input, kinds: [nil, .product, .generic])
+    }
+
+    /// Any single-byte delimiter takes the same three ways, the laid out
+    /// one (whose classifier compares against the delimiter given) included.
+    @Test(arguments: [
+        ("^", "name^price^photo\nA^1^\nB^2.5^b.png\n\"C^D\"^3^\n"),
+        ("\\x1f", "name\u{1F}price\nA\u{1F}1\n\"B\u{1F}x\"\u{1F}2\n"),
+        (" ", "name price\nA 1\n\"B C\" 2\n"),
+        ("~", "name~price\nA~1\nB~2~3\n"),
+    ])
+    func anyDelimiterConvertsTheSame(_ delimiter: String, text: String) throws {
+        let input = try scratch.write("any.csv", text)
+        expectSameBothWays(input, kinds: [nil, .product], codecOptions: [["delimiter": delimiter]])
+        if case .failed(let error) = convert(
+            input, to: "jsonl", kind: nil, codecOptions: ["delimiter": delimiter], path: .laidOut),
+            error.code != .csvRaggedRow
+        {
+            Issue.record("\(error)")
+        }
     }
 
     @Test(arguments: csvFiles.indices) func csvFilesConvertTheSame(_ index: Int) throws {

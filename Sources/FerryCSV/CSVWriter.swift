@@ -42,6 +42,7 @@ public final class CSVWriter: RawRecordWriter {
             case .bool(let flag): appendPlain(flag ? "true" : "false", to: &out)
             case .integer(let number): appendInteger(number, to: &out)
             case .double(let number): try appendDouble(number, to: &out)
+            case .number(let text): appendNumber(text, to: &out)
             case .text(let utf8): appendText(utf8, to: &out)
             case .bytes(let bytes): appendText(Photo.dataURI(bytes), to: &out)
             case .other(let other): try appendCell(record.others[other], to: &out)
@@ -125,6 +126,9 @@ public final class CSVWriter: RawRecordWriter {
         case .bool(let flag): appendPlain(flag ? "true" : "false", to: &out)
         case .integer(let number): appendInteger(number, to: &out)
         case .double(let number): try appendDouble(number, to: &out)
+        case .number(let number):
+            var text = number.text
+            text.withUTF8 { appendNumber($0, to: &out) }
         case .string(let text): appendText(text, to: &out)
         case .bytes(let bytes): appendText(Photo.dataURI(bytes), to: &out)
         case .date(let date): appendText(Timestamp.iso8601(date), to: &out)
@@ -142,6 +146,13 @@ public final class CSVWriter: RawRecordWriter {
         guard number.isFinite else { throw FerryError(.csvNonFiniteNumber, [.double(number)]) }
         if dialect.quoteAll { out.append(dialect.quote) }
         JSONText.appendDouble(number, to: &out)
+        if dialect.quoteAll { out.append(dialect.quote) }
+    }
+
+    /// Appends a number kept as text, as it was written.
+    private func appendNumber(_ text: UnsafeBufferPointer<UInt8>, to out: inout WriteBuffer) {
+        if dialect.quoteAll { out.append(dialect.quote) }
+        out.append(text)
         if dialect.quoteAll { out.append(dialect.quote) }
     }
 

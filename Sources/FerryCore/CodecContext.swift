@@ -78,6 +78,8 @@ public final class ReadContext {
 public final class WriteContext {
     public var kind: RecordKind?
     public var options: OptionValues
+    /// The values the writer could not write as they came, for the summary.
+    public let losses = LossTally()
 
     public init(kind: RecordKind? = nil, options: OptionValues = OptionValues()) {
         self.kind = kind

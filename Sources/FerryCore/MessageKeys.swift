@@ -365,6 +365,10 @@ extension MessageKey {
     public static let schemaExpectedDialect = MessageKey("schema.expected.dialect")
     /// on a property of the record itself (under the root's properties)
     public static let schemaExpectedTopLevelProperty = MessageKey("schema.expected.topLevelProperty")
+    /// CSV and TSV: the text that stands for null, such as \N: null is written as it, and a cell holding it reads as null.
+    public static let optionCSVNull = MessageKey("option.csv.null")
+    /// CSV and TSV: how cells holding arrays and objects are read: text (default) keeps their JSON text as a string, json reads them as values.
+    public static let optionCSVNested = MessageKey("option.csv.nested")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -548,6 +552,8 @@ extension MessageKey {
         .schemaExpectedCount,
         .schemaExpectedDialect,
         .schemaExpectedTopLevelProperty,
+        .optionCSVNull,
+        .optionCSVNested,
     ]
 }
 
@@ -564,6 +570,16 @@ extension PluralKey {
     public static let validateCountRecords = PluralKey("validate.count.records")
     /// %1$@ records valid
     public static let validateCountValidRecords = PluralKey("validate.count.validRecords")
+    /// %1$@ numbers in field '%2$@' were rounded.
+    public static let convertLossNumberRounded = PluralKey("convert.loss.numberRounded")
+    /// %1$@ nulls in field '%2$@' were left out.
+    public static let convertLossNullDropped = PluralKey("convert.loss.nullDropped")
+    /// %1$@ nulls in field '%2$@' were written as empty cells.
+    public static let convertLossNullAsEmpty = PluralKey("convert.loss.nullAsEmpty")
+    /// %1$@ arrays or objects in field '%2$@' were written as JSON text.
+    public static let convertLossNestedAsJSON = PluralKey("convert.loss.nestedAsJSON")
+    /// %1$@ objects repeated the name '%2$@'.
+    public static let convertLossDuplicateName = PluralKey("convert.loss.duplicateName")
 
     /// Every key above, in the catalog's order.
     static let all: [PluralKey] = [
@@ -573,5 +589,10 @@ extension PluralKey {
         .validateCountFiles,
         .validateCountRecords,
         .validateCountValidRecords,
+        .convertLossNumberRounded,
+        .convertLossNullDropped,
+        .convertLossNullAsEmpty,
+        .convertLossNestedAsJSON,
+        .convertLossDuplicateName,
     ]
 }

@@ -15,6 +15,10 @@ public enum Value: Sendable, Hashable {
     /// A 64-bit signed integer. Readers keep integers apart from doubles.
     case integer(Int64)
     case double(Double)
+    /// A number a text format wrote in a way the writers would not print
+    /// back from its value (`1.10`, `1E2`, 30 digits): its text, kept.
+    /// See `NumberText`.
+    case number(NumberText)
     case string(String)
     /// Raw bytes, such as an inline photo.
     case bytes([UInt8])
@@ -34,6 +38,7 @@ extension Value {
         case .bool: "bool"
         case .integer: "integer"
         case .double: "double"
+        case .number(let number): number.value.typeName
         case .string: "string"
         case .bytes: "bytes"
         case .date: "date"

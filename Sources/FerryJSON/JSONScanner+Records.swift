@@ -233,13 +233,7 @@ extension JSONScanner {
             }
             return .text(UnsafeBufferPointer(rebasing: bytes[raw.start..<raw.end]))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            switch try parseNumber() {
-            case .integer(let number): return .integer(number)
-            case .double(let number): return .double(number)
-            case let other:
-                others.append(other)
-                return .other(others.count - 1)
-            }
+            return try scanNumber()
         default:
             // Literals, arrays and objects.
             switch try parseValue(depth: depth) {

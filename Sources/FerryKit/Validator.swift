@@ -310,6 +310,7 @@ private struct FileRun {
         case .string(let text): text
         case .integer(let number): String(number)
         case .double(let number): number.description
+        case .number(let number): number.text
         case .bool(let flag): flag ? "true" : "false"
         default: nil
         }

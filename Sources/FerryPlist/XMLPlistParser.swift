@@ -176,6 +176,9 @@ extension XMLPlistScanner {
             .failed(
                 make(withText(range) { String(decoding: XMLPlistScalars.trimmed($0), as: UTF8.self) }), index: start)
         }
+        if tag == .integer || tag == .real, let number = withText(range, { XMLPlistScalars.numberText($0, tag: tag) }) {
+            return .number(number)
+        }
         switch tag {
         case .integer:
             switch withText(range, { XMLPlistScalars.integer(XMLPlistScalars.trimmed($0)) }) {
@@ -302,6 +305,16 @@ enum XMLPlistScalars {
         case value(PlistValue)
         case invalid
         case outOfRange
+    }
+
+    /// The number in an `<integer>` or `<real>` element kept as text: one
+    /// in `DecimalText`'s grammar (an integer's for `<integer>`, of any
+    /// size) that the writers would not print back as written.
+    static func numberText(_ text: UnsafeBufferPointer<UInt8>, tag: XMLPlistTag) -> NumberText? {
+        let text = trimmed(text)
+        guard !JSONText.printsAsWritten(text) && !JSONText.printsAsWrittenNegative(text) else { return nil }
+        guard tag == .integer ? DecimalText.isInteger(text) : DecimalText.isNumber(text) else { return nil }
+        return NumberText(unchecked: String(decoding: text, as: UTF8.self))
     }
 
     /// `text` without leading and trailing XML white space.

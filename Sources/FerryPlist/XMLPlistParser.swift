@@ -307,13 +307,25 @@ enum XMLPlistScalars {
         case outOfRange
     }
 
-    /// The number in an `<integer>` or `<real>` element kept as text: one
-    /// in `DecimalText`'s grammar (an integer's for `<integer>`, of any
-    /// size) that the writers would not print back as written.
+    /// The number in an `<integer>` or `<real>` element kept as text: a
+    /// decimal integer of any size that is not written as the writers
+    /// print it (`+5`, `007`, `-0`, or past 64 bits), or a real in
+    /// `DecimalText`'s grammar that is not (`1.10`, `1E2`).
     static func numberText(_ text: UnsafeBufferPointer<UInt8>, tag: XMLPlistTag) -> NumberText? {
         let text = trimmed(text)
-        guard !JSONText.printsAsWritten(text) && !JSONText.printsAsWrittenNegative(text) else { return nil }
-        guard tag == .integer ? DecimalText.isInteger(text) : DecimalText.isNumber(text) else { return nil }
+        if tag == .integer {
+            guard DecimalText.isInteger(text) else { return nil }
+            let digits = text.first == UInt8(ascii: "-") ? UnsafeBufferPointer(rebasing: text.dropFirst()) : text
+            let canonical =
+                text.first != UInt8(ascii: "+") && (digits.count == 1 || digits.first != UInt8(ascii: "0"))
+                && !(digits.count == 1 && digits.first == UInt8(ascii: "0") && digits.count < text.count)
+            if canonical, case .value = integer(text) { return nil }
+        } else {
+            guard !JSONText.printsAsWritten(text) && !JSONText.printsAsWrittenNegative(text) else { return nil }
+            // Zeros as the writer prints them (`description`) stay reals.
+            guard DecimalText.isNumber(text), !text.elementsEqual("0.0".utf8), !text.elementsEqual("-0.0".utf8)
+            else { return nil }
+        }
         return NumberText(unchecked: String(decoding: text, as: UTF8.self))
     }
 

@@ -58,7 +58,7 @@ enum SchemaNumber: Sendable, Hashable {
     case double(Double)
 
     init?(_ value: Value) {
-        switch value {
+        switch value.numeric {
         case .integer(let number): self = .integer(number)
         case .double(let number) where number.isFinite: self = .double(number)
         default: return nil

@@ -254,6 +254,16 @@ public final class CSVReader: RecordReader {
             let field = fields[index]
             let column = index < columns.count ? columns[index] : ColumnRule(type: nil)
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
+            if let nullText = dialect.nullText, !field.quoted, bytes.elementsEqual(nullText) {
+                buffers.cells.append(.null)
+                continue
+            }
+            if dialect.nestedJSON, column.type == nil, let first = bytes.first,
+                first == UInt8(ascii: "[") || first == UInt8(ascii: "{"), let value = nestedValue(bytes, field: field, scanner: scanner)
+            {
+                buffers.append(other: value)
+                continue
+            }
             switch CellTyping.value(bytes, field: field, scanner: scanner, rule: column) {
             case .cell(let cell):
                 buffers.cells.append(cell)
@@ -273,6 +283,14 @@ public final class CSVReader: RecordReader {
             }
         }
         return RowShape(fields: list, start: rowStart, ragged: ragged)
+    }
+
+    /// The JSON value a cell holds (its doubled quotes undone), for `--nested json`.
+    private func nestedValue(_ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner) -> Value? {
+        guard let parse = context.jsonValue else { return nil }
+        guard field.hasDoubledQuotes else { return parse(bytes, context.limits.maxDepth) }
+        var text = scanner.text(of: field)
+        return text.withUTF8 { parse($0, context.limits.maxDepth) }
     }
 
     /// The header widened with `columnN` names to `count` fields, for long rows under `--ragged pad`.

@@ -61,6 +61,8 @@ public final class JSONReader: RecordReader {
     }
     @exclusivity(unchecked) var plainNames = false
     @exclusivity(unchecked) var cache = FieldListCache()
+    /// Where repeated names are noted; nil for a reader made without one.
+    @exclusivity(unchecked) var context: ReadContext?
     /// Where raw records are built, reused from one to the next.
     @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
 
@@ -89,6 +91,13 @@ public final class JSONReader: RecordReader {
     public convenience init(_ input: any ByteInput, layout: Layout, context: ReadContext) {
         self.init(
             input, layout: layout, limits: context.limits, resumesAfterBadRecords: context.resumesAfterBadRecords)
+        self.context = context
+    }
+
+    /// Notes the names repeated in record `record` (`json.duplicateName`).
+    func noteDuplicateNames(_ names: [String], record: Int) {
+        guard let context else { return }
+        for name in names { context.noteLoss(.jsonDuplicateName, field: name, record: record, [.string(name)]) }
     }
 
     public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
@@ -279,14 +288,17 @@ public final class JSONReader: RecordReader {
         var localCache = FieldListCache()
         swap(&localCache, &cache)
         defer { swap(&localCache, &cache) }
+        var duplicates: [String] = []
         let step = try scan(inLine: inLine) { (scanner) throws(JSONScanError) -> Step in
             guard try before(&scanner) else { return .end }
             let byte = try scanner.peekSignificant()
             let start = scanner.position
             let step: Step
             if byte == UInt8(ascii: "{") {
+                scanner.duplicateNames.removeAll()
                 let (fields, values) = try scanner.parseRecord(
                     depth: depth + 1, expecting: expected, plainNames: plain, cache: &localCache)
+                duplicates = scanner.duplicateNames
                 step = .record(fields, values, start: start)
             } else {
                 guard anyValue else {
@@ -306,6 +318,7 @@ public final class JSONReader: RecordReader {
             if position - start > maxRecordBytes {
                 throw .recordTooLarge(limit: maxRecordBytes, at: recordLocation(of: start))
             }
+            if !duplicates.isEmpty { noteDuplicateNames(duplicates, record: recordIndex) }
             self.fields = fields
             recordIndex += 1
         case .other: recordIndex += 1

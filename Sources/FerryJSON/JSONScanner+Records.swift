@@ -117,7 +117,7 @@ extension JSONScanner {
                 if collected == nil { collected = KeyCollector(Array((expected?.names ?? []).prefix(slot))) }
                 let key = try makeString(raw)
                 duplicateOf = collected?.index(of: key)
-                if duplicateOf == nil { collected?.append(key) }
+                if duplicateOf == nil { collected?.append(key) } else { duplicateNames.append(key) }
             }
             try expect(UInt8(ascii: ":"))
             if valueStarts != nil {

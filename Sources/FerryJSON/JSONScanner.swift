@@ -40,6 +40,8 @@ struct JSONScanner {
     /// True when the buffer holds the rest of the input, so running out of
     /// bytes is truncation rather than a reason to refill.
     let isFinal: Bool
+    /// The names found repeated in an object since the reader last emptied it.
+    var duplicateNames: [String] = []
     let maxDepth: Int
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int, isFinal: Bool, maxDepth: Int) {
@@ -177,6 +179,7 @@ struct JSONScanner {
             let value = try parseValue(depth: depth)
             // Duplicate keys: the last one wins, as in most JSON readers.
             if let earlier = keys.index(of: key) {
+                duplicateNames.append(key)
                 object.replaceValue(at: earlier, with: value)
             } else {
                 keys.append(key)

@@ -116,7 +116,9 @@ public struct Converter {
             let laying = rawPath && options.laidOutRecords ? reader as? any JSONLayingReader : nil
             if laying != nil { background = BackgroundOutput(output) }
             let writerOutput = background ?? output
+            readContext.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             let writeContext = WriteContext(options: options.codecOptions)
+            writeContext.schema = options.schema
             func makeWriter(_ kind: RecordKind?) throws(FerryError) -> any RecordWriter {
                 writeContext.kind = kind
                 return try outputCodec.makeWriter(writerOutput, context: writeContext)
@@ -177,7 +179,7 @@ public struct Converter {
             return ConversionSummary(
                 inputFormat: inputCodec.id, outputFormat: outputCodec.id, kind: kind ?? .generic, records: count,
                 warnings: readContext.takeWarnings(),
-                losses: writeContext.losses.losses.map { loss in
+                losses: (readContext.losses.losses + writeContext.losses.losses).map { loss in
                     var loss = loss
                     loss.warning.location = loss.warning.location.filling(from: SourceLocation(file: inputPath))
                     return loss

@@ -59,6 +59,7 @@ public struct Validator {
                         return
                     }
                     context.resumesAfterBadRecords = true
+                    context.reportsEveryLoss = true
                     let reader = try codec.makeReader(opened.input, context: context)
                     let photos = PhotoStore(
                         inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",
@@ -243,7 +244,10 @@ private struct FileRun {
 
     private mutating func takeWarnings(_ context: ReadContext) {
         for warning in context.takeWarnings() {
-            report(Diagnostic(warning).located(SourceLocation(file: path)))
+            var diagnostic = Diagnostic(warning)
+            // RFC 8259 says names should be unique: validate holds it to that.
+            if warning.code == .jsonDuplicateName { diagnostic.severity = .error }
+            report(diagnostic.located(SourceLocation(file: path)))
         }
     }
 

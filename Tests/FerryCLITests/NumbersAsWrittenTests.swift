@@ -84,3 +84,44 @@ import Testing
         #expect(text.contains("0.30000000000000004") && text.contains("84.99"), "\(text)")
     }
 }
+
+/// Lossy conversions on the command line: warnings on standard error, once
+/// per field; validate holds repeated names to be errors.
+@Suite struct LossyConversionCommandTests {
+    @Test func duplicateNamesWarnInConvertAndFailValidate() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("dup.jsonl", "{\"a\":1,\"a\":2}\n{\"b\":1}\n{\"a\":3,\"a\":4}\n")
+        let converted = try Ferry.run(["convert", input, folder.path("out.json"), "--quiet"])
+        #expect(converted.status == 0)
+        #expect(converted.diagnostics.map(\.code) == ["json.duplicateName"])
+        #expect(converted.diagnostics.map(\.severity) == ["warning"])
+        #expect(converted.diagnostics.map(\.field) == ["a"])
+
+        let validated = try Ferry.run(["validate", input])
+        #expect(validated.status == 1)
+        #expect(validated.diagnostics.map(\.code) == ["json.duplicateName", "json.duplicateName"])
+        #expect(validated.diagnostics.map(\.severity) == ["error", "error"])
+        #expect(validated.diagnostics.map(\.record) == [1, 3])
+    }
+
+    @Test func csvNullAndNestedWarnUnlessTheOptionsKeepThem() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("in.jsonl", "{\"n\":null,\"o\":[1]}\n{\"n\":null,\"o\":{\"a\":1}}\n")
+        let plain = try Ferry.run(["convert", input, folder.path("out.csv"), "--quiet"])
+        #expect(plain.status == 0)
+        #expect(plain.diagnostics.map(\.code) == ["csv.nullAsEmpty", "csv.nestedAsJSON"])
+        #expect(plain.diagnostics.map(\.field) == ["n", "o"])
+
+        let kept = try Ferry.run([
+            "convert", input, folder.path("kept.csv"), "--null", #"\N"#, "--nested", "json", "--quiet",
+        ])
+        #expect(kept.status == 0)
+        #expect(kept.diagnostics.isEmpty, "\(kept.err)")
+        let back = try Ferry.run([
+            "convert", folder.path("kept.csv"), folder.path("back.jsonl"), "--null", #"\N"#, "--nested", "json",
+            "--quiet",
+        ])
+        #expect(back.status == 0)
+        #expect(try folder.read("back.jsonl") == folder.read("in.jsonl"))
+    }
+}

@@ -91,9 +91,8 @@ extension JSONReader: RawRecordReader {
                                 for value in parsed.1 { buffers.append(other: value) }
                             }
                             if layout == .lines { try record.skipLineEnd() }
-                            if !record.duplicateNames.isEmpty {
-                                noteDuplicateNames(record.duplicateNames, record: recordIndex)
-                                record.duplicateNames.removeAll()
+                            if record.sawDuplicateName {
+                                noteDuplicateNames(in: record.bytes, at: start, record: recordIndex)
                             }
                         } catch {
                             self.lineEnd = lineEnd  // where reading goes on, if it does

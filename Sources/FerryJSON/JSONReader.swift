@@ -94,10 +94,14 @@ public final class JSONReader: RecordReader {
         self.context = context
     }
 
-    /// Notes the names repeated in record `record` (`json.duplicateName`).
-    func noteDuplicateNames(_ names: [String], record: Int) {
+    /// Notes the names repeated in record `record`, whose value starts at
+    /// `start` in `bytes` (`json.duplicateName`).
+    func noteDuplicateNames(in bytes: UnsafeBufferPointer<UInt8>, at start: Int, record: Int) {
         guard let context else { return }
-        for name in names { context.noteLoss(.jsonDuplicateName, field: name, record: record, [.string(name)]) }
+        var scanner = JSONScanner(bytes, position: start, isFinal: true, maxDepth: maxDepth)
+        for name in scanner.duplicateNames() {
+            context.noteLoss(.jsonDuplicateName, field: name, record: record, [.string(name)])
+        }
     }
 
     public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
@@ -288,17 +292,17 @@ public final class JSONReader: RecordReader {
         var localCache = FieldListCache()
         swap(&localCache, &cache)
         defer { swap(&localCache, &cache) }
-        var duplicates: [String] = []
+        var duplicates = false
         let step = try scan(inLine: inLine) { (scanner) throws(JSONScanError) -> Step in
             guard try before(&scanner) else { return .end }
             let byte = try scanner.peekSignificant()
             let start = scanner.position
             let step: Step
             if byte == UInt8(ascii: "{") {
-                scanner.duplicateNames.removeAll()
+                scanner.sawDuplicateName = false
                 let (fields, values) = try scanner.parseRecord(
                     depth: depth + 1, expecting: expected, plainNames: plain, cache: &localCache)
-                duplicates = scanner.duplicateNames
+                duplicates = scanner.sawDuplicateName
                 step = .record(fields, values, start: start)
             } else {
                 guard anyValue else {
@@ -318,7 +322,11 @@ public final class JSONReader: RecordReader {
             if position - start > maxRecordBytes {
                 throw .recordTooLarge(limit: maxRecordBytes, at: recordLocation(of: start))
             }
-            if !duplicates.isEmpty { noteDuplicateNames(duplicates, record: recordIndex) }
+            if duplicates {
+                window.bytes.withUnsafeBufferPointer {
+                    noteDuplicateNames(in: UnsafeBufferPointer(rebasing: $0[0..<window.count]), at: start, record: recordIndex)
+                }
+            }
             self.fields = fields
             recordIndex += 1
         case .other: recordIndex += 1

@@ -39,6 +39,7 @@ extension JSONScanner {
         var isInteger = true
 
         // Integer part: 0, or a non-zero digit and more digits.
+        let wholeStart = index
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else if Self.isDigit(bytes[index]) {
@@ -53,6 +54,8 @@ extension JSONScanner {
 
         // Fraction.
         var hasExponent = false
+        let wholeEnd = index
+        var fractionDigits = 0
         if index < count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
@@ -70,6 +73,7 @@ extension JSONScanner {
                 }
                 index += 1
             }
+            fractionDigits = index - wholeEnd - 1
         }
 
         // Exponent.
@@ -91,7 +95,6 @@ extension JSONScanner {
         // A number that reaches the end of the window may go on in the next chunk.
         if index == count && !isFinal { throw .needMore }
         position = index
-        let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
 
         if isInteger && digits <= 19 {
             if negative {
@@ -101,15 +104,24 @@ extension JSONScanner {
                 return .integer(Int64(mantissa))
             }
         }
-        // A double only when it prints back as written, which implies at
-        // most 15 digits, two decimals and no exponent: the fast path's.
-        if !hasExponent && digits <= 15 && mantissa <= 1 << 53 && (-22...22).contains(exponent)
-            && (negative ? JSONText.printsAsWrittenNegative(text) : JSONText.printsAsWritten(text))
-        {
+        // A double only when it prints back as written
+        // (`JSONText.printsAsWritten`, worked out from the counts): at most
+        // 13 whole digits, one or two decimals, the last not zero but for
+        // a whole number's `.0`; which is within the fast path.
+        let wholeDigits: Int = wholeEnd - wholeStart
+        let lastIsZero: Bool = bytes[index - 1] == 0x30
+        let wholeIsZero: Bool = wholeDigits == 1 && bytes[wholeStart] == 0x30
+        var asWritten: Bool = false
+        if fractionDigits == 2 {
+            asWritten = !lastIsZero
+        } else if fractionDigits == 1 {
+            asWritten = !lastIsZero || !wholeIsZero
+        }
+        if asWritten && !hasExponent && wholeDigits <= 13 {
             var value = Double(mantissa)
             value = exponent < 0 ? value / DecimalText.powerOfTen(-exponent) : value * DecimalText.powerOfTen(exponent)
             return .double(negative ? -value : value)
         }
-        return .number(text)
+        return .number(UnsafeBufferPointer(rebasing: bytes[start..<index]))
     }
 }

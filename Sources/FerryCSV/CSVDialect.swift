@@ -24,6 +24,9 @@ public struct CSVDialect: Sendable, Hashable {
     /// Whether cells of untyped columns that hold a JSON array or object
     /// are read as that value (`--nested json`).
     public var nestedJSON = false
+    /// Whether typed numbers use a decimal comma (`1,50`), as European
+    /// spreadsheets export them (`--decimal-comma`), on reading and writing.
+    public var decimalComma = false
 
     public init(delimiter: UInt8) { self.delimiter = delimiter }
 
@@ -88,6 +91,7 @@ public struct CSVDialect: Sendable, Hashable {
             encoding = chosen
         }
         if let text = options["null"] { nullText = Array(text.utf8) }
+        decimalComma = options.flag("decimal-comma")
         if let text = options["nested"] {
             guard text == "text" || text == "json" else {
                 throw .usageInvalidValue(option: "nested", value: text, expected: .string("text, json"))
@@ -117,6 +121,7 @@ public struct CSVDialect: Sendable, Hashable {
             allowed: RaggedRows.allCases.map(\.rawValue)),
         CodecOption(name: "max-field-bytes", helpKey: .optionCSVMaxFieldBytes, valueName: "n", applies: .read),
         CodecOption(name: "null", helpKey: .optionCSVNull, valueName: "text", applies: .readWrite),
+        CodecOption(name: "decimal-comma", helpKey: .optionCSVDecimalComma, applies: .readWrite),
         CodecOption(
             name: "nested", helpKey: .optionCSVNested, valueName: "form", applies: .readWrite, allowed: ["text", "json"]),
         CodecOption(

@@ -55,7 +55,7 @@ extension CSVReader: JSONLayingReader {
             if !started { try start() }
             guard !finished, let header else { return false }
             // Cells that stand for null or hold JSON take the general way.
-            guard dialect.nullText == nil && !dialect.nestedJSON, let plan = plainPlan(for: header, writer: writer)
+            guard dialect.nullText == nil && !dialect.nestedJSON && !dialect.decimalComma, let plan = plainPlan(for: header, writer: writer)
             else { return try readRaw(raw) }
             var buffers = RawRecordBuffers()
             swap(&buffers, &rawBuffers)

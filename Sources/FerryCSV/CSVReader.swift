@@ -264,6 +264,17 @@ public final class CSVReader: RecordReader {
                 buffers.append(other: value)
                 continue
             }
+            if dialect.decimalComma, column.type == .number, bytes.contains(UInt8(ascii: ",")) {
+                // `1,50`: read with a point in place of the comma.
+                let pointed = bytes.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
+                guard let value = pointed.withUnsafeBufferPointer({ DecimalText.parsedValue($0) }) else {
+                    throw .failed(
+                        .csvInvalidNumber, [.string(list.names[index]), .string(scanner.text(of: field))],
+                        index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
+                }
+                buffers.append(other: value)
+                continue
+            }
             switch CellTyping.value(bytes, field: field, scanner: scanner, rule: column) {
             case .cell(let cell):
                 buffers.cells.append(cell)

@@ -178,6 +178,12 @@ public final class CSVWriter: RawRecordWriter {
 
     private func appendDouble(_ number: Double, to out: inout WriteBuffer) throws(FerryError) {
         guard number.isFinite else { throw FerryError(.csvNonFiniteNumber, [.double(number)]) }
+        if dialect.decimalComma {
+            var text = WriteBuffer(capacity: 32)
+            defer { text.release() }
+            JSONText.appendDouble(number, to: &text)
+            return appendDecimalComma(text.bytes, to: &out)
+        }
         if dialect.quoteAll { out.append(dialect.quote) }
         JSONText.appendDouble(number, to: &out)
         if dialect.quoteAll { out.append(dialect.quote) }
@@ -185,9 +191,17 @@ public final class CSVWriter: RawRecordWriter {
 
     /// Appends a number kept as text, as it was written.
     private func appendNumber(_ text: UnsafeBufferPointer<UInt8>, to out: inout WriteBuffer) {
+        if dialect.decimalComma { return appendDecimalComma(Array(text), to: &out) }
         if dialect.quoteAll { out.append(dialect.quote) }
         out.append(text)
         if dialect.quoteAll { out.append(dialect.quote) }
+    }
+
+    /// Appends a number's text with a comma for its point (`--decimal-comma`),
+    /// quoted as text is when the comma is the delimiter.
+    private func appendDecimalComma(_ text: [UInt8], to out: inout WriteBuffer) {
+        let commas = text.map { $0 == UInt8(ascii: ".") ? UInt8(ascii: ",") : $0 }
+        commas.withUnsafeBufferPointer { appendText($0, to: &out) }
     }
 
     private func appendPlain(_ text: StaticString, to out: inout WriteBuffer) {

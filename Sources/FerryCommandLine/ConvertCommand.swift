@@ -69,7 +69,7 @@ struct ConvertCommand {
         bar.finish()
         for warning in summary.warnings { console.report(warning) }
         for loss in summary.losses { console.report(loss.warning) }
-        for loss in summary.losses {
+        for loss in summary.losses where !arguments.flag("quiet") {
             guard let key = lossKey(loss.warning.code) else { continue }
             console.printError(console.catalog.message(key, count: loss.count, [.count(loss.count), .string(loss.field)]))
         }

@@ -369,6 +369,8 @@ extension MessageKey {
     public static let optionCSVNull = MessageKey("option.csv.null")
     /// CSV and TSV: how cells holding arrays and objects are read: text (default) keeps their JSON text as a string, json reads them as values.
     public static let optionCSVNested = MessageKey("option.csv.nested")
+    /// CSV and TSV: typed numbers have a decimal comma (1,50), as European spreadsheets export them, usually with --delimiter ';'.
+    public static let optionCSVDecimalComma = MessageKey("option.csv.decimalComma")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -554,6 +556,7 @@ extension MessageKey {
         .schemaExpectedTopLevelProperty,
         .optionCSVNull,
         .optionCSVNested,
+        .optionCSVDecimalComma,
     ]
 }
 

@@ -387,6 +387,7 @@ enum EmbeddedCatalogs {
             "convert.loss.duplicateName#other": "%1$@ Objekte wiederholten den Namen '%2$@'.",
             "option.csv.null": "CSV und TSV: der Text, der für null steht, etwa \\N: null wird so geschrieben, und eine Zelle mit diesem Text wird als null gelesen.",
             "option.csv.nested": "CSV und TSV: wie Zellen mit Arrays und Objekten gelesen werden: text (Standard) behält ihren JSON-Text als Zeichenkette, json liest sie als Werte.",
+            "option.csv.decimalComma": "CSV und TSV: typisierte Zahlen haben ein Dezimalkomma (1,50), wie europäische Tabellenkalkulationen sie exportieren, meist mit --delimiter ';'.",
         ],
         "el": [
             "cli.abstract": "Το Ferry μετατρέπει, συγχωνεύει και ελέγχει σύνολα δεδομένων προϊόντων και βιβλίων.",
@@ -773,6 +774,7 @@ enum EmbeddedCatalogs {
             "convert.loss.duplicateName#other": "%1$@ αντικείμενα επανέλαβαν το όνομα '%2$@'.",
             "option.csv.null": "CSV και TSV: το κείμενο που αντιστοιχεί στο null, π.χ. \\N: το null γράφεται έτσι, και ένα κελί που το περιέχει διαβάζεται ως null.",
             "option.csv.nested": "CSV και TSV: πώς διαβάζονται κελιά με πίνακες και αντικείμενα: text (προεπιλογή) κρατά το κείμενο JSON ως συμβολοσειρά, json τα διαβάζει ως τιμές.",
+            "option.csv.decimalComma": "CSV και TSV: οι αριθμοί με τύπο έχουν υποδιαστολή κόμμα (1,50), όπως τους εξάγουν τα ευρωπαϊκά λογιστικά φύλλα, συνήθως με --delimiter ';'.",
         ],
         "en-GB": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1159,6 +1161,7 @@ enum EmbeddedCatalogs {
             "convert.loss.duplicateName#other": "%1$@ objects repeated the name '%2$@'.",
             "option.csv.null": "CSV and TSV: the text that stands for null, such as \\N: null is written as it, and a cell holding it reads as null.",
             "option.csv.nested": "CSV and TSV: how cells holding arrays and objects are read: text (default) keeps their JSON text as a string, json reads them as values.",
+            "option.csv.decimalComma": "CSV and TSV: typed numbers have a decimal comma (1,50), as European spreadsheets export them, usually with --delimiter ';'.",
         ],
         "en": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1545,6 +1548,7 @@ enum EmbeddedCatalogs {
             "convert.loss.duplicateName#other": "%1$@ objects repeated the name '%2$@'.",
             "option.csv.null": "CSV and TSV: the text that stands for null, such as \\N: null is written as it, and a cell holding it reads as null.",
             "option.csv.nested": "CSV and TSV: how cells holding arrays and objects are read: text (default) keeps their JSON text as a string, json reads them as values.",
+            "option.csv.decimalComma": "CSV and TSV: typed numbers have a decimal comma (1,50), as European spreadsheets export them, usually with --delimiter ';'.",
         ],
         "es": [
             "cli.abstract": "Ferry convierte, combina y valida conjuntos de datos de productos y libros.",
@@ -1957,6 +1961,7 @@ enum EmbeddedCatalogs {
             "convert.loss.duplicateName#other": "%1$@ objetos repitieron el nombre '%2$@'.",
             "option.csv.null": "CSV y TSV: el texto que representa null, como \\N: null se escribe así, y una celda que lo contiene se lee como null.",
             "option.csv.nested": "CSV y TSV: cómo se leen las celdas con arrays y objetos: text (predeterminado) conserva su texto JSON como cadena, json los lee como valores.",
+            "option.csv.decimalComma": "CSV y TSV: los números tipados llevan coma decimal (1,50), como los exportan las hojas de cálculo europeas, normalmente con --delimiter ';'.",
         ],
         "fr": [
             "cli.abstract": "Ferry convertit, fusionne et valide des jeux de données de produits et de livres.",
@@ -2369,6 +2374,7 @@ enum EmbeddedCatalogs {
             "convert.loss.duplicateName#other": "%1$@ objets ont répété le nom '%2$@'.",
             "option.csv.null": "CSV et TSV : le texte qui représente null, par exemple \\N : null est écrit ainsi, et une cellule qui le contient est lue comme null.",
             "option.csv.nested": "CSV et TSV : comment lire les cellules contenant des tableaux et des objets : text (par défaut) garde leur texte JSON comme chaîne, json les lit comme des valeurs.",
+            "option.csv.decimalComma": "CSV et TSV : les nombres typés ont une virgule décimale (1,50), comme les exportent les tableurs européens, le plus souvent avec --delimiter ';'.",
         ],
         "it": [
             "cli.abstract": "Ferry converte, unisce e convalida dataset di prodotti e libri.",
@@ -2781,6 +2787,7 @@ enum EmbeddedCatalogs {
             "convert.loss.duplicateName#other": "%1$@ oggetti hanno ripetuto il nome '%2$@'.",
             "option.csv.null": "CSV e TSV: il testo che rappresenta null, per esempio \\N: null viene scritto così, e una cella che lo contiene viene letta come null.",
             "option.csv.nested": "CSV e TSV: come leggere le celle con array e oggetti: text (predefinito) mantiene il loro testo JSON come stringa, json li legge come valori.",
+            "option.csv.decimalComma": "CSV e TSV: i numeri tipizzati hanno la virgola decimale (1,50), come li esportano i fogli di calcolo europei, di solito con --delimiter ';'.",
         ],
     ]
 }

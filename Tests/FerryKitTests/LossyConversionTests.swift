@@ -121,3 +121,46 @@ import Testing
         #expect(summary.losses.first?.warning.arguments == [.string("1e400"), .string("1.7976931348623157e+308")])
     }
 }
+
+/// `--decimal-comma`: typed numbers as European spreadsheets write them.
+@Suite struct DecimalCommaTests {
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder() }
+
+    func convert(_ input: String, to output: String, options: [String: String], rawRecords: Bool) throws {
+        var conversion = ConversionOptions()
+        conversion.overwrite = true
+        conversion.rawRecords = rawRecords
+        conversion.codecOptions = OptionValues(options)
+        do throws(FerryError) {
+            _ = try Converter().convert(input, to: scratch.path(output), options: conversion)
+        } catch {
+            Issue.record("\(error)")
+            throw error
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func readsAndWritesCommas(rawRecords: Bool) throws {
+        let csv = "name;price;sku\nWii;1,50;GS-1\nDS;7;GS-2\nPad;1,10;GS-3\n"
+        let input = try scratch.write("in.csv", csv)
+        let options = ["delimiter": ";", "decimal-comma": ""]
+        try convert(input, to: "out.jsonl", options: options, rawRecords: rawRecords)
+        #expect(
+            String(decoding: try scratch.read("out.jsonl"), as: UTF8.self)
+                == "{\"name\":\"Wii\",\"price\":1.50,\"sku\":\"GS-1\"}\n{\"name\":\"DS\",\"price\":7,\"sku\":\"GS-2\"}\n"
+                + "{\"name\":\"Pad\",\"price\":1.10,\"sku\":\"GS-3\"}\n")
+        try convert(scratch.path("out.jsonl"), to: "back.csv", options: options, rawRecords: rawRecords)
+        #expect(
+            String(decoding: try scratch.read("back.csv"), as: UTF8.self)
+                == "name;price;sku\nWii;1,50;GS-1\nDS;7;GS-2\nPad;1,10;GS-3\n")
+    }
+
+    /// With a comma delimiter, a decimal comma is quoted.
+    @Test func aCommaDelimiterQuotesIt() throws {
+        let input = try scratch.write("in.jsonl", "{\"name\":\"Wii\",\"price\":84.99}\n")
+        try convert(input, to: "out.csv", options: ["decimal-comma": ""], rawRecords: true)
+        #expect(String(decoding: try scratch.read("out.csv"), as: UTF8.self) == "name,price\nWii,\"84,99\"\n")
+    }
+}

@@ -70,6 +70,22 @@ import Testing
                 == "{\"id\":1,\(stored){\"id\":2,\(stored)")
     }
 
+    /// Checks see the number a text holds: `-1E2` is negative wherever it
+    /// comes from, `1.10` and a 30-digit price are not.
+    @Test(arguments: [
+        ("in.jsonl", "{\"name\":\"a\",\"price\":1.10}\n{\"name\":\"b\",\"price\":-1E2}\n{\"name\":\"c\",\"price\":123456789012345678901234567890}\n"),
+        ("in.csv", "name,price\na,1.10\nb,-1E2\nc,123456789012345678901234567890\n"),
+    ])
+    func checksSeeTheValue(_ name: String, _ text: String) throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write(name, text)
+        let validated = try Ferry.run(["validate", input, "--kind", "product"])
+        #expect(validated.status == 1, "\(validated.out)")
+        #expect(validated.diagnostics.map(\.code) == ["record.negative"])
+        #expect(validated.diagnostics.map(\.record) == [2])
+        #expect(validated.diagnostics.map(\.field) == ["price"])
+    }
+
     /// A double from a binary format is written as the shortest text that
     /// reads back as it, in every text format.
     @Test(arguments: ["json", "jsonl", "csv", "plist-xml"])

@@ -50,7 +50,9 @@ public struct CSVCodec: Codec {
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        CSVWriter(output, dialect: try CSVDialect(delimiter: delimiter, options: context.options))
+        CSVWriter(
+            output, dialect: try CSVDialect(delimiter: delimiter, options: context.options),
+            schema: context.schema ?? context.kind?.schema, losses: context.losses)
     }
 
     /// Checks the structure only (quotes, ragged rows, encoding): cells are

@@ -21,6 +21,15 @@ public struct CSVDialect: Sendable, Hashable {
     public var encoding = TextEncoding.utf8
     /// The most bytes one field may take (`limit.fieldTooLarge`).
     public var maxFieldBytes = 16 << 20
+    /// The text that stands for null (`--null`), written for null and read
+    /// as null when a cell holds it unquoted; nil writes null as an empty cell.
+    public var nullText: [UInt8]?
+    /// Whether cells of untyped columns that hold a JSON array or object
+    /// are read as that value (`--nested json`).
+    public var nestedJSON = false
+    /// Whether typed numbers use a decimal comma (`1,50`), as European
+    /// spreadsheets export them (`--decimal-comma`), on reading and writing.
+    public var decimalComma = false
 
     public init(delimiter: UInt8) { self.delimiter = delimiter }
 
@@ -83,6 +92,14 @@ public struct CSVDialect: Sendable, Hashable {
             }
             encoding = chosen
         }
+        if let text = options["null"] { nullText = Array(text.utf8) }
+        decimalComma = options.flag("decimal-comma")
+        if let text = options["nested"] {
+            guard text == "text" || text == "json" else {
+                throw .usageInvalidValue(option: "nested", value: text, expected: .string("text, json"))
+            }
+            nestedJSON = text == "json"
+        }
         if let text = options["max-field-bytes"] {
             guard let limit = Int(text), limit > 0 else {
                 throw .usageInvalidValue(option: "max-field-bytes", value: text, expected: .message(.expectedPositiveNumber))
@@ -129,6 +146,10 @@ public struct CSVDialect: Sendable, Hashable {
             name: "ragged", helpKey: .optionCSVRagged, valueName: "policy", applies: .read,
             allowed: RaggedRows.allCases.map(\.rawValue)),
         CodecOption(name: "max-field-bytes", helpKey: .optionCSVMaxFieldBytes, valueName: "n", applies: .read),
+        CodecOption(name: "null", helpKey: .optionCSVNull, valueName: "text", applies: .readWrite),
+        CodecOption(name: "decimal-comma", helpKey: .optionCSVDecimalComma, applies: .readWrite),
+        CodecOption(
+            name: "nested", helpKey: .optionCSVNested, valueName: "form", applies: .readWrite, allowed: ["text", "json"]),
         CodecOption(
             name: "line-ending", helpKey: .optionCSVLineEnding, valueName: "ending", applies: .write,
             allowed: ["lf", "crlf"]),

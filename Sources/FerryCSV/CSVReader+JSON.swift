@@ -54,7 +54,9 @@ extension CSVReader: JSONLayingReader {
         do throws(FerryError) {
             if !started { try start() }
             guard !finished, let header else { return false }
-            guard let plan = plainPlan(for: header, writer: writer) else { return try readRaw(raw) }
+            // Cells that stand for null or hold JSON take the general way.
+            guard dialect.nullText == nil && !dialect.nestedJSON && !dialect.decimalComma, let plan = plainPlan(for: header, writer: writer)
+            else { return try readRaw(raw) }
             var buffers = RawRecordBuffers()
             swap(&buffers, &rawBuffers)
             defer { swap(&buffers, &rawBuffers) }

@@ -256,6 +256,27 @@ public final class CSVReader: RecordReader {
             let field = fields[index]
             let column = index < columns.count ? columns[index] : ColumnRule(type: nil)
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
+            if let nullText = dialect.nullText, !field.quoted, bytes.elementsEqual(nullText) {
+                buffers.cells.append(.null)
+                continue
+            }
+            if dialect.nestedJSON, column.type == nil, let first = bytes.first,
+                first == UInt8(ascii: "[") || first == UInt8(ascii: "{"), let value = nestedValue(bytes, field: field, scanner: scanner)
+            {
+                buffers.append(other: value)
+                continue
+            }
+            if dialect.decimalComma, column.type == .number, bytes.contains(UInt8(ascii: ",")) {
+                // `1,50`: read with a point in place of the comma.
+                let pointed = bytes.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
+                guard let value = pointed.withUnsafeBufferPointer({ DecimalText.parsedValue($0) }) else {
+                    throw .failed(
+                        .csvInvalidNumber, [.string(list.names[index]), .string(scanner.text(of: field))],
+                        index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
+                }
+                buffers.append(other: value)
+                continue
+            }
             switch CellTyping.value(bytes, field: field, scanner: scanner, rule: column) {
             case .cell(let cell):
                 buffers.cells.append(cell)
@@ -275,6 +296,14 @@ public final class CSVReader: RecordReader {
             }
         }
         return RowShape(fields: list, start: rowStart, ragged: ragged)
+    }
+
+    /// The JSON value a cell holds (its doubled quotes undone), for `--nested json`.
+    private func nestedValue(_ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner) -> Value? {
+        guard let parse = context.jsonValue else { return nil }
+        guard field.hasDoubledQuotes else { return parse(bytes, context.limits.maxDepth) }
+        var text = scanner.text(of: field)
+        return text.withUTF8 { parse($0, context.limits.maxDepth) }
     }
 
     /// The header widened with `columnN` names to `count` fields, for long rows under `--ragged pad`.

@@ -5,8 +5,12 @@ import FerryCore
 /// The header comes from the first record. Later records are written by
 /// field name: a field they lack is an empty cell, a field the header lacks
 /// is `csv.fieldsChanged`, since a CSV file has one header. Null is an empty
-/// cell and an empty string `""`, so the two read back apart. Numbers are
-/// written as JSON writes them; nested arrays and objects as compact JSON.
+/// cell and an empty string `""`, so the two read back apart when the
+/// column is typed; in a column nothing types, null reads back as an empty
+/// string, which `csv.nullAsEmpty` says once per field unless `--null`
+/// names a text for it. Numbers are written as JSON writes them, or as
+/// they were written (`RawValue.number`); nested arrays and objects as
+/// compact JSON, which `csv.nestedAsJSON` says unless `--nested json`.
 public final class CSVWriter: RawRecordWriter {
     private let output: any ByteOutput
     private let dialect: CSVDialect
@@ -17,12 +21,20 @@ public final class CSVWriter: RawRecordWriter {
     /// For the field lists seen lately: the position in each of every header field.
     @exclusivity(unchecked) private var mappings: [(fields: FieldList, positions: [Int?])] = []
     private var finished = false
+    /// The schema that types columns on reading, if any.
+    private let schema: Schema?
+    /// Where nulls and nested values that will not read back are counted.
+    private let losses: LossTally
+    /// Whether each field of `typedFields` is typed by the schema.
+    @exclusivity(unchecked) private var typed: (fields: FieldList?, flags: [Bool]) = (nil, [])
 
     private static let drainThreshold = 1 << 18
 
-    public init(_ output: any ByteOutput, dialect: CSVDialect) {
+    public init(_ output: any ByteOutput, dialect: CSVDialect, schema: Schema? = nil, losses: LossTally = LossTally()) {
         self.output = output
         self.dialect = dialect
+        self.schema = schema
+        self.losses = losses
     }
 
     deinit { buffer.release() }
@@ -30,7 +42,7 @@ public final class CSVWriter: RawRecordWriter {
     public func write(_ record: Record) throws(FerryError) {
         try writeRow(record.fields, count: record.values.count, index: record.origin.index) {
             (field, out) throws(FerryError) in
-            try appendCell(record.values[field], to: &out)
+            try appendCell(record.values[field], fields: record.fields, at: field, record: record.origin.index, to: &out)
         }
     }
 
@@ -38,13 +50,15 @@ public final class CSVWriter: RawRecordWriter {
         try writeRow(record.fields, count: record.values.count, index: record.origin.index) {
             (field, out) throws(FerryError) in
             switch record.values[field] {
-            case .null: break
+            case .null: appendNull(record.fields, at: field, record: record.origin.index, to: &out)
             case .bool(let flag): appendPlain(flag ? "true" : "false", to: &out)
             case .integer(let number): appendInteger(number, to: &out)
             case .double(let number): try appendDouble(number, to: &out)
+            case .number(let text): appendNumber(text, to: &out)
             case .text(let utf8): appendText(utf8, to: &out)
             case .bytes(let bytes): appendText(Photo.dataURI(bytes), to: &out)
-            case .other(let other): try appendCell(record.others[other], to: &out)
+            case .other(let other):
+                try appendCell(record.others[other], fields: record.fields, at: field, record: record.origin.index, to: &out)
             }
         }
     }
@@ -119,17 +133,41 @@ public final class CSVWriter: RawRecordWriter {
 
     // MARK: - Cells
 
-    private func appendCell(_ value: Value, to out: inout WriteBuffer) throws(FerryError) {
+    /// Appends the cell of field `index` of `fields`, in record `record`.
+    private func appendCell(
+        _ value: Value, fields: FieldList, at index: Int, record: Int, to out: inout WriteBuffer
+    ) throws(FerryError) {
         switch value {
-        case .null: break
+        case .null: appendNull(fields, at: index, record: record, to: &out)
         case .bool(let flag): appendPlain(flag ? "true" : "false", to: &out)
         case .integer(let number): appendInteger(number, to: &out)
         case .double(let number): try appendDouble(number, to: &out)
+        case .number(let number):
+            var text = number.text
+            text.withUTF8 { appendNumber($0, to: &out) }
         case .string(let text): appendText(text, to: &out)
         case .bytes(let bytes): appendText(Photo.dataURI(bytes), to: &out)
         case .date(let date): appendText(Timestamp.iso8601(date), to: &out)
-        case .array, .object: appendText(try JSONText.compact(value), to: &out)
+        case .array, .object:
+            if !dialect.nestedJSON {
+                let name = fields.names[index]
+                losses.note(.csvNestedAsJSON, field: name, record: record, [.string(name)])
+            }
+            appendText(try JSONText.compact(value), to: &out)
         }
+    }
+
+    /// Appends null: `--null`'s text, else nothing, which a column nothing
+    /// types reads back as an empty string (noted as `csv.nullAsEmpty`).
+    @inline(__always)
+    private func appendNull(_ fields: FieldList, at index: Int, record: Int, to out: inout WriteBuffer) {
+        if let text = dialect.nullText { return text.withUnsafeBufferPointer { out.append($0) } }
+        if typed.fields !== fields {
+            typed = (fields, fields.names.map { schema?.rule(for: $0)?.type != nil })
+        }
+        guard !typed.flags[index] else { return }
+        let name = fields.names[index]
+        losses.note(.csvNullAsEmpty, field: name, record: record, [.string(name)])
     }
 
     private func appendInteger(_ number: Int64, to out: inout WriteBuffer) {
@@ -140,9 +178,30 @@ public final class CSVWriter: RawRecordWriter {
 
     private func appendDouble(_ number: Double, to out: inout WriteBuffer) throws(FerryError) {
         guard number.isFinite else { throw FerryError(.csvNonFiniteNumber, [.double(number)]) }
+        if dialect.decimalComma {
+            var text = WriteBuffer(capacity: 32)
+            defer { text.release() }
+            JSONText.appendDouble(number, to: &text)
+            return appendDecimalComma(text.bytes, to: &out)
+        }
         if dialect.quoteAll { out.append(dialect.quote) }
         JSONText.appendDouble(number, to: &out)
         if dialect.quoteAll { out.append(dialect.quote) }
+    }
+
+    /// Appends a number kept as text, as it was written.
+    private func appendNumber(_ text: UnsafeBufferPointer<UInt8>, to out: inout WriteBuffer) {
+        if dialect.decimalComma { return appendDecimalComma(Array(text), to: &out) }
+        if dialect.quoteAll { out.append(dialect.quote) }
+        out.append(text)
+        if dialect.quoteAll { out.append(dialect.quote) }
+    }
+
+    /// Appends a number's text with a comma for its point (`--decimal-comma`),
+    /// quoted as text is when the comma is the delimiter.
+    private func appendDecimalComma(_ text: [UInt8], to out: inout WriteBuffer) {
+        let commas = text.map { $0 == UInt8(ascii: ".") ? UInt8(ascii: ",") : $0 }
+        commas.withUnsafeBufferPointer { appendText($0, to: &out) }
     }
 
     private func appendPlain(_ text: StaticString, to out: inout WriteBuffer) {

@@ -31,10 +31,9 @@ enum CellTyping {
         if bytes.isEmpty { return .cell(.null) }
         switch type {
         case .number:
-            return DecimalText.number(bytes).map { .cell($0) } ?? .mismatch(.csvInvalidNumber)
+            return DecimalText.cell(bytes).map { .cell($0) } ?? .mismatch(.csvInvalidNumber)
         case .integer:
-            if case .integer(let number)? = DecimalText.number(bytes) { return .cell(.integer(number)) }
-            return .mismatch(.csvInvalidInteger)
+            return DecimalText.integerCell(bytes).map { .cell($0) } ?? .mismatch(.csvInvalidInteger)
         case .bool:
             return bool(bytes).map { .cell(.bool($0)) } ?? .mismatch(.csvInvalidBool)
         case .string, .photo:

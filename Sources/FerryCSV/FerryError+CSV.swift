@@ -4,6 +4,10 @@ import FerryCore
 
 extension FerryError.Code {
     public static let csvUnterminatedQuote = Self("csv.unterminatedQuote", .data)
+    /// Warnings: a null written as an empty cell in a column nothing types,
+    /// and an array or object written into a cell as JSON text.
+    public static let csvNullAsEmpty = Self("csv.nullAsEmpty", .data)
+    public static let csvNestedAsJSON = Self("csv.nestedAsJSON", .data)
     public static let csvUnexpectedAfterQuote = Self("csv.unexpectedAfterQuote", .data)
     public static let csvRaggedRow = Self("csv.raggedRow", .data)
     public static let csvInvalidUTF8 = Self("csv.invalidUTF8", .data)

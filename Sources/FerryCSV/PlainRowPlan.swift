@@ -333,12 +333,16 @@ final class PlainRowPlan {
                 out.append(value)
                 return true
             }
-            switch DecimalText.number(value) {
+            // Any other number keeps its text, as `CellTyping` keeps it;
+            // a sign the rule may refuse goes the general way.
+            let integer = cell == .integer || cell == .requiredInteger
+            switch integer ? DecimalText.integerCell(value) : DecimalText.cell(value) {
             case .integer(let number)? where number >= 0 || signed:
                 JSONText.appendInteger(number, to: &out)
             case .double(let number)? where number >= 0 || signed:
-                guard cell == .number || cell == .requiredNumber else { return false }
                 JSONText.appendDouble(number, to: &out)
+            case .number(let text)? where signed || text.first != UInt8(ascii: "-"):
+                JSONText.appendNumber(text, to: &out)
             default:
                 return false
             }

@@ -40,6 +40,18 @@ struct ConvertCommand {
             ])
     }
 
+    /// The summary line that counts the changes of `code`.
+    static func lossKey(_ code: FerryError.Code) -> PluralKey? {
+        switch code {
+        case .convertNumberRounded: .convertLossNumberRounded
+        case .convertNullDropped: .convertLossNullDropped
+        case .csvNullAsEmpty: .convertLossNullAsEmpty
+        case .csvNestedAsJSON: .convertLossNestedAsJSON
+        case .jsonDuplicateName: .convertLossDuplicateName
+        default: nil
+        }
+    }
+
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) {
         var options = ConversionOptions()
         options.from = arguments["from"]
@@ -64,6 +76,11 @@ struct ConvertCommand {
         let summary = try converter.convert(input, to: output, options: options)
         bar.finish()
         for warning in summary.warnings { console.report(warning) }
+        for loss in summary.losses { console.report(loss.warning) }
+        for loss in summary.losses where !arguments.flag("quiet") {
+            guard let key = lossKey(loss.warning.code) else { continue }
+            console.printError(console.catalog.message(key, count: loss.count, [.count(loss.count), .string(loss.field)]))
+        }
         if !arguments.flag("quiet"), console.errorIsTerminal, let output, output != "-" {
             console.printError(
                 console.catalog.message(

@@ -52,6 +52,10 @@ public final class ReadContext {
     public var diagnostics: (any DiagnosticSink)? {
         didSet { resumesAfterBadRecords = diagnostics != nil }
     }
+    /// Reads one JSON value from text, for a reader that finds JSON inside
+    /// its own format (CSV with `--nested json`); FerryKit sets it, since a
+    /// codec knows no other codec.
+    public var jsonValue: (@Sendable (UnsafeBufferPointer<UInt8>, _ maxDepth: Int) -> Value?)?
     /// Warnings raised while reading, in order.
     public private(set) var warnings: [FerryWarning] = []
 
@@ -67,6 +71,22 @@ public final class ReadContext {
 
     public func warn(_ warning: FerryWarning) { warnings.append(warning) }
 
+    /// What the reader changed as it read (a repeated name in a JSON
+    /// object keeps its last value): once per code and field, counted.
+    public let losses = LossTally()
+    /// Whether every such change is a warning of its own, as `validate`
+    /// wants, instead of a count in `losses`.
+    public var reportsEveryLoss = false
+
+    /// Notes a change of `code` to field `field` of record `record`.
+    public func noteLoss(_ code: FerryError.Code, field: String, record: Int, _ arguments: [MessageArgument]) {
+        if reportsEveryLoss {
+            warn(FerryWarning(code, arguments, at: SourceLocation(record: record, field: field)))
+        } else {
+            losses.note(code, field: field, record: record, arguments)
+        }
+    }
+
     /// Returns the warnings raised since the last call and forgets them.
     public func takeWarnings() -> [FerryWarning] {
         defer { warnings.removeAll() }
@@ -77,7 +97,13 @@ public final class ReadContext {
 /// Settings for a writer.
 public final class WriteContext {
     public var kind: RecordKind?
+    /// The schema the records were checked against, when the caller gave
+    /// one; nil for the kind's. Writers that can lose what a schema would
+    /// type back (CSV's null) look at it.
+    public var schema: Schema?
     public var options: OptionValues
+    /// The values the writer could not write as they came, for the summary.
+    public let losses = LossTally()
 
     public init(kind: RecordKind? = nil, options: OptionValues = OptionValues()) {
         self.kind = kind

@@ -18,6 +18,9 @@ public enum JSONText {
         case .double(let number):
             guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
             appendDouble(number, to: &out)
+        case .number(let number):
+            var text = number.text
+            text.withUTF8 { appendNumber($0, to: &out) }
         case .string(let text): appendQuoted(text, to: &out)
         case .bytes(let bytes): appendDataURI(bytes, to: &out)
         case .date(let date): appendQuoted(Timestamp.iso8601(date), to: &out)
@@ -61,6 +64,7 @@ public enum JSONText {
         case .double(let number):
             guard number.isFinite else { throw FerryError(.jsonNonFiniteNumber, [.double(number)]) }
             appendDouble(number, to: &out)
+        case .number(let text): appendNumber(text, to: &out)
         case .text(let utf8): appendQuoted(utf8, to: &out)
         case .bytes(let bytes): appendDataURI(bytes, to: &out)
         case .other(let other): try appendValue(record.others[other], to: &out, indentLevel: indentLevel)
@@ -238,6 +242,39 @@ public enum JSONText {
             }
             output.append(UnsafeBufferPointer(rebasing: scratch[index..<20]))
         }
+    }
+
+    /// Appends number text as it was written when it is JSON (RFC 8259),
+    /// else with the least change that makes it so, keeping every digit:
+    /// no `+` sign, no leading zeros (`007` → `7`), a zero before a point
+    /// that starts it (`.5` → `0.5`) and after one that ends it (`5.` →
+    /// `5.0`).
+    /// - Parameter text: a number in `DecimalText`'s grammar.
+    public static func appendNumber(_ text: UnsafeBufferPointer<UInt8>, to output: inout WriteBuffer) {
+        let count = text.count
+        var index = 0
+        if index < count && text[index] == UInt8(ascii: "+") { index += 1 }
+        if index < count && text[index] == UInt8(ascii: "-") {
+            output.append(UInt8(ascii: "-"))
+            index += 1
+        }
+        var whole = index
+        while whole < count && text[whole] &- 0x30 < 10 { whole += 1 }
+        // The digits before any point, without leading zeros but the last.
+        var first = index
+        while first + 1 < whole && text[first] == UInt8(ascii: "0") { first += 1 }
+        if first == whole {
+            output.append(UInt8(ascii: "0"))
+        } else {
+            output.append(UnsafeBufferPointer(rebasing: text[first..<whole]))
+        }
+        index = whole
+        if index < count && text[index] == UInt8(ascii: ".") {
+            output.append(UInt8(ascii: "."))
+            index += 1
+            if index == count || text[index] &- 0x30 >= 10 { output.append(UInt8(ascii: "0")) }
+        }
+        if index < count { output.append(UnsafeBufferPointer(rebasing: text[index..<count])) }
     }
 
     /// Whether `bytes` spell a number of at least zero that, read as

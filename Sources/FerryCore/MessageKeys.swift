@@ -427,6 +427,12 @@ extension MessageKey {
     public static let csvDelimiterTab = MessageKey("csv.delimiter.tab")
     /// spaces
     public static let csvDelimiterSpace = MessageKey("csv.delimiter.space")
+    /// CSV and TSV: the text that stands for null, such as \N: null is written as it, and a cell holding it reads as null.
+    public static let optionCSVNull = MessageKey("option.csv.null")
+    /// CSV and TSV: how cells holding arrays and objects are read: text (default) keeps their JSON text as a string, json reads them as values.
+    public static let optionCSVNested = MessageKey("option.csv.nested")
+    /// CSV and TSV: typed numbers have a decimal comma (1,50), as European spreadsheets export them, usually with --delimiter ';'.
+    public static let optionCSVDecimalComma = MessageKey("option.csv.decimalComma")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -641,6 +647,9 @@ extension MessageKey {
         .expectedDelimiter,
         .csvDelimiterTab,
         .csvDelimiterSpace,
+        .optionCSVNull,
+        .optionCSVNested,
+        .optionCSVDecimalComma,
     ]
 }
 
@@ -657,6 +666,16 @@ extension PluralKey {
     public static let validateCountRecords = PluralKey("validate.count.records")
     /// %1$@ records valid
     public static let validateCountValidRecords = PluralKey("validate.count.validRecords")
+    /// %1$@ numbers in field '%2$@' were rounded.
+    public static let convertLossNumberRounded = PluralKey("convert.loss.numberRounded")
+    /// %1$@ nulls in field '%2$@' were left out.
+    public static let convertLossNullDropped = PluralKey("convert.loss.nullDropped")
+    /// %1$@ nulls in field '%2$@' were written as empty cells.
+    public static let convertLossNullAsEmpty = PluralKey("convert.loss.nullAsEmpty")
+    /// %1$@ arrays or objects in field '%2$@' were written as JSON text.
+    public static let convertLossNestedAsJSON = PluralKey("convert.loss.nestedAsJSON")
+    /// %1$@ objects repeated the name '%2$@'.
+    public static let convertLossDuplicateName = PluralKey("convert.loss.duplicateName")
 
     /// Every key above, in the catalog's order.
     static let all: [PluralKey] = [
@@ -666,5 +685,10 @@ extension PluralKey {
         .validateCountFiles,
         .validateCountRecords,
         .validateCountValidRecords,
+        .convertLossNumberRounded,
+        .convertLossNullDropped,
+        .convertLossNullAsEmpty,
+        .convertLossNestedAsJSON,
+        .convertLossDuplicateName,
     ]
 }

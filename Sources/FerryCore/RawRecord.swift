@@ -29,6 +29,9 @@ public enum RawValue {
     case bool(Bool)
     case integer(Int64)
     case double(Double)
+    /// A number's text, borrowed as text is, kept because the writers would
+    /// not print its value back as written (see `NumberText`).
+    case number(UnsafeBufferPointer<UInt8>)
     /// Valid UTF-8, borrowed from the reader: valid only during the call that
     /// handed it out.
     case text(UnsafeBufferPointer<UInt8>)
@@ -47,6 +50,11 @@ public enum RawValue {
         case .bool: "bool"
         case .integer: "integer"
         case .double: "double"
+        case .number(let text):
+            switch DecimalText.value(text) {
+            case .integer?: "integer"
+            default: "double"
+            }
         case .text: "string"
         case .bytes: "bytes"
         case .other: nil
@@ -113,6 +121,7 @@ public struct RawRecord {
         case .bool(let flag): .bool(flag)
         case .integer(let number): .integer(number)
         case .double(let number): .double(number)
+        case .number(let text): .number(NumberText(unchecked: String(decoding: text, as: UTF8.self)))
         case .text(let bytes): .string(String(decoding: bytes, as: UTF8.self))
         case .bytes(let bytes): .bytes(Array(bytes))
         case .other(let other): others[other]

@@ -140,9 +140,10 @@ public struct RecordValidator {
                 case .full: try checkFully(record, index, at: position)
                 default: throw plan.wrongType(index, found: "bool")
                 }
-            case .other(let other):
-                // A value the reader could not leave in place, checked as a record's is.
-                let value = record.others[other]
+            case .other, .number:
+                // A value the reader could not leave in place, or a number
+                // kept as text, checked as a record's is.
+                let value = record.value(at: position)
                 if case .null = value {
                     if required { throw plan.missing(index) }
                 } else if check == .full {
@@ -259,7 +260,7 @@ extension ColumnRule {
     /// check would for a rule without other constraints; the caller locates
     /// the error.
     func check(_ value: Value, name: String) throws(FerryError) {
-        switch (type, value) {
+        switch (type, value.numeric) {
         case (nil, _):
             return
         case (.string?, .string(let text)), (.photo?, .string(let text)):

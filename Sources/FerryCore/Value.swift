@@ -15,6 +15,10 @@ public enum Value: Sendable, Hashable {
     /// A 64-bit signed integer. Readers keep integers apart from doubles.
     case integer(Int64)
     case double(Double)
+    /// A number a text format wrote in a way the writers would not print
+    /// back from its value (`1.10`, `1E2`, 30 digits): its text, kept.
+    /// See `NumberText`.
+    case number(NumberText)
     case string(String)
     /// Raw bytes, such as an inline photo.
     case bytes([UInt8])
@@ -22,6 +26,62 @@ public enum Value: Sendable, Hashable {
     case array([Value])
     /// A nested object; its key order is kept.
     case object(OrderedObject)
+}
+
+// MARK: - Equality
+
+extension Value {
+    /// Values are equal case by case, as the synthesized equality would
+    /// have them, except that a number kept as text equals what its value
+    /// equals: `.number("1E2") == .double(100)`, `.number("1.10") ==
+    /// .number("1.1")`. Text is the writers' business; equality is about
+    /// the numbers.
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.number, _), (_, .number): lhs.numeric == rhs.numeric
+        case (.string(let a), .string(let b)): a == b
+        case (.bytes(let a), .bytes(let b)): a == b
+        case (.date(let a), .date(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let flag):
+            hasher.combine(1)
+            hasher.combine(flag)
+        case .integer(let number):
+            hasher.combine(2)
+            hasher.combine(number)
+        case .double(let number):
+            hasher.combine(3)
+            hasher.combine(number)
+        case .number(let number): number.value.hash(into: &hasher)
+        case .string(let text):
+            hasher.combine(4)
+            hasher.combine(text)
+        case .bytes(let bytes):
+            hasher.combine(5)
+            hasher.combine(bytes)
+        case .date(let date):
+            hasher.combine(6)
+            hasher.combine(date)
+        case .array(let elements):
+            hasher.combine(7)
+            hasher.combine(elements)
+        case .object(let object):
+            hasher.combine(8)
+            hasher.combine(object)
+        }
+    }
 }
 
 // MARK: - Inspection
@@ -34,6 +94,7 @@ extension Value {
         case .bool: "bool"
         case .integer: "integer"
         case .double: "double"
+        case .number(let number): number.value.typeName
         case .string: "string"
         case .bytes: "bytes"
         case .date: "date"

@@ -91,6 +91,9 @@ extension JSONReader: RawRecordReader {
                                 for value in parsed.1 { buffers.append(other: value) }
                             }
                             if layout == .lines { try record.skipLineEnd() }
+                            if record.sawDuplicateName {
+                                noteDuplicateNames(in: record.bytes, at: start, record: recordIndex)
+                            }
                         } catch {
                             self.lineEnd = lineEnd  // where reading goes on, if it does
                             // Cut off by its line's end: at the line feed.

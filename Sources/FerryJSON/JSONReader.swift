@@ -61,6 +61,8 @@ public final class JSONReader: RecordReader {
     }
     @exclusivity(unchecked) var plainNames = false
     @exclusivity(unchecked) var cache = FieldListCache()
+    /// Where repeated names are noted; nil for a reader made without one.
+    @exclusivity(unchecked) var context: ReadContext?
     /// Where raw records are built, reused from one to the next.
     @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
 
@@ -89,6 +91,17 @@ public final class JSONReader: RecordReader {
     public convenience init(_ input: any ByteInput, layout: Layout, context: ReadContext) {
         self.init(
             input, layout: layout, limits: context.limits, resumesAfterBadRecords: context.resumesAfterBadRecords)
+        self.context = context
+    }
+
+    /// Notes the names repeated in record `record`, whose value starts at
+    /// `start` in `bytes` (`json.duplicateName`).
+    func noteDuplicateNames(in bytes: UnsafeBufferPointer<UInt8>, at start: Int, record: Int) {
+        guard let context else { return }
+        var scanner = JSONScanner(bytes, position: start, isFinal: true, maxDepth: maxDepth)
+        for name in scanner.duplicateNames() {
+            context.noteLoss(.jsonDuplicateName, field: name, record: record, [.string(name)])
+        }
     }
 
     public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
@@ -279,14 +292,17 @@ public final class JSONReader: RecordReader {
         var localCache = FieldListCache()
         swap(&localCache, &cache)
         defer { swap(&localCache, &cache) }
+        var duplicates = false
         let step = try scan(inLine: inLine) { (scanner) throws(JSONScanError) -> Step in
             guard try before(&scanner) else { return .end }
             let byte = try scanner.peekSignificant()
             let start = scanner.position
             let step: Step
             if byte == UInt8(ascii: "{") {
+                scanner.sawDuplicateName = false
                 let (fields, values) = try scanner.parseRecord(
                     depth: depth + 1, expecting: expected, plainNames: plain, cache: &localCache)
+                duplicates = scanner.sawDuplicateName
                 step = .record(fields, values, start: start)
             } else {
                 guard anyValue else {
@@ -305,6 +321,11 @@ public final class JSONReader: RecordReader {
             // the rest exactly, once the record is whole.
             if position - start > maxRecordBytes {
                 throw .recordTooLarge(limit: maxRecordBytes, at: recordLocation(of: start))
+            }
+            if duplicates {
+                window.bytes.withUnsafeBufferPointer {
+                    noteDuplicateNames(in: UnsafeBufferPointer(rebasing: $0[0..<window.count]), at: start, record: recordIndex)
+                }
             }
             self.fields = fields
             recordIndex += 1

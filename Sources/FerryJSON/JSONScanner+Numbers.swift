@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FerryCore
 
 // MARK: - Numbers
@@ -10,12 +5,27 @@ import FerryCore
 extension JSONScanner {
     private static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
-    /// Parses the number at the position (RFC 8259 grammar).
-    ///
-    /// A number without fraction or exponent that fits in 64 bits is an
-    /// integer. Anything else is a double, correctly rounded: small cases by
-    /// Clinger's fast path, the rest by `strtod`.
+    /// Parses the number at the position (RFC 8259 grammar), as
+    /// `scanNumber` does, with a number kept as text copied out.
     mutating func parseNumber() throws(JSONScanError) -> Value {
+        let start = position
+        switch try scanNumber() {
+        case .integer(let number): return .integer(number)
+        case .double(let number): return .double(number)
+        default:
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            return .number(NumberText(unchecked: String(decoding: text, as: UTF8.self)))
+        }
+    }
+
+    /// Scans the number at the position (RFC 8259 grammar).
+    ///
+    /// A number the writers print back as written is a value: without
+    /// fraction or exponent, one that fits in 64 bits is an integer (but
+    /// `-0`); `JSONText.printsAsWritten` text with a point is a double,
+    /// correctly rounded by Clinger's fast path. Any other number, of any
+    /// size, stays text (`.number`, borrowing the scanner's bytes).
+    mutating func scanNumber() throws(JSONScanError) -> RawValue {
         let start = position
         let count = bytes.count
         var index = position
@@ -29,6 +39,7 @@ extension JSONScanner {
         var isInteger = true
 
         // Integer part: 0, or a non-zero digit and more digits.
+        let wholeStart = index
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else if Self.isDigit(bytes[index]) {
@@ -42,6 +53,9 @@ extension JSONScanner {
         }
 
         // Fraction.
+        var hasExponent = false
+        let wholeEnd = index
+        var fractionDigits = 0
         if index < count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
@@ -59,28 +73,23 @@ extension JSONScanner {
                 }
                 index += 1
             }
+            fractionDigits = index - wholeEnd - 1
         }
 
         // Exponent.
         if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
+            hasExponent = true
             index += 1
             guard index < count else { throw endOfBytes() }
-            var exponentNegative = false
             if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                exponentNegative = bytes[index] == UInt8(ascii: "-")
                 index += 1
                 guard index < count else { throw endOfBytes() }
             }
             guard Self.isDigit(bytes[index]) else {
                 throw .failed(.jsonInvalidNumber, [.byte(bytes[index])], index: index)
             }
-            var written = 0
-            while index < count, Self.isDigit(bytes[index]) {
-                if written < 100_000 { written = written * 10 + Int(bytes[index] &- 0x30) }
-                index += 1
-            }
-            exponent += exponentNegative ? -written : written
+            while index < count, Self.isDigit(bytes[index]) { index += 1 }
         }
 
         // A number that reaches the end of the window may go on in the next chunk.
@@ -89,30 +98,30 @@ extension JSONScanner {
 
         if isInteger && digits <= 19 {
             if negative {
-                if mantissa <= UInt64(Int64.max) { return .integer(-Int64(mantissa)) }
+                if mantissa <= UInt64(Int64.max) && mantissa != 0 { return .integer(-Int64(mantissa)) }
                 if mantissa == UInt64(Int64.max) + 1 { return .integer(Int64.min) }
             } else if mantissa <= UInt64(Int64.max) {
                 return .integer(Int64(mantissa))
             }
         }
-        if digits <= 15 && mantissa <= 1 << 53 && (-22...22).contains(exponent) {
+        // A double only when it prints back as written
+        // (`JSONText.printsAsWritten`, worked out from the counts): at most
+        // 13 whole digits, one or two decimals, the last not zero but for
+        // a whole number's `.0`; which is within the fast path.
+        let wholeDigits: Int = wholeEnd - wholeStart
+        let lastIsZero: Bool = bytes[index - 1] == 0x30
+        let wholeIsZero: Bool = wholeDigits == 1 && bytes[wholeStart] == 0x30
+        var asWritten: Bool = false
+        if fractionDigits == 2 {
+            asWritten = !lastIsZero
+        } else if fractionDigits == 1 {
+            asWritten = !lastIsZero || !wholeIsZero
+        }
+        if asWritten && !hasExponent && wholeDigits <= 13 {
             var value = Double(mantissa)
             value = exponent < 0 ? value / DecimalText.powerOfTen(-exponent) : value * DecimalText.powerOfTen(exponent)
             return .double(negative ? -value : value)
         }
-        return .double(try slowDouble(start..<index))
-    }
-
-    /// Converts the number text in `range` with `strtod`, which rounds correctly.
-    private func slowDouble(_ range: Range<Int>) throws(JSONScanError) -> Double {
-        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: range.count + 1) { text in
-            for (offset, index) in range.enumerated() { text[offset] = CChar(bitPattern: bytes[index]) }
-            text[range.count] = 0
-            return strtod(text.baseAddress!, nil)
-        }
-        guard value.isFinite else {
-            throw .failed(.jsonNumberOutOfRange, [], index: range.lowerBound)
-        }
-        return value
+        return .number(UnsafeBufferPointer(rebasing: bytes[start..<index]))
     }
 }

@@ -117,7 +117,7 @@ extension JSONScanner {
                 if collected == nil { collected = KeyCollector(Array((expected?.names ?? []).prefix(slot))) }
                 let key = try makeString(raw)
                 duplicateOf = collected?.index(of: key)
-                if duplicateOf == nil { collected?.append(key) }
+                if duplicateOf == nil { collected?.append(key) } else { sawDuplicateName = true }
             }
             try expect(UInt8(ascii: ":"))
             if valueStarts != nil {
@@ -233,13 +233,7 @@ extension JSONScanner {
             }
             return .text(UnsafeBufferPointer(rebasing: bytes[raw.start..<raw.end]))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            switch try parseNumber() {
-            case .integer(let number): return .integer(number)
-            case .double(let number): return .double(number)
-            case let other:
-                others.append(other)
-                return .other(others.count - 1)
-            }
+            return try scanNumber()
         default:
             // Literals, arrays and objects.
             switch try parseValue(depth: depth) {
@@ -249,6 +243,48 @@ extension JSONScanner {
                 others.append(value)
                 return .other(others.count - 1)
             }
+        }
+    }
+}
+
+// MARK: - Repeated names
+
+extension JSONScanner {
+    /// The names repeated in the objects of the value at the position, each
+    /// time one repeats, in the order they come; a second scan, only for a
+    /// value whose first scan saw one (`sawDuplicateName`).
+    mutating func duplicateNames() -> [String] {
+        var names: [String] = []
+        try? walkNames(depth: 0, into: &names)
+        return names
+    }
+
+    private mutating func walkNames(depth: Int, into names: inout [String]) throws(JSONScanError) {
+        try checkDepth(depth)
+        switch try peekSignificant() {
+        case UInt8(ascii: "{"):
+            position += 1
+            if try peekSignificant() == UInt8(ascii: "}") { return position += 1 }
+            var keys = KeyCollector()
+            while true {
+                let key = try parseString()
+                if keys.index(of: key) != nil { names.append(key) } else { keys.append(key) }
+                try expect(UInt8(ascii: ":"))
+                try walkNames(depth: depth + 1, into: &names)
+                guard try peekSignificant() == UInt8(ascii: ",") else { return position += 1 }
+                position += 1
+                _ = try peekSignificant()
+            }
+        case UInt8(ascii: "["):
+            position += 1
+            if try peekSignificant() == UInt8(ascii: "]") { return position += 1 }
+            while true {
+                try walkNames(depth: depth + 1, into: &names)
+                guard try peekSignificant() == UInt8(ascii: ",") else { return position += 1 }
+                position += 1
+            }
+        default:
+            _ = try parseValue(depth: depth)
         }
     }
 }

@@ -40,6 +40,10 @@ struct JSONScanner {
     /// True when the buffer holds the rest of the input, so running out of
     /// bytes is truncation rather than a reason to refill.
     let isFinal: Bool
+    /// Whether an object since the reader last cleared it repeated a name;
+    /// which names, `duplicateNames(inValueAt:)` finds (a flag keeps the
+    /// scanner a plain value, cheap to copy for every record).
+    var sawDuplicateName = false
     let maxDepth: Int
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int, isFinal: Bool, maxDepth: Int) {
@@ -177,6 +181,7 @@ struct JSONScanner {
             let value = try parseValue(depth: depth)
             // Duplicate keys: the last one wins, as in most JSON readers.
             if let earlier = keys.index(of: key) {
+                sawDuplicateName = true
                 object.replaceValue(at: earlier, with: value)
             } else {
                 keys.append(key)

@@ -55,6 +55,9 @@ public struct ConversionSummary: Sendable {
     public var kind: RecordKind
     public var records: Int
     public var warnings: [FerryWarning]
+    /// The values the output format could not hold as they came: each kind
+    /// of change once per field, its first warning and how many it touched.
+    public var losses: [LossTally.Loss] = []
 }
 
 /// Streams records from one input through the kind's checks and the photo
@@ -126,8 +129,12 @@ public struct Converter {
             let laying = rawPath && options.laidOutRecords ? reader as? any JSONLayingReader : nil
             if laying != nil { background = BackgroundOutput(output) }
             let writerOutput = background ?? output
+            readContext.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            let writeContext = WriteContext(options: options.codecOptions)
+            writeContext.schema = options.schema
             func makeWriter(_ kind: RecordKind?) throws(FerryError) -> any RecordWriter {
-                try outputCodec.makeWriter(writerOutput, context: WriteContext(kind: kind, options: options.codecOptions))
+                writeContext.kind = kind
+                return try outputCodec.makeWriter(writerOutput, context: writeContext)
             }
             var stream = Stream(kind: options.kind, makeWriter: makeWriter)
             var laidOut = false
@@ -185,7 +192,12 @@ public struct Converter {
             try file?.commit()
             return ConversionSummary(
                 inputFormat: inputCodec.id, outputFormat: outputCodec.id, kind: kind ?? .generic, records: count,
-                warnings: readContext.takeWarnings())
+                warnings: readContext.takeWarnings(),
+                losses: (readContext.losses.losses + writeContext.losses.losses).map { loss in
+                    var loss = loss
+                    loss.warning.location = loss.warning.location.filling(from: SourceLocation(file: inputPath))
+                    return loss
+                })
         } catch {
             stopReading?()
             background?.close()

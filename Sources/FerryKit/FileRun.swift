@@ -206,7 +206,10 @@ struct FileRun {
 
     private mutating func takeWarnings(_ context: ReadContext) {
         for warning in context.takeWarnings() {
-            report(Diagnostic(warning).located(SourceLocation(file: path)))
+            var diagnostic = Diagnostic(warning)
+            // RFC 8259 says names should be unique: validate holds it to that.
+            if warning.code == .jsonDuplicateName { diagnostic.severity = .error }
+            report(diagnostic.located(SourceLocation(file: path)))
         }
     }
 
@@ -282,6 +285,7 @@ struct FileRun {
         case .string(let text): text
         case .integer(let number): String(number)
         case .double(let number): number.description
+        case .number(let number): number.text
         case .bool(let flag): flag ? "true" : "false"
         default: nil
         }

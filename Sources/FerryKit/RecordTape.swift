@@ -28,7 +28,7 @@ final class RecordTape: @unchecked Sendable {
     @exclusivity(unchecked) private var cells = RawCellBuffer()
 
     private enum Tag: UInt8 {
-        case null, no, yes, integer, double, text, bytes, value
+        case null, no, yes, integer, double, text, bytes, value, number
     }
 
     init(capacity: Int = 1 << 18) {
@@ -58,7 +58,7 @@ final class RecordTape: @unchecked Sendable {
         for cell in record.values {
             needed += 9
             switch cell {
-            case .text(let utf8): needed += utf8.count
+            case .text(let utf8), .number(let utf8): needed += utf8.count
             case .bytes(let bytes): needed += bytes.count
             default: break
             }
@@ -81,6 +81,10 @@ final class RecordTape: @unchecked Sendable {
                 out.store(number.bitPattern)
             case .text(let utf8):
                 out.store(Tag.text.rawValue)
+                out.store(Int64(utf8.count))
+                out.copy(utf8)
+            case .number(let utf8):
+                out.store(Tag.number.rawValue)
                 out.store(Int64(utf8.count))
                 out.copy(utf8)
             case .bytes(let bytes):
@@ -139,6 +143,9 @@ final class RecordTape: @unchecked Sendable {
                 case .text:
                     let length = Int(cursor.load(Int64.self))
                     cells.append(.text(cursor.bytes(length)))
+                case .number:
+                    let length = Int(cursor.load(Int64.self))
+                    cells.append(.number(cursor.bytes(length)))
                 case .bytes:
                     let length = Int(cursor.load(Int64.self))
                     cells.append(.bytes(UnsafeRawBufferPointer(cursor.bytes(length))))

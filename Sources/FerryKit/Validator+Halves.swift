@@ -39,6 +39,10 @@ struct Halves {
     let split: Int
     /// What the second half's reader reads before its bytes: the CSV header line.
     let prefix: [UInt8]
+    /// The codec options both halves read with: the user's, and the CSV
+    /// delimiter guessed once from the file's start, so that the second
+    /// half does not guess again from its own rows.
+    let codecOptions: OptionValues
 
     /// The halves of the file at `path` for `codec`, or nil when it is read
     /// in one pass: a small, compressed or special input, a format that
@@ -75,6 +79,15 @@ struct Halves {
             prefix = Array(start[...lineFeed])
         }
         guard let split = try? Self.split(file, quote: quote), split > prefix.count else { return nil }
+        var codecOptions = options.codecOptions
+        if let quote, codecOptions["delimiter"] == nil {
+            let sample = Array(start.prefix(CSVDelimiterSniffer.sampleLength))
+            let delimiter = CSVDelimiterSniffer.sniff(
+                sample, isWhole: sample.count < CSVDelimiterSniffer.sampleLength, quote: quote,
+                preferred: codec.id == "tsv" ? 0x09 : UInt8(ascii: ","))
+            codecOptions.values["delimiter"] = "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
+        }
+        self.codecOptions = codecOptions
         self.file = file
         self.split = split
         self.prefix = prefix
@@ -144,7 +157,9 @@ extension Validator {
     /// Checks the file in `halves` on two threads into `run`.
     /// - Returns: false when the halves were dropped (see the design note),
     ///   and `run` is as it was: the caller then reads the file in one pass.
-    func check(_ halves: Halves, into run: inout FileRun, codec: any Codec, options: ValidationOptions) -> Bool {
+    func check(_ halves: Halves, into run: inout FileRun, codec: any Codec, options asked: ValidationOptions) -> Bool {
+        var options = asked
+        options.codecOptions = halves.codecOptions
         // Both halves check their records as one kind: the first record's.
         var kind = options.kind
         if options.schema == nil && kind == nil {
@@ -192,6 +207,7 @@ extension Validator {
             kind: options.schema == nil ? kind : .generic, schema: options.schema, options: options.codecOptions,
             limits: options.limits)
         context.resumesAfterBadRecords = true
+        context.reportsEveryLoss = true
         return context
     }
 }

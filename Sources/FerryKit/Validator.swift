@@ -62,6 +62,7 @@ public struct Validator {
                         return
                     }
                     context.resumesAfterBadRecords = true
+                    context.reportsEveryLoss = true
                     if let halves = Halves(path: path, codec: codec, opened: opened, options: options),
                         check(halves, into: &run, codec: codec, options: options)
                     {

@@ -27,7 +27,7 @@ public struct ArchiveCodec: Codec {
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        KeyedArchiveWriter(output, kind: context.kind ?? .generic, className: context.options["class-name"])
+        KeyedArchiveWriter(output, kind: context.kind ?? .generic, className: context.options["class-name"], losses: context.losses)
     }
 
     /// Checks the header, then decodes every object the root reaches.

@@ -42,6 +42,13 @@ public struct BinaryPlistBuilder {
         case .null: return begin(container: false) { $0.append(0x00) }
         case .bool(let flag): return addBool(flag)
         case .integer(let number): return addInteger(number)
+        case .number(let number):
+            // Writers make these storable first, counting what rounds.
+            switch number.value {
+            case .integer(let integer): return addInteger(integer)
+            case .double(let double): return addReal(double)
+            default: return addReal(.nan)
+            }
         case .unsignedInteger(let number):
             if number <= UInt64(Int64.max) { return addInteger(Int64(number)) }
             return begin(container: false) { body in

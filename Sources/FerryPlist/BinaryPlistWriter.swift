@@ -15,10 +15,18 @@ public final class BinaryPlistWriter: RecordWriter {
     private var keyObjects: [Int] = []
     private var finished = false
 
-    public init(_ output: any ByteOutput) { self.output = output }
+    /// Where dropped nulls and numbers that do not fit are counted.
+    private let losses: LossTally
+
+    public init(_ output: any ByteOutput, losses: LossTally = LossTally()) {
+        self.output = output
+        self.losses = losses
+    }
 
     /// - Throws: `plist.nullInArray`, located at the record's field.
     public func write(_ record: Record) throws(FerryError) {
+        let record = losses.storable(record)
+        losses.noteDroppedNulls(record)
         if keyFields !== record.fields {
             keyObjects = record.fields.names.map { builder.addString($0) }
             keyFields = record.fields

@@ -30,8 +30,12 @@ public final class KeyedArchiveWriter: RecordWriter {
     public static let defaultProductClass = "GameStoreiOS.Product"
     public static let defaultBookClass = "BookStore.Book"
 
-    public init(_ output: any ByteOutput, kind: RecordKind, className: String?) {
+    /// Where numbers that do not fit their stored form are counted.
+    private let losses: LossTally
+
+    public init(_ output: any ByteOutput, kind: RecordKind, className: String?, losses: LossTally = LossTally()) {
         self.output = output
+        self.losses = losses
         self.kind = kind
         self.className = className
         // The header's strings go first, so that `$archiver` is near the
@@ -46,6 +50,7 @@ public final class KeyedArchiveWriter: RecordWriter {
     }
 
     public func write(_ record: Record) throws(FerryError) {
+        let record = losses.storable(record)
         let name: String? =
             className ?? (kind == .product ? Self.defaultProductClass : kind == .book ? Self.defaultBookClass : nil)
         guard let name else {
@@ -119,6 +124,7 @@ public final class KeyedArchiveWriter: RecordWriter {
         case .bool(let flag): return append(builder.addBool(flag))
         case .integer(let number): return append(builder.addInteger(number))
         case .double(let number): return append(builder.addReal(number))
+        case .number(let number): return try object(number.value)
         case .string(let text): return append(builder.addString(text))
         case .bytes(let bytes): return append(builder.addData(bytes))
         case .date(let date):

@@ -24,7 +24,7 @@ public struct PlistCodec: Codec {
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        BinaryPlistWriter(output)
+        BinaryPlistWriter(output, losses: context.losses)
     }
 
     /// Any well-formed plist passes, whatever its top object: every object

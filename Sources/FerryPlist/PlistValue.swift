@@ -18,6 +18,9 @@ public enum PlistValue: Sendable, Hashable {
     /// An integer above `Int64.max`, which binary plists store in 16 bytes.
     case unsignedInteger(UInt64)
     case real(Double)
+    /// A number as text wrote it (`1.10`, 30 digits), which an XML plist
+    /// keeps in `<integer>` or `<real>`; binary writers store its value.
+    case number(NumberText)
     /// A date, as seconds since 2001-01-01T00:00:00Z in the file.
     case date(Date)
     case data([UInt8])
@@ -68,6 +71,7 @@ extension PlistValue {
         case .bool: "bool"
         case .integer, .unsignedInteger: "integer"
         case .real: "real"
+        case .number(let number): if case .integer = number.value { "integer" } else { "real" }
         case .date: "date"
         case .data: "data"
         case .string: "string"

@@ -38,7 +38,7 @@ public struct PlistXMLCodec: Codec {
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        XMLPlistWriter(output)
+        XMLPlistWriter(output, losses: context.losses)
     }
 
     /// Any XML property list is well formed, a scalar root included.

@@ -176,6 +176,9 @@ extension XMLPlistScanner {
             .failed(
                 make(withText(range) { String(decoding: XMLPlistScalars.trimmed($0), as: UTF8.self) }), index: start)
         }
+        if tag == .integer || tag == .real, let number = withText(range, { XMLPlistScalars.numberText($0, tag: tag) }) {
+            return .number(number)
+        }
         switch tag {
         case .integer:
             switch withText(range, { XMLPlistScalars.integer(XMLPlistScalars.trimmed($0)) }) {
@@ -302,6 +305,28 @@ enum XMLPlistScalars {
         case value(PlistValue)
         case invalid
         case outOfRange
+    }
+
+    /// The number in an `<integer>` or `<real>` element kept as text: a
+    /// decimal integer of any size that is not written as the writers
+    /// print it (`+5`, `007`, `-0`, or past 64 bits), or a real in
+    /// `DecimalText`'s grammar that is not (`1.10`, `1E2`).
+    static func numberText(_ text: UnsafeBufferPointer<UInt8>, tag: XMLPlistTag) -> NumberText? {
+        let text = trimmed(text)
+        if tag == .integer {
+            guard DecimalText.isInteger(text) else { return nil }
+            let digits = text.first == UInt8(ascii: "-") ? UnsafeBufferPointer(rebasing: text.dropFirst()) : text
+            let canonical =
+                text.first != UInt8(ascii: "+") && (digits.count == 1 || digits.first != UInt8(ascii: "0"))
+                && !(digits.count == 1 && digits.first == UInt8(ascii: "0") && digits.count < text.count)
+            if canonical, case .value = integer(text) { return nil }
+        } else {
+            guard !JSONText.printsAsWritten(text) && !JSONText.printsAsWrittenNegative(text) else { return nil }
+            // Zeros as the writer prints them (`description`) stay reals.
+            guard DecimalText.isNumber(text), !text.elementsEqual("0.0".utf8), !text.elementsEqual("-0.0".utf8)
+            else { return nil }
+        }
+        return NumberText(unchecked: String(decoding: text, as: UTF8.self))
     }
 
     /// `text` without leading and trailing XML white space.

@@ -33,8 +33,12 @@ public final class XMLPlistWriter: RecordWriter {
 
         """
 
-    public init(_ output: any ByteOutput) {
+    /// Where dropped nulls are counted.
+    private let losses: LossTally
+
+    public init(_ output: any ByteOutput, losses: LossTally = LossTally()) {
         self.output = output
+        self.losses = losses
     }
 
     deinit { buffer.release() }
@@ -44,6 +48,7 @@ public final class XMLPlistWriter: RecordWriter {
     ///   carry, `plist.nullInArray`, `xmlplist.invalidDate`, located at the
     ///   record and field; `io.writeFailed`.
     public func write(_ record: Record) throws(FerryError) {
+        losses.noteDroppedNulls(record)
         let keys = try encodedKeys(record)
         var out = buffer
         defer { buffer = out }
@@ -146,6 +151,13 @@ public final class XMLPlistWriter: RecordWriter {
             out.append(0x0A)
             out.append(repeating: 0x09, count: level)
             out.append("</dict>")
+        case .number(let number):
+            // An integer's text in <integer>, whatever its size; any other in <real>.
+            var text = number.text
+            let integer = text.withUTF8 { DecimalText.isInteger($0) }
+            out.append(integer ? "<integer>" : "<real>")
+            text.withUTF8 { JSONText.appendNumber($0, to: &out) }
+            out.append(integer ? "</integer>" : "</real>")
         case .real(let number):
             out.append("<real>")
             if number.isNaN {

@@ -35,7 +35,8 @@ import Testing
         let bytes = try JSONTest.write([Record([("n", .double(-0.0))])], style: .lines)
         #expect(String(decoding: bytes, as: UTF8.self) == "{\"n\":-0.0}\n")
         let value = try JSONTest.records(MemoryInput(bytes), layout: .lines).first?["n"]
-        guard case .double(let number) = value else {
+        #expect(value == .number(NumberText(unchecked: "-0.0")))
+        guard case .double(let number) = value?.numeric else {
             Issue.record("-0.0 read back as \(String(describing: value))")
             return
         }
@@ -73,8 +74,6 @@ import Testing
         ("[{\"n\":.5}]", "json.unexpectedCharacter", 7),
         ("[{\"n\":1e}]", "json.invalidNumber", 9),
         ("[{\"n\":+1}]", "json.unexpectedCharacter", 7),
-        ("[{\"n\":1e400}]", "json.numberOutOfRange", 7),
-        ("[{\"n\":-1e400}]", "json.numberOutOfRange", 7),
         ("[{\"n\":NaN}]", "json.unexpectedCharacter", 7),
         ("[{\"n\":1", "json.unexpectedEnd", 8),
     ])

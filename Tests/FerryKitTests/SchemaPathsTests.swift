@@ -110,7 +110,7 @@ extension RawRecordTests {
         }
         let text = String(decoding: output, as: UTF8.self)
         #expect(text.contains(#""price":-84.99"#))
-        #expect(text.contains(#""price":0,"#))  // -0 is 0
+        #expect(text.contains(#""price":-0,"#))  // -0 keeps its sign, as written
         expectSameBothWays(input, kinds: [.product], schema: schema)
         // The built-in schema refuses them each way.
         for path in Path.allCases {

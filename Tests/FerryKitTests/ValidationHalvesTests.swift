@@ -28,6 +28,16 @@ import Testing
         try expectSameReports(path, inHalves: true)
     }
 
+    /// Semicolons, as European spreadsheets write CSV: the delimiter is
+    /// guessed once, from the file's start, for both halves.
+    @Test func productsCSVWithSemicolons() throws {
+        let text = Self.productsCSV(seed: 11, lineEnd: "\n").replacingOccurrences(of: ",", with: ";")
+        let path = try scratch.write("semicolons.csv", text)
+        let report = try expectSameReports(path, inHalves: true)
+        #expect(report.files.first?.records == 3_000)
+        #expect(!report.diagnostics.contains { $0.code == .csvRaggedRow && $0.location.line == 2 })
+    }
+
     @Test(arguments: [5, 6]) func productsJSONLines(seed: UInt64) throws {
         let path = try scratch.write("products-\(seed).jsonl", Self.productsJSONLines(seed: seed))
         try expectSameReports(path, inHalves: true)

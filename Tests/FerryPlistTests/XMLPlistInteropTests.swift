@@ -44,6 +44,7 @@ import Testing
             case .bool(let flag): lines.append("\(path) bool \(flag ? "True" : "False")")
             case .integer(let number): lines.append("\(path) int \(number)")
             case .double(let number): lines.append("\(path) real \(number.bitPattern)")
+            case .number(let number): walk(number.value, path)
             case .string(let text): lines.append("\(path) str \(hex(Array(text.utf8)))")
             case .bytes(let bytes): lines.append("\(path) data \(hex(bytes))")
             case .date(let date): lines.append("\(path) date \(Int64(date.timeIntervalSince1970.rounded(.down)))")
@@ -164,6 +165,9 @@ import Testing
                 case .string(let text): #expect(found as? String == text, "\(name)")
                 case .integer(let number): #expect((found as? NSNumber)?.int64Value == number, "\(name)")
                 case .double(let number): #expect((found as? NSNumber)?.doubleValue == number, "\(name)")
+                case .number(let number):
+                    guard case .double(let double) = number.value else { break }
+                    #expect((found as? NSNumber)?.doubleValue == double, "\(name)")
                 case .bool(let flag): #expect(found as? Bool == flag, "\(name)")
                 case .date(let date): #expect(found as? Date == date, "\(name)")
                 case .bytes(let bytes): #expect((found as? Data).map { Array($0) } == bytes, "\(name)")

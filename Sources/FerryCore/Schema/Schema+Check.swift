@@ -159,7 +159,7 @@ struct SchemaChecker {
             guard emit(.schemaEnum(name, allowed: list, at: at), value, rule: node.path + "/enum") else { return false }
         }
         switch value {
-        case .integer, .double:
+        case .integer, .double, .number:
             return checkNumber(value, node, name: name, at: at)
         case .string, .bytes, .date:
             return checkString(value, node, name: name, at: at, required: required)

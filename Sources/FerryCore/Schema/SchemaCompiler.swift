@@ -191,7 +191,7 @@ struct SchemaCompiler {
     /// `Int.max` are `Int.max`.
     private func count(_ keyword: String, _ keywords: [String: Value], _ path: String) throws(FerryError) -> Int? {
         guard let value = keywords[keyword] else { return nil }
-        switch value {
+        switch value.numeric {
         case .integer(let number) where number >= 0: return Int(number)
         case .double(let number) where number >= 0 && SchemaValues.isIntegral(number):
             return number < 9.2e18 ? Int(number) : Int.max

@@ -44,6 +44,7 @@ struct JSONTypes: OptionSet, Sendable, Hashable {
         case .bool: contains(.boolean)
         case .integer: contains(.number) || contains(.integer)
         case .double(let number): contains(.number) || (contains(.integer) && SchemaValues.isIntegral(number))
+        case .number(let number): matches(number.value)
         case .string, .bytes, .date: contains(.string)
         case .array: contains(.array)
         case .object: contains(.object)
@@ -57,7 +58,7 @@ enum SchemaNumber: Sendable, Hashable {
     case double(Double)
 
     init?(_ value: Value) {
-        switch value {
+        switch value.numeric {
         case .integer(let number): self = .integer(number)
         case .double(let number) where number.isFinite: self = .double(number)
         default: return nil
@@ -148,7 +149,7 @@ enum SchemaValues {
     /// How `value` (a number) compares with `limit`: negative, zero or
     /// positive; nil when it does not (NaN, or not a number).
     static func compare(_ value: Value, with limit: SchemaNumber) -> Int? {
-        switch (value, limit) {
+        switch (value.numeric, limit) {
         case (.integer(let left), .integer(let right)): left < right ? -1 : (left == right ? 0 : 1)
         case (.integer(let left), .double(let right)): compare(left, right)
         case (.double(let left), .integer(let right)): compare(right, left).map { -$0 }
@@ -175,7 +176,7 @@ enum SchemaValues {
     /// double, by the remainder of a division by an integer divisor, or by
     /// whether the quotient by a double divisor is whole.
     static func isMultiple(_ value: Value, of divisor: SchemaNumber) -> Bool {
-        switch (value, divisor) {
+        switch (value.numeric, divisor) {
         case (.integer(let number), .integer(let divisor)):
             return number.remainderReportingOverflow(dividingBy: divisor).partialValue == 0
         case (.double(let number), .integer(let divisor)):
@@ -203,6 +204,8 @@ enum SchemaValues {
 
     /// Whether `left` and `right` are equal as JSON values.
     static func equal(_ left: Value, _ right: Value) -> Bool {
+        let left = left.numeric
+        let right = right.numeric
         switch (left, right) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b

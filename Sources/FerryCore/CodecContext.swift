@@ -78,10 +78,15 @@ public final class ReadContext {
     /// wants, instead of a count in `losses`.
     public var reportsEveryLoss = false
 
-    /// Notes a change of `code` to field `field` of record `record`.
-    public func noteLoss(_ code: FerryError.Code, field: String, record: Int, _ arguments: [MessageArgument]) {
+    /// Notes a change of `code` to field `field` of record `record`, at
+    /// `location` when the reader knows it (a line and column).
+    public func noteLoss(
+        _ code: FerryError.Code, field: String, record: Int, _ arguments: [MessageArgument],
+        at location: SourceLocation? = nil
+    ) {
         if reportsEveryLoss {
-            warn(FerryWarning(code, arguments, at: SourceLocation(record: record, field: field)))
+            let here = SourceLocation(record: record, field: field)
+            warn(FerryWarning(code, arguments, at: location.map { here.filling(from: $0) } ?? here))
         } else {
             losses.note(code, field: field, record: record, arguments)
         }

@@ -95,12 +95,15 @@ public final class JSONReader: RecordReader {
     }
 
     /// Notes the names repeated in record `record`, whose value starts at
-    /// `start` in `bytes` (`json.duplicateName`).
+    /// `start` in `bytes`, the window's (`json.duplicateName`), each at its
+    /// repeated name.
     func noteDuplicateNames(in bytes: UnsafeBufferPointer<UInt8>, at start: Int, record: Int) {
         guard let context else { return }
         var scanner = JSONScanner(bytes, position: start, isFinal: true, maxDepth: maxDepth)
-        for name in scanner.duplicateNames() {
-            context.noteLoss(.jsonDuplicateName, field: name, record: record, [.string(name)])
+        for (name, nameStart) in scanner.duplicateNames() {
+            context.noteLoss(
+                .jsonDuplicateName, field: name, record: record, [.string(name)],
+                at: context.reportsEveryLoss ? window.location(of: nameStart) : nil)
         }
     }
 

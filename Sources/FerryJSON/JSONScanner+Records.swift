@@ -251,15 +251,16 @@ extension JSONScanner {
 
 extension JSONScanner {
     /// The names repeated in the objects of the value at the position, each
-    /// time one repeats, in the order they come; a second scan, only for a
-    /// value whose first scan saw one (`sawDuplicateName`).
-    mutating func duplicateNames() -> [String] {
-        var names: [String] = []
+    /// time one repeats, with where it starts (its opening quote), in the
+    /// order they come; a second scan, only for a value whose first scan saw
+    /// one (`sawDuplicateName`).
+    mutating func duplicateNames() -> [(name: String, start: Int)] {
+        var names: [(name: String, start: Int)] = []
         try? walkNames(depth: 0, into: &names)
         return names
     }
 
-    private mutating func walkNames(depth: Int, into names: inout [String]) throws(JSONScanError) {
+    private mutating func walkNames(depth: Int, into names: inout [(name: String, start: Int)]) throws(JSONScanError) {
         try checkDepth(depth)
         switch try peekSignificant() {
         case UInt8(ascii: "{"):
@@ -267,8 +268,9 @@ extension JSONScanner {
             if try peekSignificant() == UInt8(ascii: "}") { return position += 1 }
             var keys = KeyCollector()
             while true {
+                let start = position
                 let key = try parseString()
-                if keys.index(of: key) != nil { names.append(key) } else { keys.append(key) }
+                if keys.index(of: key) != nil { names.append((key, start)) } else { keys.append(key) }
                 try expect(UInt8(ascii: ":"))
                 try walkNames(depth: depth + 1, into: &names)
                 guard try peekSignificant() == UInt8(ascii: ",") else { return position += 1 }

@@ -118,6 +118,9 @@ import Testing
         #expect(validated.diagnostics.map(\.code) == ["json.duplicateName", "json.duplicateName"])
         #expect(validated.diagnostics.map(\.severity) == ["error", "error"])
         #expect(validated.diagnostics.map(\.record) == [1, 3])
+        // At the repeated name itself.
+        #expect(validated.diagnostics.map(\.line) == [1, 3])
+        #expect(validated.diagnostics.map(\.column) == [8, 8])
     }
 
     @Test func csvNullAndNestedWarnUnlessTheOptionsKeepThem() throws {

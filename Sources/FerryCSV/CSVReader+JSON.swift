@@ -9,9 +9,10 @@ import FerryCore
 // MARK: - Design
 //
 // Plain rows laid out as JSON by the reader (see FerryCore's JSONLayout.swift).
-// A row is plain when it ends in LF inside the bytes at hand, has as many
-// fields as the header, holds no quote, CR or NUL, and each cell fits its
-// column as below; everything else goes the general way, as a raw record.
+// A row is plain when it ends in LF or CRLF inside the bytes at hand, has
+// as many fields as the header, holds no other CR and no NUL outside quoted
+// fields, and each cell fits its column as below; everything else goes the
+// general way, as a raw record.
 //
 //     header  name,price,photo        kind product
 //     row     Wii,269.00,             plain: {"name": "Wii", "price": 269.0, "photo": null}

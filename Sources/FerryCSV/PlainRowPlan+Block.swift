@@ -86,12 +86,15 @@ extension PlainRowPlan {
                         (words[word] &>> shift) | ((words[word &+ 1] &<< 1) &<< (63 &- shift))
                     }
                     let lines = bits(lineFeedBits)
-                    let length = lines.trailingZeroBitCount
+                    let lineLength = lines.trailingZeroBitCount
                     // A row of 64 bytes or more goes the cut's way.
-                    guard lines != 0, length <= maxFieldBytes else {
+                    guard lines != 0, lineLength <= maxFieldBytes else {
                         stopped = true
                         break
                     }
+                    // A CR before the LF (CRLF, RFC 4180's line end) ends
+                    // the row's last field; any other CR is looked at below.
+                    let length = lineLength > 0 && chunk[offset &+ lineLength &- 1] == 0x0D ? lineLength &- 1 : lineLength
                     let span: UInt64 = (1 &<< UInt64(length)) &- 1
                     let row = UnsafeBufferPointer(start: chunk + offset, count: length)
                     var delimiters = bits(delimiterBits) & span
@@ -139,7 +142,7 @@ extension PlainRowPlan {
                         break
                     }
                     out = end
-                    offset &+= length &+ 1
+                    offset &+= lineLength &+ 1
                     taken &+= 1
                 }
                 return out - target

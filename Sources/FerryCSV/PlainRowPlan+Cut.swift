@@ -11,9 +11,13 @@ import FerryCore
 //     row     Wii,"Pad, ""Pro""",19.99 LF
 //     ends    3, 18, 24 (the delimiters and the LF)
 //     bits    field 1 quoted, doubled, escapes (its quotes)
+//
+// A row may end in CRLF, as RFC 4180 writes it: the CR then ends the last
+// field, and the row ends at the LF after it.
 
 extension PlainRowPlan {
-    /// What `cut` found in a row: where its LF is, and a bit per field for
+    /// What `cut` found in a row: where its LF is (after a CR that ends the
+    /// last field, in a CRLF row), and a bit per field for
     /// each of: quoted, holding doubled quotes, holding bytes above 0x7F,
     /// holding a byte JSON escapes (a quote, a backslash, a control byte).
     struct Row {
@@ -26,10 +30,10 @@ extension PlainRowPlan {
 
     /// Finds the fields of the row that starts at `start`: the end of each
     /// (its delimiter or LF) into `ends`.
-    /// - Returns: nil unless the row ends in LF within the bytes, has as
-    ///   many fields as the header, holds no CR or NUL outside quoted
-    ///   fields and no NUL inside, and each quoted field is closed and
-    ///   followed by a delimiter or LF.
+    /// - Returns: nil unless the row ends in LF or CRLF within the bytes,
+    ///   has as many fields as the header, holds no other CR and no NUL
+    ///   outside quoted fields and no NUL inside, and each quoted field is
+    ///   closed and followed by a delimiter, LF or CRLF.
     @inline(__always)
     func cut(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Row? {
         let raw = UnsafeRawPointer(base)
@@ -64,6 +68,15 @@ extension PlainRowPlan {
             row.end = at
             return field == columns ? .ended : .notPlain
         }
+        // Ends the row at the CR at `at` when an LF follows it.
+        @inline(__always)
+        func endAtCR(_ at: Int) -> Step {
+            guard at + 1 < count, base[at + 1] == 0x0A else { return .notPlain }
+            ends[field] = at
+            field += 1
+            row.end = at + 1
+            return field == columns ? .ended : .notPlain
+        }
         @inline(__always)
         func look(_ at: Int) -> Step {
             let byte = base[at]
@@ -74,7 +87,8 @@ extension PlainRowPlan {
                 return .next
             }
             if byte == quote && at == fieldStart { return quotedField(from: at + 1, bit: bit) }
-            if byte == 0x0D || byte == 0 { return .notPlain }
+            if byte == 0x0D { return endAtCR(at) }
+            if byte == 0 { return .notPlain }
             // A quote inside the field, a backslash or another control
             // byte: text, which JSON escapes. (Or a byte flagged by a borrow.)
             if byte == quote || byte == 0x5C || byte < 0x20 { row.escapes |= bit }
@@ -96,6 +110,7 @@ extension PlainRowPlan {
                         at += 2
                         continue
                     }
+                    if next == 0x0D { return endAtCR(at + 1) }
                     guard next == delimiter || next == 0x0A else { return .notPlain }
                     if case .next = end(at: at + 1, byte: next) { return .resume(at + 2) }
                     return field == columns && next == 0x0A ? .ended : .notPlain

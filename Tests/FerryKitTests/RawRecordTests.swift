@@ -211,13 +211,14 @@ import Testing
     /// - Parameter bad: a row put in place of row `at` (from 0).
     static func mixedRows(
         header: [String], cells: [[String]], rows: Int, seed: UInt64, bad: (row: String, at: Int)? = nil,
-        delimiter: String = ","
+        delimiter: String = ",", lineEnds: [String] = ["\n"]
     ) -> String {
         var generator = SeededGenerator(seed: seed)
-        var text = header.joined(separator: delimiter) + "\n"
+        var text = header.joined(separator: delimiter) + lineEnds[0]
         for index in 0..<rows {
             let row = cells.map { $0.randomElement(using: &generator) ?? "" }.joined(separator: delimiter)
-            text += (index == bad?.at ? bad?.row ?? row : row) + "\n"
+            let end = lineEnds.count == 1 ? lineEnds[0] : lineEnds.randomElement(using: &generator) ?? "\n"
+            text += (index == bad?.at ? bad?.row ?? row : row) + end
         }
         return text
     }
@@ -256,11 +257,14 @@ import Testing
     static let bookHeader = ["title", "author", "description", "pages", "readThisBook", "price", "isbn"]
 
     /// Products (6,000) or books (5,000) with a row the kind refuses.
-    static func failing(products: Bool, seed: UInt64, bad: String, at row: Int, _ description: String) -> MixedFile {
+    static func failing(
+        products: Bool, seed: UInt64, bad: String, at row: Int, _ description: String, lineEnds: [String] = ["\n"]
+    ) -> MixedFile {
         let text =
             products
-            ? mixedRows(header: productHeader, cells: productCells, rows: 6000, seed: seed, bad: (bad, row))
-            : mixedRows(header: bookHeader, cells: bookCells, rows: 5000, seed: seed, bad: (bad, row))
+            ? mixedRows(
+                header: productHeader, cells: productCells, rows: 6000, seed: seed, bad: (bad, row), lineEnds: lineEnds)
+            : mixedRows(header: bookHeader, cells: bookCells, rows: 5000, seed: seed, bad: (bad, row), lineEnds: lineEnds)
         return MixedFile(text: text, failsAt: row, testDescription: description)
     }
 
@@ -283,6 +287,19 @@ import Testing
                 cells: [productCells[0].filter { $0 != "tab\there" } + ["\"tab\tinside\"", #""comma, inside""#]]
                     + productCells.dropFirst(), rows: 20_000, seed: 6, delimiter: "\t"),
             options: ["delimiter": "tab"], records: 20_000, testDescription: "tab-separated"),
+        // CRLF, as RFC 4180, Excel and Python's csv module end rows, and
+        // files that mix CRLF, LF and a lone CR (old Macs' line end).
+        MixedFile(
+            text: mixedRows(header: productHeader, cells: productCells, rows: 30_000, seed: 11, lineEnds: ["\r\n"]),
+            records: 30_000, testDescription: "products, CRLF"),
+        MixedFile(
+            text: mixedRows(header: bookHeader, cells: bookCells, rows: 5000, seed: 12, lineEnds: ["\r\n"]),
+            records: 5000, testDescription: "books, CRLF"),
+        MixedFile(
+            text: mixedRows(
+                header: productHeader, cells: productCells, rows: 20_000, seed: 13, lineEnds: ["\r\n", "\n", "\r"]),
+            records: 20_000, testDescription: "products, CRLF, LF and CR mixed"),
+        failing(products: true, seed: 14, bad: "Wii,-1,,x", at: 2900, "a negative price, CRLF", lineEnds: ["\r\n"]),
         // A column name long enough for a layout piece of over 32 bytes,
         // which the simple way does not take.
         MixedFile(

@@ -21,6 +21,9 @@ enum CompactJSON {
             out.append(contentsOf: String(number).utf8)
         case .double(let number):
             out.append(contentsOf: text(of: number).utf8)
+        case .number(let number):
+            // A number kept as it was written (`1.10`, `1E2`, 30 digits).
+            out.append(contentsOf: number.text.utf8)
         case .string(let text):
             appendString(text, to: &out)
         case .bytes(let bytes):

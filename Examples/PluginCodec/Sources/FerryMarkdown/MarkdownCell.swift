@@ -26,7 +26,7 @@ enum MarkdownCell {
             out.append(contentsOf: "(\(bytes.count) bytes)".utf8)
         case .date(let date):
             out.append(contentsOf: Timestamp.iso8601(date).utf8)
-        case .bool, .integer, .double:
+        case .bool, .integer, .double, .number:
             // Their JSON text has no `|` and no line breaks to escape.
             CompactJSON.append(value, to: &out)
         case .array, .object:

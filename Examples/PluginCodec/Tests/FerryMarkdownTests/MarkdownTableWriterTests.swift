@@ -51,6 +51,12 @@ let seedProductsTable = """
         #expect(output.text == "| a |\n| --- |\n| 1 |\n")
     }
 
+    /// Numbers a text format kept as written show as written.
+    @Test func numbersKeptAsWrittenShowAsWritten() throws {
+        let record = Record([("price", .number(NumberText(unchecked: "1.10"))), ("list", .array([.number(NumberText(unchecked: "1E2"))]))])
+        #expect(try markdown([record]) == "| price | list |\n| --- | --- |\n| 1.10 | [1E2] |\n")
+    }
+
     // MARK: - Escaping
 
     @Test(arguments: [

@@ -102,6 +102,33 @@ final class BookFixture: NSObject, NSSecureCoding {
     }
 }
 
+// MARK: - A class of no kind
+
+/// An app's `MyApp.Widget`, of no kind Ferry knows; it archived a note
+/// under `$note`, a key NSKeyedArchiver escapes as `$$note`.
+final class WidgetFixture: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+
+    let name: String
+    let price: Double
+    let note: String
+
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "name"),
+            let note = coder.decodeObject(of: NSString.self, forKey: "$note")
+        else { return nil }
+        self.name = name as String
+        self.note = note as String
+        price = coder.decodeDouble(forKey: "price")
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(price, forKey: "price")
+        coder.encode(note as NSString, forKey: "$note")
+    }
+}
+
 // MARK: - A class whose own name makes its records products
 
 /// A class literally named `Product`: archived on Linux as

@@ -10,8 +10,9 @@ import FerryCore
 ///
 /// Foundation's classes become the values they stand for: NSArray, NSSet and
 /// NSOrderedSet arrays, NSDictionary objects, NSString strings, NSData bytes,
-/// NSDate dates, NSNull null, NSUUID and NSURL strings. A UIImage becomes its
-/// image bytes. Any other class becomes an object of its fields by key, with
+/// NSDate dates, NSNull null, NSUUID and NSURL strings. A UIImage (or
+/// `*.UIImage`, or a class the class map names an image) becomes its image
+/// bytes. Any other class becomes an object of its fields by key, with
 /// its class name under `$class`.
 ///
 /// Like the binary plist decoder it refuses cycles (`archive.cycle`), nesting
@@ -418,7 +419,7 @@ public struct ArchiveClass: Sendable, Hashable {
         self.name = name
         self.superclasses = superclasses
         chain = superclasses + hints
-        foundationKind = chain.lazy.compactMap { FoundationKind.byName[$0] }.first
+        foundationKind = chain.lazy.compactMap { FoundationKind.byName[$0] ?? (classMap.isImage($0) ? .image : nil) }.first
         classesField = superclasses == Self.usualChain(name) ? nil : .array(superclasses.map { .string($0) })
     }
 

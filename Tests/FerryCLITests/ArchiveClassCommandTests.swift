@@ -85,4 +85,35 @@ import Testing
         #expect(result.diagnostics.first?.code == "archive.classFieldWrongType")
         #expect(try folder.contents() == ["in.json"])
     }
+
+    // MARK: - Images
+
+    /// A photo of class `GameStoreiOS.UIImage`, or of a class mapped to
+    /// `image`, comes out as the image's bytes.
+    @Test(arguments: [("GameStoreiOS.UIImage", [String]()), ("MyApp.Picture", ["--class-map", "MyApp.Picture=image"])])
+    func imageClassesArePhotos(image: String, options: [String]) throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write(
+            "products.archive",
+            try Self.archive(className: "GameStoreiOS.Product", chain: ["GameStoreiOS.Product", "NSObject"], image: image))
+        let result = try Ferry.run(["convert", input, folder.path("out.json")] + options)
+        #expect(result.status == 0, "\(result.err)")
+        let record = try #require(try Self.records(folder, "out.json").first)
+        #expect(record["photo"] as? String == "data:image/png;base64," + Data(Self.png).base64EncodedString())
+        #expect(record["$class"] == nil)
+    }
+
+    /// A pair of no known kind is a usage error naming the option.
+    @Test func anUnknownMappingIsAUsageError() throws {
+        let result = try Ferry.run(["convert", TestPaths.example("Products"), "-", "--class-map", "MyApp.Picture=picture"])
+        #expect(result.status == 2)
+        #expect(result.diagnosticCodes == ["usage.invalidValue"])
+    }
+
+    /// The help shows the `image` mapping.
+    @Test func helpShowsTheImageMapping() throws {
+        let result = try Ferry.run(["convert", "--help"])
+        #expect(result.status == 0)
+        #expect(result.out.contains("NAME=image"))
+    }
 }

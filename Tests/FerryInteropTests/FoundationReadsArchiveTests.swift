@@ -128,6 +128,18 @@ import Testing
         #expect(widgets.map(\.note) == ["kept"])
     }
 
+    /// Products whose photos Foundation archived as a Swift class named
+    /// UIImage (`FerryInteropTests.UIImage`) come out of Ferry as
+    /// `GameStoreiOS.Product`s with UIImage photos the app decodes.
+    @Test func moduleQualifiedImagesBecomePhotosTheAppDecodes() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("foundation.archive", try SwiftImageProduct.exampleArchive())
+        let data = try Self.ferryArchive(
+            input, ["--class-map", "\(NSStringFromClass(SwiftImageProduct.self))=product"],
+            classNames: ["NSArray", "GameStoreiOS.Product", "UIImage"], in: folder)
+        try Self.expectExampleProducts(try Self.products(data, className: "GameStoreiOS.Product"))
+    }
+
     // MARK: - Foundation values
 
     /// Records of every plist type, written by PropertyListSerialization and

@@ -145,4 +145,74 @@ import Testing
                 && error.location.record == 0
         }
     }
+
+    // MARK: - Images
+
+    /// Swift's NSKeyedArchiver names a Swift class UIImage with its module;
+    /// a class mapped to `image` is one too. Their data is the photo, in
+    /// both reading paths.
+    @Test(arguments: [
+        ("GameStoreiOS.UIImage", [String: String]()),
+        ("UIImage", [:]),
+        ("MyApp.Picture", ["class-map": "MyApp.Picture=image"]),
+        ("MyApp.Picture", ["class-map": "GameStoreiOS.Product=product,MyApp.Picture=image"]),
+    ])
+    func imageClassesArePhotos(image: String, options: [String: String]) throws {
+        let archive = try Self.archive(
+            className: "GameStoreiOS.Product", chain: ["GameStoreiOS.Product", "NSObject"],
+            fields: [("name", .string("Wii")), ("price", .real(269))], image: image)
+        let read = PlistFixtures.read(archive, codec: ArchiveCodec(), options: options)
+        #expect(read.error == nil)
+        #expect(read.records.first?["photo"] == .bytes(Self.png))
+        #expect(read.records.first?["$class"] == nil)
+        #expect(try Self.rawRecords(archive, options: options) == read.records.map(\.values))
+    }
+
+    /// Without a map, a class that only resembles UIImage is an object of
+    /// its fields; a class mapped to a kind of record is no image.
+    @Test(arguments: [
+        ("MyApp.Picture", [String: String]()),
+        ("UIImageView", [:]),
+        ("MyApp.UIImage", ["class-map": "MyApp.UIImage=product"]),
+    ])
+    func otherClassesAreNoPhotos(image: String, options: [String: String]) throws {
+        let archive = try Self.archive(
+            className: "GameStoreiOS.Product", chain: ["GameStoreiOS.Product", "NSObject"],
+            fields: [("name", .string("Wii"))], image: image)
+        let read = PlistFixtures.read(archive, codec: ArchiveCodec(), options: options)
+        #expect(read.error == nil)
+        guard case .object(let photo)? = read.records.first?["photo"] else {
+            Issue.record("the photo is \(String(describing: read.records.first?["photo"]))")
+            return
+        }
+        #expect(photo["UIImageData"] == .bytes(Self.png))
+    }
+
+    @Test func classMapParsesImages() throws {
+        let map = try ClassMap(parsing: "Pic=image,Item=product,Item2=image,Item2=book")
+        #expect(map.isImage("Pic"))
+        #expect(map.kind(of: "Pic") == nil)
+        #expect(map.kind(of: "Item") == .product)
+        #expect(!map.isImage("Item2"))
+        #expect(map.kind(of: "Item2") == .book)
+        #expect(ClassMap().isImage("UIImage"))
+        #expect(ClassMap().isImage("GameStoreiOS.UIImage"))
+        #expect(!ClassMap().isImage("UIImageView"))
+        #expect(!ClassMap().isImage("GameStoreiOS.Product"))
+        #expect {
+            try ClassMap(parsing: "Pic=picture")
+        } throws: { error in
+            (error as? FerryError)?.code == .usageInvalidValue
+                && (error as? FerryError)?.arguments.contains(.message(.expectedClassMap)) == true
+        }
+    }
+
+    /// The values of every record the raw path reads.
+    static func rawRecords(_ bytes: [UInt8], options: [String: String]) throws -> [[Value]] {
+        let context = ReadContext(options: OptionValues(options))
+        let reader = try #require(try ArchiveCodec().makeReader(MemoryInput(bytes, name: "test"), context: context) as? RawRecordReader)
+        var records: [[Value]] = []
+        while try reader.readRaw({ record in records.append(record.values.indices.map { record.value(at: $0) }) }) {}
+        return records
+    }
 }

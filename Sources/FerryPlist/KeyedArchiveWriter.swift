@@ -51,9 +51,10 @@ public final class KeyedArchiveWriter: RecordWriter {
 
     public func write(_ record: Record) throws(FerryError) {
         let record = losses.storable(record)
-        let named: NamedClass?
+        var named: NamedClass?
         do throws(FerryError) {
-            named = try NamedClass(record.pairs)
+            // Most records name no class: no pairs are made for them.
+            if record["$class"] != nil { named = try NamedClass(record.pairs) }
         } catch {
             throw error.located(SourceLocation(record: record.origin.index))
         }
@@ -66,8 +67,12 @@ public final class KeyedArchiveWriter: RecordWriter {
             return
         }
         let chain = className == nil ? named?.chain : nil
-        rootElements.append(
-            try instanceObject(named?.fields ?? record.pairs, className: name, chain: chain, record: record))
+        if let named {
+            rootElements.append(try instanceObject(named.fields, className: name, chain: chain, record: record))
+        } else {
+            rootElements.append(
+                try instanceObject(zip(record.fields.names, record.values), className: name, chain: chain, record: record))
+        }
     }
 
     public func finish() throws(FerryError) {
@@ -93,7 +98,7 @@ public final class KeyedArchiveWriter: RecordWriter {
     /// NSObject alone) holding `pairs`; `record` is set for a record, whose
     /// kind decides how its price and photo are stored.
     private func instanceObject(
-        _ pairs: [(String, Value)], className: String, chain: [String]?, record: Record?
+        _ pairs: some Sequence<(String, Value)>, className: String, chain: [String]?, record: Record?
     ) throws(FerryError) -> Int {
         var keys: [Int] = []
         var values: [Int] = []

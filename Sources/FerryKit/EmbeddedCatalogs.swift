@@ -848,7 +848,7 @@ enum EmbeddedCatalogs {
             "option.csv.nested": "CSV και TSV: πώς διαβάζονται κελιά με πίνακες και αντικείμενα: text (προεπιλογή) κρατά το κείμενο JSON ως συμβολοσειρά, json τα διαβάζει ως τιμές.",
             "option.csv.decimalComma": "CSV και TSV: οι αριθμοί με τύπο έχουν υποδιαστολή κόμμα (1,50), όπως τους εξάγουν τα ευρωπαϊκά λογιστικά φύλλα, συνήθως με --delimiter ';'.",
             "option.archive.classMap": "Ποιες αρχειοθετημένες κλάσεις αντιστοιχούν σε ποιο είδος εγγραφής ή σε εικόνες, ως NAME=product, NAME=book ή NAME=image, χωρισμένα με κόμματα (οι Product, Book, UIImage και *.Product, *.Book, *.UIImage είναι γνωστές).",
-            "option.archive.className": "Το όνομα κλάσης που παίρνει κάθε αρχειοθετημένη εγγραφή (προεπιλογή: το δικό της $class της εγγραφής, αλλιώς GameStoreiOS.Product για προϊόντα, BookStore.Book για βιβλία, NSDictionary για τα υπόλοιπα).",
+            "option.archive.className": "Το όνομα κλάσης που παίρνει κάθε αρχειοθετημένη εγγραφή (προεπιλογή: το $class της ίδιας της εγγραφής, αλλιώς GameStoreiOS.Product για προϊόντα, BookStore.Book για βιβλία, NSDictionary για τα υπόλοιπα).",
             "expected.classMap": "NAME=product, NAME=book ή NAME=image, χωρισμένα με κόμματα",
             "archive.classFieldWrongType": "το πεδίο '%1$@' ονομάζει την κλάση με την οποία αρχειοθετείται η εγγραφή και θα έπρεπε να είναι %2$@ ($class: το όνομα της κλάσης· $classes: η κλάση και οι υπερκλάσεις της, ως συμβολοσειρές)",
         ],
@@ -2602,7 +2602,7 @@ enum EmbeddedCatalogs {
             "option.archive.classMap": "Quelles classes archivées correspondent à quels types d’enregistrement, ou à des images, sous la forme NAME=product, NAME=book ou NAME=image, séparés par des virgules (Product, Book, UIImage et *.Product, *.Book, *.UIImage sont reconnus).",
             "option.archive.className": "Le nom de classe que reçoit chaque enregistrement archivé (par défaut : le $class propre à l’enregistrement, sinon GameStoreiOS.Product pour les produits, BookStore.Book pour les livres, NSDictionary pour les autres).",
             "expected.classMap": "NAME=product, NAME=book ou NAME=image, séparés par des virgules",
-            "archive.classFieldWrongType": "le champ « %1$@ » nomme la classe sous laquelle l’enregistrement est archivé et devrait être %2$@ ($class : le nom de la classe ; $classes : la classe et ses superclasses, en chaînes)",
+            "archive.classFieldWrongType": "le champ « %1$@ » nomme la classe sous laquelle l’enregistrement est archivé et devrait être %2$@ ($class : le nom de la classe ; $classes : la classe et ses superclasses, sous forme de chaînes)",
         ],
         "it": [
             "cli.abstract": "Ferry converte, unisce e convalida dataset di prodotti e libri.",

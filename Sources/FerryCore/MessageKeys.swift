@@ -231,12 +231,6 @@ extension MessageKey {
     public static let bundleExpectedCount = MessageKey("bundle.expected.count")
     /// a whole number from 0 to 4294967295
     public static let bundleExpectedCRC32 = MessageKey("bundle.expected.crc32")
-    /// Which archived classes are which kinds of record, as NAME=product or NAME=book, separated by commas (Product, Book and *.Product, *.Book are known).
-    public static let optionArchiveClassMap = MessageKey("option.archive.classMap")
-    /// The class name archived records get (default GameStoreiOS.Product for products, BookStore.Book for books, NSDictionary otherwise).
-    public static let optionArchiveClassName = MessageKey("option.archive.className")
-    /// NAME=product or NAME=book, separated by commas
-    public static let expectedClassMap = MessageKey("expected.classMap")
     /// null
     public static let typeNull = MessageKey("type.null")
     /// a boolean
@@ -433,6 +427,12 @@ extension MessageKey {
     public static let optionCSVNested = MessageKey("option.csv.nested")
     /// CSV and TSV: typed numbers have a decimal comma (1,50), as European spreadsheets export them, usually with --delimiter ';'.
     public static let optionCSVDecimalComma = MessageKey("option.csv.decimalComma")
+    /// Which archived classes are which kinds of record, or images, as NAME=product, NAME=book or NAME=image, separated by commas (Product, Book, UIImage and *.Product, *.Book, *.UIImage are known).
+    public static let optionArchiveClassMap = MessageKey("option.archive.classMap")
+    /// The class name every archived record gets (default: the record's own $class; without one, GameStoreiOS.Product for products, BookStore.Book for books and NSDictionary for others).
+    public static let optionArchiveClassName = MessageKey("option.archive.className")
+    /// NAME=product, NAME=book or NAME=image, separated by commas
+    public static let expectedClassMap = MessageKey("expected.classMap")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -549,9 +549,6 @@ extension MessageKey {
         .bundleExpectedMediaPath,
         .bundleExpectedCount,
         .bundleExpectedCRC32,
-        .optionArchiveClassMap,
-        .optionArchiveClassName,
-        .expectedClassMap,
         .typeNull,
         .typeBool,
         .typeInteger,
@@ -650,6 +647,9 @@ extension MessageKey {
         .optionCSVNull,
         .optionCSVNested,
         .optionCSVDecimalComma,
+        .optionArchiveClassMap,
+        .optionArchiveClassName,
+        .expectedClassMap,
     ]
 }
 

@@ -22,8 +22,7 @@ public struct ArchiveCodec: Codec {
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        let classMap = try context.options["class-map"].map { text throws(FerryError) in try ClassMap(parsing: text) }
-        return try KeyedArchiveReader(try Self.objects(input, limits: context.limits), context: context, classMap: classMap ?? ClassMap())
+        try KeyedArchiveReader(try Self.objects(input, limits: context.limits), context: context, classMap: try Self.classMap(context))
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
@@ -33,8 +32,14 @@ public struct ArchiveCodec: Codec {
     /// Checks the header, then decodes every object the root reaches.
     public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
         let objects = try Self.objects(input, limits: context.limits)
-        var decoder = KeyedArchiveDecoder(objects, limits: context.limits)
+        var decoder = KeyedArchiveDecoder(objects, limits: context.limits, classMap: try Self.classMap(context))
         _ = try decoder.value(uid: objects.root, depth: 1)
+    }
+
+    /// The classes `--class-map` names.
+    /// - Throws: `usage.invalidValue`.
+    static func classMap(_ context: ReadContext) throws(FerryError) -> ClassMap {
+        try context.options["class-map"].map { text throws(FerryError) in try ClassMap(parsing: text) } ?? ClassMap()
     }
 
     /// The objects of a binary or XML archive.

@@ -16,6 +16,8 @@ extension FerryError.Code {
     public static let archiveRecordNotObject = Self("archive.recordNotObject", .data)
     /// A warning: an image named by the app, with no bytes in the archive.
     public static let archiveNamedImage = Self("archive.namedImage", .data)
+    /// Writing: a record's `$class` is no string, or its `$classes` no array of strings.
+    public static let archiveClassFieldWrongType = Self("archive.classFieldWrongType", .data)
 }
 
 extension FerryError {
@@ -66,5 +68,13 @@ extension FerryError {
 
     public static func archiveRecordNotObject(_ object: Int, found: String, at location: SourceLocation) -> FerryError {
         FerryError(.archiveRecordNotObject, [.integer(object), .typeName(found)], at: location)
+    }
+
+    /// A record's `$class` or `$classes` field cannot name its class.
+    /// - Parameters:
+    ///   - field: `$class` or `$classes`.
+    ///   - expected: `.typeString` for `$class`, `.typeArray` (of strings) for `$classes`.
+    public static func archiveClassFieldWrongType(field: String, expected: MessageKey) -> FerryError {
+        FerryError(.archiveClassFieldWrongType, [.string(field), .message(expected)])
     }
 }

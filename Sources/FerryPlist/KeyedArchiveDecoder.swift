@@ -10,8 +10,9 @@ import FerryCore
 ///
 /// Foundation's classes become the values they stand for: NSArray, NSSet and
 /// NSOrderedSet arrays, NSDictionary objects, NSString strings, NSData bytes,
-/// NSDate dates, NSNull null, NSUUID and NSURL strings. A UIImage becomes its
-/// image bytes. Any other class becomes an object of its fields by key, with
+/// NSDate dates, NSNull null, NSUUID and NSURL strings. A UIImage (or
+/// `*.UIImage`, or a class the class map names an image) becomes its image
+/// bytes. Any other class becomes an object of its fields by key, with
 /// its class name under `$class`.
 ///
 /// Like the binary plist decoder it refuses cycles (`archive.cycle`), nesting
@@ -29,8 +30,12 @@ public struct KeyedArchiveDecoder {
     /// Names of images that a UIImage named without holding their bytes.
     public private(set) var namedImages: [String] = []
 
-    public init(_ objects: KeyedArchiveObjects, limits: ReadLimits) {
+    /// Which classes are images besides UIImage (`--class-map NAME=image`).
+    private let classMap: ClassMap
+
+    public init(_ objects: KeyedArchiveObjects, limits: ReadLimits, classMap: ClassMap = ClassMap()) {
         self.objects = objects
+        self.classMap = classMap
         maxDepth = limits.maxDepth
         onPath = PathBits(count: objects.count)
         initialBudget = max(objects.count, 1 << 16) * 16
@@ -48,17 +53,18 @@ public struct KeyedArchiveDecoder {
         else {
             throw .archiveInvalidClass(object, at: location(object))
         }
-        var chain: [String] = []
+        var superclasses: [String] = []
         if case .array(let names)? = dictionary["$classes"] {
-            for case .string(let superclass) in names { chain.append(superclass) }
+            for case .string(let superclass) in names { superclasses.append(superclass) }
         }
-        if chain.isEmpty { chain = [name] }
+        if superclasses.isEmpty { superclasses = [name] }
         // Classes a reader may use instead, when it lacks this one
         // (`classFallbacksForKeyedArchiver`), come after the superclasses.
-        if case .array(let hints)? = dictionary["$classhints"] {
-            for case .string(let hint) in hints { chain.append(hint) }
+        var hints: [String] = []
+        if case .array(let names)? = dictionary["$classhints"] {
+            for case .string(let hint) in names { hints.append(hint) }
         }
-        let made = ArchiveClass(name: name, chain: chain)
+        let made = ArchiveClass(name: name, superclasses: superclasses, hints: hints, classMap: classMap)
         classes[uid] = made
         return made
     }
@@ -188,10 +194,22 @@ public struct KeyedArchiveDecoder {
         var object = OrderedObject()
         object.reserveCapacity(fields.count)
         object.append(key: "$class", value: .string(archiveClass.name))
+        if let chain = archiveClass.classesField { object.append(key: "$classes", value: chain) }
         for (key, value) in zip(fields.keys, fields.values) where key != "$class" {
-            object.append(key: key, value: try field(value, in: uid, field: key, depth: depth + 1))
+            object.append(key: Self.fieldName(key), value: try field(value, in: uid, field: key, depth: depth + 1))
         }
         return .object(object)
+    }
+
+    /// The field an instance's key stands for. NSKeyedArchiver escapes a key
+    /// that starts with `$` with one more `$` (`$$note` for `$note`), so
+    /// that it cannot pass for one of the archive's own keys; `$$class` and
+    /// `$$classes` stay escaped, so that no field passes for the record's
+    /// class either.
+    static func fieldName(_ key: String) -> String {
+        guard key.utf8.starts(with: [UInt8(ascii: "$"), UInt8(ascii: "$")]) else { return key }
+        let name = String(decoding: key.utf8.dropFirst(), as: UTF8.self)
+        return ArchiveClass.isClassField(name) ? key : name
     }
 
     /// An NSDictionary: `NS.keys` and `NS.objects`, pairwise.
@@ -381,18 +399,36 @@ public struct KeyedArchiveDecoder {
 /// A class an archive names, with its superclasses.
 public struct ArchiveClass: Sendable, Hashable {
     public let name: String
-    /// The class and its superclasses, most derived first.
+    /// The class and its superclasses, most derived first, as `$classes`
+    /// lists them (the class alone when it lists none).
+    public let superclasses: [String]
+    /// The superclasses, then the classes a reader may use instead
+    /// (`$classhints`).
     public let chain: [String]
 
     /// What Foundation class this stands for, looked up along the chain
     /// once: every instance of the class asks.
     let foundationKind: FoundationKind?
 
-    init(name: String, chain: [String]) {
+    /// The `$classes` field of a record of this class: nil for the usual
+    /// chain, the class and then NSObject, which writers use when a record
+    /// has no `$classes`.
+    let classesField: Value?
+
+    init(name: String, superclasses: [String], hints: [String] = [], classMap: ClassMap = ClassMap()) {
         self.name = name
-        self.chain = chain
-        foundationKind = chain.lazy.compactMap { FoundationKind.byName[$0] }.first
+        self.superclasses = superclasses
+        chain = superclasses + hints
+        foundationKind = chain.lazy.compactMap { FoundationKind.byName[$0] ?? (classMap.isImage($0) ? .image : nil) }.first
+        classesField = superclasses == Self.usualChain(name) ? nil : .array(superclasses.map { .string($0) })
     }
+
+    /// The chain of a class that names no other: the class, then NSObject.
+    static func usualChain(_ name: String) -> [String] { [name, "NSObject"] }
+
+    /// Whether a record's field `name` names its class (`$class`, `$classes`)
+    /// rather than holding a value.
+    static func isClassField(_ name: String) -> Bool { name == "$class" || name == "$classes" }
 
     enum FoundationKind {
         case array, dictionary, string, data, date, null, uuid, url, image, number

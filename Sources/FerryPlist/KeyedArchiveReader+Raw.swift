@@ -30,28 +30,35 @@ import FerryCore
 final class InstanceKeys {
     /// Where `$class` is among the keys.
     let classSlot: Int
-    /// The other keys, in order.
+    /// The other keys, in order, as archived.
     let names: [String]
-    /// The record's fields when the class maps to a kind (no `$class`) and
-    /// when it does not (`$class` first).
+    /// The record's fields when the class maps to a kind (no `$class`),
+    /// when it does not (`$class` first), and when it does not and has an
+    /// unusual chain (`$class`, then `$classes`); escaped keys unescaped.
     let kindFields: FieldList
     let classFields: FieldList
+    let chainFields: FieldList
 
-    init(classSlot: Int, names: [String], kindFields: FieldList, classFields: FieldList) {
+    init(classSlot: Int, names: [String]) {
         self.classSlot = classSlot
         self.names = names
-        self.kindFields = kindFields
-        self.classFields = classFields
+        let fields = names.map(KeyedArchiveDecoder.fieldName)
+        kindFields = FieldList(fields)
+        classFields = FieldList(["$class"] + fields)
+        chainFields = FieldList(["$class", "$classes"] + fields)
     }
 }
 
 /// What the raw path needs of a class met lately: plain values, which copy
-/// without reference counts (its name is kept apart, in `recentClassNames`).
+/// without reference counts (its name and `$classes` are kept apart, in
+/// `recentClassNames` and `recentClassChains`).
 struct KnownClass {
     let uid: UInt64
     let foundationKind: ArchiveClass.FoundationKind?
     /// The kind it maps to, for a class that is no Foundation class.
     let kind: RecordKind?
+    /// Whether records of the class have a `$classes` field.
+    let hasChain: Bool
 }
 
 /// How one field of an instance is read.
@@ -147,7 +154,9 @@ extension KeyedArchiveReader: RawRecordReader {
         try decoder.enter(uid, depth: 2)
         defer { decoder.leave(uid) }
         buffers.removeAll()
+        let hasChain = kind == nil && recentClasses[known].hasChain
         if kind == nil { buffers.append(other: .string(recentClassNames[known])) }
+        if hasChain, let chain = recentClassChains[known] { buffers.append(other: chain) }
         for plan in plans[0..<planned] {
             switch plan {
             case .inline(let value):
@@ -173,7 +182,7 @@ extension KeyedArchiveReader: RawRecordReader {
         }
         recordRead(kind: kind)
         let origin = RecordOrigin(index: position, byteOffset: (try? scanner.offset(of: index)) ?? 0)
-        return (kind == nil ? keys.classFields : keys.kindFields, origin)
+        return (kind != nil ? keys.kindFields : hasChain ? keys.chainFields : keys.classFields, origin)
     }
 
     /// How to read the field whose value is plist object `reference`; nil
@@ -249,9 +258,13 @@ extension KeyedArchiveReader: RawRecordReader {
         if recentClasses.count == 8 {
             recentClasses.removeFirst()
             recentClassNames.removeFirst()
+            recentClassChains.removeFirst()
         }
-        recentClasses.append(KnownClass(uid: uid, foundationKind: archiveClass.foundationKind, kind: kind))
+        recentClasses.append(
+            KnownClass(
+                uid: uid, foundationKind: archiveClass.foundationKind, kind: kind, hasChain: archiveClass.classesField != nil))
         recentClassNames.append(archiveClass.name)
+        recentClassChains.append(archiveClass.classesField)
         return recentClasses.count - 1
     }
 
@@ -269,8 +282,7 @@ extension KeyedArchiveReader: RawRecordReader {
         else { return nil }
         var others = names
         others.remove(at: classSlot)
-        return InstanceKeys(
-            classSlot: classSlot, names: others, kindFields: FieldList(others), classFields: FieldList(["$class"] + others))
+        return InstanceKeys(classSlot: classSlot, names: others)
     }
 
     /// Where `$class` and `UIImageData` are among these keys; nil unless

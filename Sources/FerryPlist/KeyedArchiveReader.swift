@@ -7,7 +7,8 @@ import FerryCore
 /// Each instance becomes a record of its fields by key. Its class decides its
 /// kind: `Product` or `*.Product` is a product, `Book` or `*.Book` a book,
 /// and `--class-map NAME=kind` names others. Instances of other classes keep
-/// their class name in a `$class` field.
+/// their class name in a `$class` field, and their superclasses in
+/// `$classes` unless they are NSObject alone.
 public final class KeyedArchiveReader: RecordReader {
     // The state below is shared with the raw reading of
     // KeyedArchiveReader+Raw.swift. It is never shared between threads, so
@@ -50,11 +51,12 @@ public final class KeyedArchiveReader: RecordReader {
     /// The classes of the instances read raw lately, with their kinds.
     @exclusivity(unchecked) var recentClasses: [KnownClass] = []
     @exclusivity(unchecked) var recentClassNames: [String] = []
+    @exclusivity(unchecked) var recentClassChains: [Value?] = []
 
     /// - Throws: `archive.*` header errors, `format.notRecords` when the root
     ///   holds no records, and the plist's errors.
     public init(_ objects: KeyedArchiveObjects, context: ReadContext, classMap: ClassMap) throws(FerryError) {
-        decoder = KeyedArchiveDecoder(objects, limits: context.limits)
+        decoder = KeyedArchiveDecoder(objects, limits: context.limits, classMap: classMap)
         entryScanner = objects.entries?.scanner
         entryList = objects.entries?.list ?? 0
         self.classMap = classMap
@@ -128,7 +130,9 @@ public final class KeyedArchiveReader: RecordReader {
         var kind: RecordKind?
         if object.keys.first == "$class", case .string(let className) = object.values[0], let mapped = classKind(className) {
             kind = mapped
+            // A record of a kind is written back as the kind's class.
             object["$class"] = nil
+            if object.keys.first == "$classes" { object["$classes"] = nil }
         }
         recordRead(kind: kind)
         return Record(fields: fieldList(object.keys), values: object.values, origin: origin)
@@ -172,37 +176,72 @@ public final class KeyedArchiveReader: RecordReader {
     }
 }
 
-/// Which archived classes are which kinds of record.
+/// Which archived classes are which kinds of record, and which are images.
 public struct ClassMap: Sendable, Hashable {
     /// Names given with `--class-map`, before the built-in rules.
     public var names: [String: RecordKind]
+    /// Classes given with `--class-map NAME=image`, besides UIImage and
+    /// `*.UIImage`.
+    public var images: Set<String>
 
-    public init(_ names: [String: RecordKind] = [:]) { self.names = names }
+    /// What `--class-map` maps a class to besides a kind of record.
+    public static let image = "image"
 
-    /// Parses `NAME=kind[,NAME=kind…]`.
+    public init(_ names: [String: RecordKind] = [:], images: Set<String> = []) {
+        self.names = names
+        self.images = images
+    }
+
+    /// Parses `NAME=kind[,NAME=kind…]`, where a kind is `product`, `book`
+    /// or `image`.
     /// - Throws: `usage.invalidValue` for a pair without a known kind.
     public init(parsing text: String) throws(FerryError) {
         var names: [String: RecordKind] = [:]
+        var images: Set<String> = []
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, !parts[0].isEmpty, let kind = RecordKind(rawValue: String(parts[1])), kind != .generic
-            else {
+            guard parts.count == 2, !parts[0].isEmpty else {
                 throw .usageInvalidValue(option: "class-map", value: text, expected: .message(.expectedClassMap))
             }
-            names[String(parts[0])] = kind
+            let name = String(parts[0])
+            if parts[1] == Self.image {
+                images.insert(name)
+                names[name] = nil
+            } else if let kind = RecordKind(rawValue: String(parts[1])), kind != .generic {
+                names[name] = kind
+                images.remove(name)
+            } else {
+                throw .usageInvalidValue(option: "class-map", value: text, expected: .message(.expectedClassMap))
+            }
         }
         self.names = names
+        self.images = images
     }
 
     /// The kind of records of class `name`, or nil for a class of no kind.
     public func kind(of name: String) -> RecordKind? {
         if let given = names[name] { return given }
-        let base = name.split(separator: ".").last.map(String.init) ?? name
-        switch base {
+        if images.contains(name) { return nil }
+        switch Self.baseName(name) {
         case "Product": return .product
         case "Book": return .book
         default: return nil
         }
+    }
+
+    /// Whether instances of class `name` are images: UIImage, `*.UIImage`
+    /// (a Swift class named UIImage, in any module), or a class mapped to
+    /// `image`. A class mapped to a kind of record is none.
+    public func isImage(_ name: String) -> Bool {
+        if images.contains(name) { return true }
+        return names[name] == nil && Self.baseName(name) == "UIImage"
+    }
+
+    /// A Swift class's name without its module: `Product` for
+    /// `GameStoreiOS.Product`.
+    static func baseName(_ name: String) -> Substring {
+        guard let dot = name.lastIndex(of: ".") else { return name[...] }
+        return name[name.index(after: dot)...]
     }
 }
 

@@ -51,26 +51,28 @@ public final class KeyedArchiveWriter: RecordWriter {
 
     public func write(_ record: Record) throws(FerryError) {
         let record = losses.storable(record)
+        var named: NamedClass?
+        do throws(FerryError) {
+            // Most records name no class: no pairs are made for them.
+            if record["$class"] != nil { named = try NamedClass(record.pairs) }
+        } catch {
+            throw error.located(SourceLocation(record: record.origin.index))
+        }
+        // --class-name, then the record's own class, then the kind's.
         let name: String? =
-            className ?? (kind == .product ? Self.defaultProductClass : kind == .book ? Self.defaultBookClass : nil)
+            className ?? named?.name
+            ?? (kind == .product ? Self.defaultProductClass : kind == .book ? Self.defaultBookClass : nil)
         guard let name else {
             rootElements.append(try dictionaryObject(record.pairs, record: record))
             return
         }
-        var keys: [Int] = []
-        var values: [Int] = []
-        for (field, value) in zip(record.fields.names, record.values) {
-            do throws(FerryError) {
-                guard let encoded = try fieldValue(value, field: field) else { continue }
-                keys.append(builder.addString(field))
-                values.append(encoded)
-            } catch {
-                throw error.located(SourceLocation(record: record.origin.index, field: field))
-            }
+        let chain = className == nil ? named?.chain : nil
+        if let named {
+            rootElements.append(try instanceObject(named.fields, className: name, chain: chain, record: record))
+        } else {
+            rootElements.append(
+                try instanceObject(zip(record.fields.names, record.values), className: name, chain: chain, record: record))
         }
-        keys.append(keyClass)
-        values.append(builder.addUID(UInt64(classObject(name, chain: [name, "NSObject"]))))
-        rootElements.append(append(builder.addDictionary(keys: keys, values: values)))
     }
 
     public func finish() throws(FerryError) {
@@ -90,11 +92,45 @@ public final class KeyedArchiveWriter: RecordWriter {
         try output.flush()
     }
 
+    // MARK: - Instances
+
+    /// An instance of class `className` (whose superclasses are `chain`, or
+    /// NSObject alone) holding `pairs`; `record` is set for a record, whose
+    /// kind decides how its price and photo are stored.
+    private func instanceObject(
+        _ pairs: some Sequence<(String, Value)>, className: String, chain: [String]?, record: Record?
+    ) throws(FerryError) -> Int {
+        var keys: [Int] = []
+        var values: [Int] = []
+        for (field, value) in pairs {
+            do throws(FerryError) {
+                guard let encoded = try fieldValue(value, field: record == nil ? nil : field) else { continue }
+                keys.append(builder.addString(Self.archivedKey(field)))
+                values.append(encoded)
+            } catch {
+                throw error.located(SourceLocation(record: record?.origin.index, field: field))
+            }
+        }
+        keys.append(keyClass)
+        let description = classObject(className, chain: chain ?? ArchiveClass.usualChain(className))
+        values.append(builder.addUID(UInt64(description)))
+        return append(builder.addDictionary(keys: keys, values: values))
+    }
+
+    /// The key a field is archived under: a name that starts with `$` gets
+    /// one more, as NSKeyedArchiver escapes it, so that no field can pass
+    /// for `$class`.
+    static func archivedKey(_ field: String) -> String {
+        field.utf8.first == UInt8(ascii: "$") ? "$" + field : field
+    }
+
     // MARK: - Fields
 
     /// How a field is stored in its instance: a number or boolean in place,
-    /// anything else as a UID; null as the UID of `$null`.
-    private func fieldValue(_ value: Value, field: String) throws(FerryError) -> Int? {
+    /// anything else as a UID; null as the UID of `$null`. `field` is the
+    /// name of a record's field, whose kind may store it its own way, and
+    /// nil in a nested instance.
+    private func fieldValue(_ value: Value, field: String?) throws(FerryError) -> Int? {
         switch value {
         case .null: return builder.addUID(0)
         case .bool(let flag): return builder.addBool(flag)
@@ -142,7 +178,13 @@ public final class KeyedArchiveWriter: RecordWriter {
                     keys: [builder.addString("NS.objects"), keyClass],
                     values: [builder.addArray(references), builder.addUID(UInt64(arrayClass))]))
         case .object(let fields):
-            return try dictionaryObject(Array(zip(fields.keys, fields.values)), record: nil)
+            let pairs = Array(zip(fields.keys, fields.values))
+            // An object that names its class is an instance of it, as the
+            // reader makes one of an instance of a class it does not know.
+            if let named = try NamedClass(pairs) {
+                return try instanceObject(named.fields, className: named.name, chain: named.chain, record: nil)
+            }
+            return try dictionaryObject(pairs, record: nil)
         }
     }
 
@@ -183,5 +225,42 @@ public final class KeyedArchiveWriter: RecordWriter {
                 values: [builder.addString(name), names]))
         classes[name] = uid
         return uid
+    }
+}
+
+/// The class a record or object names with its `$class` field, and the
+/// superclasses its `$classes` field lists, apart from its other fields.
+struct NamedClass {
+    let name: String
+    /// nil without `$classes`: the class, then NSObject.
+    let chain: [String]?
+    let fields: [(String, Value)]
+
+    /// nil when `pairs` has no `$class`.
+    /// - Throws: `archive.classFieldWrongType` (located at the field) for a
+    ///   `$class` that is no string or `$classes` that is no array of strings.
+    init?(_ pairs: [(String, Value)]) throws(FerryError) {
+        guard let classValue = pairs.first(where: { $0.0 == "$class" })?.1 else { return nil }
+        guard case .string(let name) = classValue else {
+            throw FerryError.archiveClassFieldWrongType(field: "$class", expected: .typeString)
+                .located(SourceLocation(field: "$class"))
+        }
+        var chain: [String]?
+        if let listed = pairs.first(where: { $0.0 == "$classes" })?.1 {
+            guard case .array(let elements) = listed, !elements.isEmpty else { throw Self.wrongChain() }
+            var names: [String] = []
+            for element in elements {
+                guard case .string(let superclass) = element else { throw Self.wrongChain() }
+                names.append(superclass)
+            }
+            chain = names
+        }
+        self.name = name
+        self.chain = chain
+        fields = pairs.filter { !ArchiveClass.isClassField($0.0) }
+    }
+
+    private static func wrongChain() -> FerryError {
+        FerryError.archiveClassFieldWrongType(field: "$classes", expected: .typeArray).located(SourceLocation(field: "$classes"))
     }
 }

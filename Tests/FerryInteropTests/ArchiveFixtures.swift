@@ -102,6 +102,94 @@ final class BookFixture: NSObject, NSSecureCoding {
     }
 }
 
+// MARK: - A Swift class named UIImage
+
+/// An app's own `UIImage`: archived on Linux as `FerryInteropTests.UIImage`,
+/// the module-qualified name Swift's NSKeyedArchiver gives a Swift class,
+/// with no `$classhints`.
+final class UIImage: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+
+    let data: Data
+
+    init(data: Data) { self.data = data }
+
+    init?(coder: NSCoder) {
+        guard let data = coder.decodeObject(of: NSData.self, forKey: "UIImageData") else { return nil }
+        self.data = data as Data
+    }
+
+    func encode(with coder: NSCoder) { coder.encode(data as NSData, forKey: "UIImageData") }
+}
+
+/// A product whose photo is that `UIImage`.
+final class SwiftImageProduct: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+
+    let name: String
+    let price: Double
+    let photo: UIImage
+
+    init(name: String, price: Double, photo: UIImage) {
+        self.name = name
+        self.price = price
+        self.photo = photo
+    }
+
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "name"),
+            let photo = coder.decodeObject(of: UIImage.self, forKey: "photo")
+        else { return nil }
+        self.name = name as String
+        self.photo = photo
+        price = coder.decodeDouble(forKey: "price")
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(price, forKey: "price")
+        coder.encode(photo, forKey: "photo")
+    }
+
+    /// The example products, archived by Foundation.
+    static func exampleArchive() throws -> Data {
+        let photos = try ExampleData.photos()
+        let products = ExampleData.productNames.indices.map { index in
+            SwiftImageProduct(
+                name: ExampleData.productNames[index], price: ExampleData.productPrices[index],
+                photo: UIImage(data: Data(photos[index])))
+        }
+        return FoundationArchive.archive(products as NSArray)
+    }
+}
+
+// MARK: - A class of no kind
+
+/// An app's `MyApp.Widget`, of no kind Ferry knows; it archived a note
+/// under `$note`, a key NSKeyedArchiver escapes as `$$note`.
+final class WidgetFixture: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+
+    let name: String
+    let price: Double
+    let note: String
+
+    init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "name"),
+            let note = coder.decodeObject(of: NSString.self, forKey: "$note")
+        else { return nil }
+        self.name = name as String
+        self.note = note as String
+        price = coder.decodeDouble(forKey: "price")
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(price, forKey: "price")
+        coder.encode(note as NSString, forKey: "$note")
+    }
+}
+
 // MARK: - A class whose own name makes its records products
 
 /// A class literally named `Product`: archived on Linux as

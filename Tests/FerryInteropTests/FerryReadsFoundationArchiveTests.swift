@@ -109,6 +109,26 @@ import Testing
         expectSame(json.normalized, Typed.array(expected).normalized)
     }
 
+    /// Swift's NSKeyedArchiver names a Swift class UIImage with its module
+    /// (`FerryInteropTests.UIImage` here) and gives it no class hint: its
+    /// data is still the photo.
+    @Test func moduleQualifiedUIImageIsAPhoto() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("foundation.archive", try SwiftImageProduct.exampleArchive())
+        let archive = ArchiveGraph(try PythonReader.describe("plist", input))
+        let imageName = NSStringFromClass(UIImage.self)
+        #expect(imageName.hasSuffix(".UIImage") && imageName != "UIImage")
+        let imageClass = try #require(archive.objects.first { $0["$classname"] == .string(imageName) })
+        #expect(imageClass["$classhints"] == nil)
+
+        try Ferry.convert([
+            input, folder.path("out.json"), "--class-map", "\(NSStringFromClass(SwiftImageProduct.self))=product",
+        ])
+        let json = try PythonReader.describe("json", folder.path("out.json"))
+        let expected = try ExampleData.products().map(\.productInJSON)
+        expectSame(json.normalized, Typed.array(expected).normalized)
+    }
+
     // MARK: - Foundation values
 
     /// Every Foundation class Ferry knows, as fields of NSDictionary records.

@@ -108,6 +108,38 @@ import Testing
         Self.expectExampleBooks(try Self.books(data, className: "MyApp.Item"))
     }
 
+    // MARK: - Classes of no kind
+
+    /// A record that names its class (`$class`, `$classes`) is archived as
+    /// an instance of it, with its `$note` field escaped as `$$note`:
+    /// NSKeyedUnarchiver decodes it, the note under `$note`.
+    @Test func aRecordsOwnClassDecodes() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write(
+            "widgets.json",
+            #"[{"$class": "MyApp.Widget", "$classes": ["MyApp.Widget", "MyApp.Base", "NSObject"], "#
+                + #""name": "Gizmo", "price": 9.5, "$note": "kept"}]"#)
+        let data = try Self.ferryArchive(input, [], classNames: ["NSArray", "MyApp.Widget"], in: folder)
+        let root = try Self.unarchive(
+            data, classes: ["MyApp.Widget": WidgetFixture.self], allowed: [NSArray.self, WidgetFixture.self, NSString.self])
+        let widgets = try #require(root as? [WidgetFixture], "the root is \(String(describing: root))")
+        #expect(widgets.map(\.name) == ["Gizmo"])
+        #expect(widgets.map(\.price) == [9.5])
+        #expect(widgets.map(\.note) == ["kept"])
+    }
+
+    /// Products whose photos Foundation archived as a Swift class named
+    /// UIImage (`FerryInteropTests.UIImage`) come out of Ferry as
+    /// `GameStoreiOS.Product`s with UIImage photos the app decodes.
+    @Test func moduleQualifiedImagesBecomePhotosTheAppDecodes() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("foundation.archive", try SwiftImageProduct.exampleArchive())
+        let data = try Self.ferryArchive(
+            input, ["--class-map", "\(NSStringFromClass(SwiftImageProduct.self))=product"],
+            classNames: ["NSArray", "GameStoreiOS.Product", "UIImage"], in: folder)
+        try Self.expectExampleProducts(try Self.products(data, className: "GameStoreiOS.Product"))
+    }
+
     // MARK: - Foundation values
 
     /// Records of every plist type, written by PropertyListSerialization and

@@ -21,32 +21,35 @@ import Testing
 
     static func object(_ pairs: [(String, Value)]) -> Value { .object(OrderedObject(pairs)) }
 
+    /// bpylist2's class `crap.Foo` derives from NSCoder: its records list it.
+    static let fooChain = ("$classes", Value.array([.string("crap.Foo"), .string("NSCoder"), .string("NSObject")]))
+
     // MARK: - bpylist2
 
     @Test func bpylist2ArchivesDecodeToWhatTheirNamesSay() throws {
         #expect(try Self.root("bpylist2/simple_archive.plist") == Self.object([
-            ("$class", .string("crap.Foo")), ("title", .string("yo")), ("count", .integer(42)), ("active", .bool(true)),
+            ("$class", .string("crap.Foo")), Self.fooChain, ("title", .string("yo")), ("count", .integer(42)), ("active", .bool(true)),
         ]))
         #expect(try Self.root("bpylist2/null_archive.plist") == Self.object([
-            ("$class", .string("crap.Foo")), ("title", .string("yo")), ("empty", .null),
+            ("$class", .string("crap.Foo")), Self.fooChain, ("title", .string("yo")), ("empty", .null),
         ]))
-        #expect(try Self.root("bpylist2/empty_archive.plist") == Self.object([("$class", .string("crap.Foo"))]))
+        #expect(try Self.root("bpylist2/empty_archive.plist") == Self.object([("$class", .string("crap.Foo")), Self.fooChain]))
         #expect(try Self.root("bpylist2/complex_archive.plist") == Self.object([
-            ("$class", .string("crap.Foo")),
+            ("$class", .string("crap.Foo")), Self.fooChain,
             ("metadata", Self.object([("fruit", .string("kiwi")), ("veg", .string("asparagus"))])),
             ("title", .string("yo")), ("count", .integer(42)), ("active", .bool(true)),
             ("categories", .array([.string("banana"), .string("apple")])),
         ]))
         #expect(try Self.root("bpylist2/recursive_archive.plist") == Self.object([
-            ("$class", .string("crap.Foo")), ("title", .string("hello")),
-            ("recursive", Self.object([("$class", .string("crap.Foo")), ("title", .string("yo")), ("recursive", .null)])),
+            ("$class", .string("crap.Foo")), Self.fooChain, ("title", .string("hello")),
+            ("recursive", Self.object([("$class", .string("crap.Foo")), Self.fooChain, ("title", .string("yo")), ("recursive", .null)])),
         ]))
         #expect(try Self.root("bpylist2/dataclass_archive.plist") == Self.object([
-            ("$class", .string("FooDataclass")), ("int_field", .integer(5)), ("str_field", .string("hello")),
+            ("$class", .string("FooDataclass")), ("$classes", .array([.string("FooDataclass")])), ("int_field", .integer(5)), ("str_field", .string("hello")),
             ("float_field", .double(3.15)), ("list_field", .array([.string("foo"), .string("bar"), .string("baz")])),
         ]))
         #expect(try Self.root("bpylist2/data_archive.plist") == Self.object([
-            ("$class", .string("crap.Foo")), ("title", .string("yo")), ("stamp", .bytes([])),
+            ("$class", .string("crap.Foo")), Self.fooChain, ("title", .string("yo")), ("stamp", .bytes([])),
         ]))
         #expect(try Self.root("bpylist2/nsmutabledata_archive.plist") == .bytes(Array("hello".utf8)))
         guard case .object(let dated) = try Self.root("bpylist2/date_archive.plist"), case .date(let stamp)? = dated["stamp"]

@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Testing
 
 @testable import FerryKit
@@ -189,4 +190,29 @@ func readRecords(_ text: String, codec: any Codec, kind: RecordKind = .product) 
     var records: [Record] = []
     while let record = try reader.next() { records.append(record) }
     return records
+}
+
+/// `ferry validate`'s `x-ferry-unique` compares the key text merge matches
+/// by: one key, one digest, in one pass and in halves.
+@Suite struct UniqueKeyTextTests {
+    @Test(arguments: [false, true]) func validateFindsDuplicatesByKeyText(inHalves: Bool) throws {
+        let scratch = try ScratchFolder()
+        var text = "name,sku\nA,A-1\nB, A-1\nC,Cre\u{0300}me\nD,Crème\u{A0}\nE,\"\"\nF,\"\"\nG,\nH,\n"
+        // Enough rows for the halves to be worth it; their keys all differ.
+        for index in 0..<2_000 { text += "P\(index),S\(index)\n" }
+        // A key of the first half, again at the end of the second.
+        text += "Z,\tS0\u{A0}\n"
+        let path = try scratch.write("keys.csv", text)
+        var options = ValidationOptions()
+        options.kind = .product
+        options.halvesThreshold = inHalves ? 0 : .max
+        let report = Validator().validate([path], options: options)
+        #expect(report.files.first?.readInHalves == inHalves)
+        let duplicates = report.diagnostics.filter { $0.code == .recordDuplicateKey }
+        // Lines 3, 5 and 2010 repeat lines 2, 4 and 10 (records 1, 3 and
+        // 9); empty skus (lines 6 to 9) are no keys.
+        #expect(duplicates.map(\.location.line) == [3, 5, 2010])
+        #expect(duplicates.map { $0.arguments.last } == [.integer(1), .integer(3), .integer(9)])
+        #expect(duplicates.map(\.value) == ["A-1", "Crème", "S0"])
+    }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // MARK: - Design
 //
 // The same product read from a CSV export, a JSON feed and an app archive
@@ -53,6 +59,7 @@ public final class RecordEquality {
     /// The fields compared as key text.
     private let keyNames: Set<String>
     private var plans: [Pair: Plan] = [:]
+    private var last: Plan?
     private var scratch: ([UInt8], [UInt8]) = ([], [])
 
     /// Compares records typed as `schema` types them, with `keyFields`
@@ -142,10 +149,15 @@ public final class RecordEquality {
         // The common case: the same text, or the same number of one type.
         if let a, let b {
             switch (first.values[a], second.values[b]) {
-            case (.text(let x), .text(let y)) where x.count == y.count && !rule.key:
-                if x.elementsEqual(y) { return true }
+            case (.text(let x), .text(let y)) where x.count == y.count:
+                // The same bytes are the same text under every rule.
+                if x.count == 0 || memcmp(x.baseAddress.unsafelyUnwrapped, y.baseAddress.unsafelyUnwrapped, x.count) == 0 {
+                    return true
+                }
             case (.integer(let x), .integer(let y)): return x == y
             case (.double(let x), .double(let y)): return x == y
+            case (.integer(let x), .double(let y)) where x.magnitude <= 1 << 53: return Double(x) == y
+            case (.double(let y), .integer(let x)) where x.magnitude <= 1 << 53: return Double(x) == y
             default: break
             }
         }
@@ -334,6 +346,14 @@ public final class RecordEquality {
 
     @inline(__always)
     private func plan(_ first: FieldList, _ second: FieldList) -> Plan {
+        // Most comparisons are of the pair of shapes compared last.
+        if let last, last.lists.0 === first && last.lists.1 === second { return last }
+        let plan = lookUp(first, second)
+        last = plan
+        return plan
+    }
+
+    private func lookUp(_ first: FieldList, _ second: FieldList) -> Plan {
         let pair = Pair(first: ObjectIdentifier(first), second: ObjectIdentifier(second))
         if let plan = plans[pair] { return plan }
         // Streams have a few shapes; a stream of ever new ones starts over.

@@ -59,6 +59,16 @@ public final class KeyFields {
     /// - Complexity: O(n) in the key's bytes; no allocation for text that
     ///   is already in NFC.
     public func digest(of record: RawRecord) -> KeyDigest? {
+        locate(record.fields)
+        // The common key: one field of text already in key form, digested
+        // where it lies.
+        if names.count == 1, let position = positions.at[0], case .text(let text) = record.values[position] {
+            let trimmed = KeyText.trimmed(text)
+            if KeyText.isKnownNFC(trimmed) {
+                if trimmed.isEmpty && typed[0] { return nil }
+                return KeyDigest(UnsafeRawBufferPointer(trimmed))
+            }
+        }
         guard fill(from: record) else { return nil }
         return bytes.withUnsafeBytes { KeyDigest($0) }
     }

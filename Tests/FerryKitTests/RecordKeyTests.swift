@@ -102,6 +102,27 @@ import Testing
         #expect(Set(digests).count == 1)
     }
 
+    /// Text cells of raw records are digested where they lie: the same
+    /// digests as the records' values give.
+    @Test func rawCellsDigestAsTheirValues() throws {
+        let keys = KeyFields(["sku"], kind: .product)
+        let bytes = Array("name,sku\nA, A-1\nB,A-1\nC,Crème\nD,Cre\u{0300}me\nE,\nF,\"\"\nG,\" \"\n".utf8)
+        let reader = try #require(
+            try CSVCodec.csv.makeReader(MemoryInput(bytes, name: "k.csv"), context: ReadContext(kind: .product))
+                as? any RawRecordReader)
+        var digests: [KeyDigest?] = []
+        while try reader.readRaw({ raw in
+            let digest = keys.digest(of: raw)
+            #expect(digest == keys.digest(of: raw.record()))
+            #expect(digest == keys.key(of: raw)?.digest)
+            digests.append(digest)
+        }) {}
+        #expect(digests.count == 7)
+        #expect(digests[0] != nil && digests[0] == digests[1])
+        #expect(digests[2] != nil && digests[2] == digests[3])
+        #expect(digests[4...] == [nil, nil, nil])
+    }
+
     @Test func numbersKeyByValue() {
         let keys = KeyFields(["id"], kind: .generic)
         let values: [Value] = [.integer(269), .double(269.0), .number(NumberText(unchecked: "2.69E2")), .string("269")]

@@ -36,7 +36,7 @@ enum EmbeddedSchemas {
                     ("minimum", .integer(0)),
                 ]))),
                 ("isbn", .object(OrderedObject([
-                    ("description", .string("An ISBN-10 or ISBN-13 with its check digit; hyphens and spaces may separate the digits.")),
+                    ("description", .string("An ISBN-10 or ISBN-13 with its check digit; hyphens and spaces may separate the digits. Merge matches books by it when every book has one, else by title and author (Formats/merge.md).")),
                     ("type", .string("string")),
                     ("format", .string("isbn")),
                     ("x-ferry-unique", .bool(true)),
@@ -70,7 +70,7 @@ enum EmbeddedSchemas {
                     ("format", .string("photo")),
                 ]))),
                 ("sku", .object(OrderedObject([
-                    ("description", .string("The stock-keeping unit: one product each.")),
+                    ("description", .string("Optional. The stock-keeping unit: one product each. Merge matches products by it when every product has one, else by name (Formats/merge.md).")),
                     ("type", .string("string")),
                     ("minLength", .integer(1)),
                     ("x-ferry-unique", .bool(true)),

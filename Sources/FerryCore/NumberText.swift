@@ -151,6 +151,51 @@ extension DecimalText {
         return printed.withUTF8 { Decimal(text: $0) == Decimal(text: bytes) }
     }
 
+    /// Whether `a` and `b` spell the same number, exactly: `1.10`, `1.1`
+    /// and `0.11e1` do; two 30-digit integers that differ in their last
+    /// digit do not, though they round to one double.
+    public static func sameNumber(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        Decimal(text: a) == Decimal(text: b)
+    }
+
+    /// Appends the one text of the number `bytes` spell, whatever way it
+    /// was written: plain decimal (`269`, `-2.5`, `0.001`) without a plus
+    /// sign, leading or trailing zeros; an exponent only past 21 digits or
+    /// below 10⁻⁶ (`1e+400`, `1.5e-9`), as JavaScript prints numbers. `269`,
+    /// `269.0`, `+0269` and `2.69E2` all give `269`; zero gives `0`.
+    public static func appendCanonical(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]) {
+        let decimal = Decimal(text: bytes)
+        let digits = decimal.digits
+        guard !digits.isEmpty else {
+            text.append(UInt8(ascii: "0"))
+            return
+        }
+        if decimal.negative { text.append(UInt8(ascii: "-")) }
+        // Where the point falls, counted from the first digit.
+        let point = digits.count + decimal.exponent
+        if decimal.exponent >= 0 && point <= 21 {
+            text.append(contentsOf: digits)
+            text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimal.exponent))
+        } else if decimal.exponent < 0 && point > 0 {
+            text.append(contentsOf: digits[..<point])
+            text.append(UInt8(ascii: "."))
+            text.append(contentsOf: digits[point...])
+        } else if decimal.exponent < 0 && point > -6 {
+            text.append(contentsOf: "0.".utf8)
+            text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -point))
+            text.append(contentsOf: digits)
+        } else {
+            text.append(digits[0])
+            if digits.count > 1 {
+                text.append(UInt8(ascii: "."))
+                text.append(contentsOf: digits[1...])
+            }
+            text.append(UInt8(ascii: "e"))
+            if point - 1 >= 0 { text.append(UInt8(ascii: "+")) }
+            text.append(contentsOf: String(point - 1).utf8)
+        }
+    }
+
     /// A number text's sign, significant digits and exponent, to compare
     /// two texts as numbers: `1.10`, `1.1` and `0.11e1` are alike.
     private struct Decimal: Equatable {

@@ -227,15 +227,10 @@ struct FileRun {
     /// unique field `key`.
     private mutating func checkUnique(_ record: RawRecord, at position: Int, key: Int, reader: any RecordReader) {
         let start = pendingText.count
-        switch record.values[position] {
-        case .null:
-            return
-        case .text(let bytes):
-            pendingText.append(contentsOf: bytes)
-        default:
-            guard let text = Self.keyText(record.value(at: position)) else { return }
-            pendingText.append(contentsOf: text.utf8)
-        }
+        // The key text merge matches by (trimmed, NFC, numbers by value);
+        // none for null, nor for an empty value of a typed field.
+        guard KeyText.append(record, at: position, to: &pendingText) else { return }
+        if pendingText.count == start && rules?.uniqueTyped[key] == true { return }
         let digest = pendingText.withUnsafeBytes { UniqueKeys.digest(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         pendingKeys.append(
             PendingKey(
@@ -278,17 +273,13 @@ struct FileRun {
             rule: rules?.uniqueRule(field))
     }
 
-    /// A key's text: strings as they are, numbers as written; nil for null
-    /// and for values that are no key (bytes, arrays, objects).
+    /// A key's text, as `KeyText` gives it: strings trimmed and in NFC,
+    /// numbers by value; nil for null and for values that are no key
+    /// (bytes, arrays, objects).
     static func keyText(_ value: Value) -> String? {
-        switch value {
-        case .string(let text): text
-        case .integer(let number): String(number)
-        case .double(let number): number.description
-        case .number(let number): number.text
-        case .bool(let flag): flag ? "true" : "false"
-        default: nil
-        }
+        var bytes: [UInt8] = []
+        guard KeyText.append(value, to: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: - Photos

@@ -3,10 +3,8 @@
 /// whatever its length, in a table between a quarter and half full, so a
 /// million keys take 48 to 96 MiB.
 ///
-/// Two different keys would have to share all 128 bits of their digest to
-/// be taken for one another: for a billion keys the chance is below 10⁻²⁰.
-/// The digest is not keyed, so the same key gives the same digest in every
-/// process (shards of one file can compare theirs).
+/// The digest is `KeyDigest`'s, over the key's text as `KeyText` gives it,
+/// which is also what merge matches records by.
 import CFerrySystem
 
 final class UniqueKeys {
@@ -90,35 +88,9 @@ final class UniqueKeys {
 
     // MARK: - Digest
 
-    private static let primes: (UInt64, UInt64, UInt64, UInt64) = (
-        0xA076_1D64_78BD_642F, 0xE703_7ED1_A0B4_28DB, 0x8EBC_6AF0_9C88_C6E3, 0x5899_65CC_7537_4CC3
-    )
-
-    @inline(__always)
-    private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        let product = a.multipliedFullWidth(by: b)
-        return product.high ^ product.low
-    }
-
-    /// Two independent 64-bit lanes over the bytes, eight at a time (the
-    /// last word padded with zeros; the length is mixed in first).
+    /// The digest of a key's bytes (see `KeyDigest`), as a pair.
     static func digest(_ bytes: UnsafeRawBufferPointer) -> (low: UInt64, high: UInt64) {
-        let length = UInt64(bytes.count)
-        var low = mix(length ^ primes.0, primes.1)
-        var high = mix(length ^ primes.2, primes.3)
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            low = mix(low ^ word, primes.1)
-            high = mix(high ^ word ^ primes.0, primes.3)
-            index += 8
-        }
-        if index < bytes.count {
-            var word: UInt64 = 0
-            for (shift, byte) in bytes[index...].enumerated() { word |= UInt64(byte) << (8 * UInt64(shift)) }
-            low = mix(low ^ word, primes.1)
-            high = mix(high ^ word ^ primes.0, primes.3)
-        }
-        return (mix(low, primes.2), mix(high, primes.1))
+        let digest = KeyDigest(bytes)
+        return (digest.low, digest.high)
     }
 }

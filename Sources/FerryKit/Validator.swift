@@ -101,6 +101,8 @@ final class RecordRules {
     private var validator: RecordValidator
     /// The fields whose values must be unique in a file (`x-ferry-unique`).
     let uniqueFields: [String]
+    /// Whether the schema types each unique field: an empty value is then no key.
+    let uniqueTyped: [Bool]
     /// The fields that hold photos (`format: photo`), whose bytes must be a
     /// PNG or a JPEG.
     let photoFields: [String]
@@ -109,6 +111,8 @@ final class RecordRules {
         self.schema = schema
         validator = RecordValidator(schema: schema)
         uniqueFields = schema.uniqueFields
+        let typed = Set(schema.fieldRules.filter { $0.type != nil }.map(\.name))
+        uniqueTyped = schema.uniqueFields.map(typed.contains)
         photoFields = schema.fieldRules.filter { $0.type == .photo }.map(\.name)
     }
 

@@ -1,0 +1,168 @@
+import Testing
+
+@testable import FerryKit
+
+/// Record equality as merge sees it: numbers by value, missing as null,
+/// empty as null where typed, text by canonical equivalence, keys as key
+/// text; records of CSV, JSON and an archive alike.
+@Suite struct RecordEqualityTests {
+    let products = RecordEquality(kind: .product)
+
+    static func number(_ text: String) -> Value { .number(NumberText(unchecked: text)) }
+
+    // MARK: - Numbers
+
+    @Test(arguments: [
+        (Value.integer(269), Value.double(269.0)),
+        (.integer(269), number("2.69E2")),
+        (.double(269.0), number("269.00")),
+        (number("1.10"), number("1.1")),
+        (.double(0.1), number("0.10")),
+        (.double(-0.0), .integer(0)),
+        (number("123456789012345678901234567890"), number("1.2345678901234567890123456789E29")),
+        (.integer(9_007_199_254_740_993), number("9007199254740993.0")),
+    ])
+    func numbersEqualByValue(_ first: Value, _ second: Value) {
+        #expect(products.equal(first, second, field: "price"))
+        #expect(products.equal(second, first, field: "price"))
+        #expect(products.equal(first, second, field: "stock"))
+    }
+
+    @Test(arguments: [
+        (Value.integer(269), Value.double(269.5)),
+        (.integer(269), number("269.0000000000000000001")),
+        (.double(0.1), number("0.1000000000000000055511151231257827")),
+        (number("123456789012345678901234567890"), number("123456789012345678901234567891")),
+        // 2^53 + 1 is no double: the double nearest it is 2^53.
+        (.integer(9_007_199_254_740_993), .double(9_007_199_254_740_992)),
+        (.integer(1), .bool(true)),
+    ])
+    func differentNumbersDiffer(_ first: Value, _ second: Value) {
+        #expect(!products.equal(first, second, field: "price"))
+        #expect(!products.equal(second, first, field: "price"))
+    }
+
+    // MARK: - Null, missing and empty
+
+    @Test func aMissingFieldEqualsNull() {
+        #expect(products.equal(nil, .null, field: "price"))
+        #expect(products.equal(nil, .null, field: "notes"))
+        #expect(!products.equal(nil, .integer(0), field: "price"))
+        #expect(products.equal(Record([("name", .string("Wii")), ("notes", .null)]), Record([("name", .string("Wii"))])))
+    }
+
+    @Test func emptyIsNullOnlyInTypedFields() {
+        // name, price, photo and sku are the product's typed fields.
+        for field in ["name", "sku", "photo", "price"] {
+            #expect(products.equal(.string(""), .null, field: field))
+            #expect(products.equal(.string(""), nil, field: field))
+        }
+        // notes is typed by no schema: "" is a value there.
+        #expect(!products.equal(.string(""), .null, field: "notes"))
+        #expect(!products.equal(.string(""), nil, field: "notes"))
+        #expect(products.equal(.string(""), .string(""), field: "notes"))
+        // Only empty: white space is a value outside keys.
+        #expect(!products.equal(.string(" "), .null, field: "sku"))
+    }
+
+    /// What the CSV reader gives for empty cells, which the rule above is about.
+    @Test func theCSVReaderGivesNullForEmptyTypedCells() throws {
+        let records = try readRecords("name,price,sku,photo,notes\nWii,,,,\nPS5,,\"\",\"\",\"\"\n", codec: CSVCodec.csv)
+        #expect(records[0].values == [.string("Wii"), .null, .null, .null, .string("")])
+        // Quoted empty cells of optional strings stay "".
+        #expect(records[1].values == [.string("PS5"), .null, .string(""), .string(""), .string("")])
+        #expect(products.equal(records[0], records[0]))
+        #expect(products.differences(records[0], records[1]).map(\.field) == ["name"])
+    }
+
+    // MARK: - Text
+
+    @Test func textEqualsWhenCanonicallyEquivalent() {
+        #expect(products.equal(.string("Cre\u{0300}me"), .string("Crème"), field: "name"))
+        #expect(products.equal(.string("Cre\u{0300}me"), .string("Crème"), field: "notes"))
+        #expect(!products.equal(.string("Crème"), .string("Creme"), field: "name"))
+        #expect(!products.equal(.string("Wii"), .string("wii"), field: "name"))
+        // Outside keys, white space is part of the text.
+        #expect(!products.equal(.string(" Wii"), .string("Wii"), field: "name"))
+    }
+
+    @Test func keyFieldsCompareAsKeyText() {
+        let keyed = RecordEquality(kind: .product, keyFields: ["sku"])
+        #expect(keyed.equal(.string(" A-1\u{A0}"), .string("A-1"), field: "sku"))
+        #expect(keyed.equal(.string("Cre\u{0300}me "), .string("Crème"), field: "sku"))
+        #expect(keyed.equal(.string("269"), .integer(269), field: "sku"))
+        #expect(keyed.equal(.string("  "), nil, field: "sku"))
+        #expect(!keyed.equal(.string("A-1"), .string("A-2"), field: "sku"))
+        #expect(!products.equal(.string(" A-1"), .string("A-1"), field: "sku"))
+    }
+
+    @Test func untypedTextEqualsTheNumberItSpells() {
+        // CSV has only text in a field no schema types; JSON has numbers.
+        #expect(products.equal(.string("5"), .integer(5), field: "stock"))
+        #expect(products.equal(.string("2.50"), .double(2.5), field: "stock"))
+        #expect(products.equal(.string("true"), .bool(true), field: "stock"))
+        #expect(!products.equal(.string("five"), .integer(5), field: "stock"))
+        #expect(!products.equal(.string("5"), .integer(6), field: "stock"))
+        // In a typed field, text is no number.
+        #expect(!products.equal(.string("5"), .integer(5), field: "price"))
+    }
+
+    // MARK: - Records of every format
+
+    @Test func theSameProductFromCSVJSONAndAnArchive() throws {
+        let csv = try readRecords("name,price,sku,stock\nWii,269,A-1,7\n", codec: CSVCodec.csv)[0]
+        let json = try readRecords(#"[{"sku":"A-1","name":"Wii","price":2.69E2,"stock":7}]"#, codec: JSONCodec())[0]
+        let archive = Record([
+            ("name", .string("Wii")), ("price", .double(269.0)), ("sku", .string("A-1")), ("stock", .integer(7)),
+        ])
+        #expect(csv.values[1] == .integer(269))
+        #expect(csv.values[3] == .string("7"))
+        for (first, second) in [(csv, json), (json, archive), (archive, csv)] {
+            #expect(products.equal(first, second))
+            #expect(products.equal(second, first))
+            #expect(products.differences(first, second).isEmpty)
+        }
+    }
+
+    @Test func differencesNameEachFieldWithBothValues() throws {
+        let csv = try readRecords("name,price,sku,notes\nWii,269,A-1,\n", codec: CSVCodec.csv)[0]
+        let json = try readRecords(#"[{"name":"Wii","price":249.0,"sku":"A-1","photo":"wii.png"}]"#, codec: JSONCodec())[0]
+        let differences = products.differences(csv, json)
+        #expect(
+            differences == [
+                FieldDifference(field: "price", first: .integer(269), second: .double(249)),
+                FieldDifference(field: "notes", first: .string(""), second: nil),
+                FieldDifference(field: "photo", first: nil, second: .string("wii.png")),
+            ])
+        #expect(!products.equal(csv, json))
+    }
+
+    @Test func rawRecordsCompareInPlace() throws {
+        let json = try readRecords(
+            #"[{"name":"Crème","price":269.0,"sku":"A-1"},{"name":"PS5","price":499,"sku":"A-2"}]"#, codec: JSONCodec())
+        let bytes = Array("name,price,sku\nCre\u{0300}me,2.69E2,A-1\nPS5,449,A-2\n".utf8)
+        let reader = try #require(
+            try CSVCodec.csv.makeReader(MemoryInput(bytes, name: "p.csv"), context: ReadContext(kind: .product))
+                as? any RawRecordReader)
+        var outcomes: [(Bool, [String])] = []
+        while try reader.readRaw({ raw in
+            RawRecord.with(json[outcomes.count]) { other in
+                outcomes.append((products.equal(raw, other), products.differences(raw, other).map(\.field)))
+            }
+        }) {}
+        #expect(outcomes.map(\.0) == [true, false])
+        #expect(outcomes.map(\.1) == [[], ["price"]])
+    }
+
+    @Test func nestedAndBinaryValuesCompareAsValues() {
+        #expect(products.equal(.bytes([1, 2]), .bytes([1, 2]), field: "photo"))
+        #expect(!products.equal(.bytes([1, 2]), .bytes([1, 3]), field: "photo"))
+        #expect(products.equal(.array([.integer(1)]), .array([.double(1)]), field: "tags"))
+        #expect(!products.equal(.array([.integer(1)]), .array([.integer(2)]), field: "tags"))
+        #expect(!products.equal(.array([.integer(1)]), .string("[1]"), field: "tags"))
+        let first = Value.object(OrderedObject([("w", .integer(3)), ("h", .null)]))
+        let second = Value.object(OrderedObject([("w", .number(NumberText(unchecked: "3.0")))]))
+        #expect(products.equal(first, second, field: "size"))
+        #expect(!products.equal(first, .object(OrderedObject([("w", .integer(4))])), field: "size"))
+    }
+}

@@ -39,6 +39,8 @@ struct Halves {
     let split: Int
     /// What the second half's reader reads before its bytes: the CSV header line.
     let prefix: [UInt8]
+    /// The lines `prefix` ends (1 for a header line, 0 for none).
+    let prefixLines: Int
     /// The codec options both halves read with: the user's, and the CSV
     /// delimiter guessed once from the file's start, so that the second
     /// half does not guess again from its own rows.
@@ -91,6 +93,7 @@ struct Halves {
         self.file = file
         self.split = split
         self.prefix = prefix
+        prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
     }
 
     var path: String { file.path }
@@ -189,7 +192,7 @@ extension Validator {
         done.wait()
         guard first.run.file.complete, first.run.file.records > 0 else { return false }
         let shift = Halves.Shift(
-            records: first.run.file.records, lines: second.linesBeforeSplit - second.prefixLines,
+            records: first.run.file.records, lines: second.linesBeforeSplit - halves.prefixLines,
             bytes: halves.split - halves.prefix.count)
         var relocator = Relocator(
             halves: halves, codec: codec, context: { halfContext(options, kind: kind) },
@@ -217,10 +220,9 @@ extension Validator {
 private final class HalfJob: @unchecked Sendable {
     let collector: DiagnosticCollector
     var run: FileRun
-    /// The file's line ends before the split, and the prefix's: the second
-    /// half counts them while the first is read.
+    /// The file's line ends before the split: the second half counts them
+    /// while the first is read.
     private(set) var linesBeforeSplit = 0
-    private(set) var prefixLines = 0
     private let validator: Validator
     private let halves: Halves
     private let codec: any Codec
@@ -251,7 +253,6 @@ private final class HalfJob: @unchecked Sendable {
         do throws(FerryError) {
             if range.lowerBound > 0 {
                 linesBeforeSplit = try LineCounter.lineEnds(in: halves.file, range: 0..<range.lowerBound)
-                prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
             }
             let context = validator.halfContext(options, kind: kind)
             let reader = try codec.makeReader(input, context: context)
@@ -291,8 +292,8 @@ private struct Relocator {
         }
         let text = record[field].flatMap(FileRun.keyText)
         guard let found = reader.location(ofField: field, inRecordAt: halves.prefix.count) else { return (here, text) }
-        let prefixLines = halves.prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
-        let shift = Halves.Shift(records: 0, lines: lineEnd.line - 1 - prefixLines, bytes: offset - halves.prefix.count)
+        let shift = Halves.Shift(
+            records: 0, lines: lineEnd.line - 1 - halves.prefixLines, bytes: offset - halves.prefix.count)
         return (shift.apply(to: found).filling(from: here), text)
     }
 }
@@ -348,7 +349,7 @@ extension FileRun {
         // Reports the second half's diagnostics up to record `ordinal`
         // (only those of its rules, for `rulesOnly`); false once the cap is reached.
         func reportSecond(through ordinal: Int, rulesOnly: Bool) -> Bool {
-            while next < diagnostics.count,
+            while next < records.count,
                 records[next] < ordinal || (records[next] == ordinal && (!rulesOnly || diagnostics[next].isOfRules))
             {
                 var diagnostic = shift.apply(to: diagnostics[next])

@@ -38,12 +38,8 @@ import FerryCore
 
 extension CSVReader: JSONLayingReader {
     public func settleKind() throws(FerryError) -> RecordKind? {
-        if let failure { throw failure }
-        do throws(FerryError) {
+        try guarded(resuming: false) { () throws(FerryError) in
             if !started { try start() }
-        } catch {
-            failure = error
-            throw error
         }
         return header == nil ? nil : context.kind
     }
@@ -51,8 +47,7 @@ extension CSVReader: JSONLayingReader {
     public func readLaidOut(
         into writer: any JSONLayoutWriter, raw: (RawRecord) throws(FerryError) -> Void
     ) throws(FerryError) -> Bool {
-        if let failure { throw failure }
-        do throws(FerryError) {
+        try guarded(resuming: false) { () throws(FerryError) -> Bool in
             if !started { try start() }
             guard !finished, let header else { return false }
             // Cells that stand for null or hold JSON take the general way.
@@ -72,21 +67,15 @@ extension CSVReader: JSONLayingReader {
                 }
                 let otherRow = {
                     [self] (scanner: CSVScanner, fields: UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool in
-                    guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers)
-                    else { return true }
-                    do throws(FerryError) {
-                        // The rows laid out before this one go first.
-                        try plan.hand(to: writer)
-                        if shape.ragged { raggedRowsFixed += 1 }
-                        let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
-                        rowIndex += 1
-                        try buffers.withRecord(fields: shape.fields, origin: origin, raw)
-                        plan.anyWritten = true
-                        return true
-                    } catch {
-                        failed = error
-                        return false
-                    }
+                    // The rows laid out before this one go first.
+                    failed = try handRow(
+                        scanner, fields, header: header, columns: columns, buffers: &buffers,
+                        before: { () throws(FerryError) in try plan.hand(to: writer) },
+                        to: { (record) throws(FerryError) in
+                            try raw(record)
+                            plan.anyWritten = true
+                        })
+                    return failed == nil
                 }
                 if let helper = plainHelper, window.count - position >= Self.halvesThreshold {
                     let before = position
@@ -113,9 +102,6 @@ extension CSVReader: JSONLayingReader {
             try plan.hand(to: writer)
             if ended { finish() }
             return !ended
-        } catch {
-            failure = error
-            throw error
         }
     }
 

@@ -68,9 +68,7 @@ public final class CSVReader: RecordReader {
     public var resumesAfterError: Bool { lastErrorResumes }
 
     public func next() throws(FerryError) -> Record? {
-        if let failure { throw failure }
-        lastErrorResumes = false
-        do throws(FerryError) {
+        try guarded(resuming: true) { () throws(FerryError) -> Record? in
             if !started { try start() }
             while !finished {
                 guard let row = try scanRow(build: buildRecord) else {
@@ -86,23 +84,56 @@ public final class CSVReader: RecordReader {
                 }
             }
             return nil
-        } catch {
-            try resumeOrFail(error)
         }
     }
 
-    /// Rethrows `error`: after a ragged row or a cell of the wrong type,
-    /// when the caller asked to go on, the next call reads the row after
-    /// it; otherwise the reader stays failed.
-    private func resumeOrFail(_ error: FerryError) throws(FerryError) -> Never {
-        if skippedBadRow {
-            skippedBadRow = false
-            lastErrorResumes = true
-            rowIndex += 1
-        } else {
-            failure = error
+    /// Runs one step of reading, the reader's failure kept: a reader that
+    /// has failed throws the same error again, and an error thrown by
+    /// `body` makes it fail, except that with `resuming`, after a ragged
+    /// row or a cell of the wrong type that the caller asked to go on
+    /// after, the next call reads the row after it.
+    func guarded<Result>(
+        resuming: Bool, _ body: () throws(FerryError) -> Result
+    ) throws(FerryError) -> Result {
+        if let failure { throw failure }
+        if resuming { lastErrorResumes = false }
+        do throws(FerryError) {
+            return try body()
+        } catch {
+            if resuming && skippedBadRow {
+                skippedBadRow = false
+                lastErrorResumes = true
+                rowIndex += 1
+            } else {
+                failure = error
+            }
+            throw error
         }
-        throw error
+    }
+
+    /// Types a scanned row into `buffers` and hands it to `body` as a raw
+    /// record; `before` runs first, once the row is known not to be blank.
+    /// - Returns: what `body` (or `before`) threw, which ends the scan; nil
+    ///   when the row was handed on or was blank.
+    @inline(__always)
+    func handRow(
+        _ scanner: CSVScanner, _ fields: UnsafeBufferPointer<CSVField>, header: FieldList,
+        columns: UnsafeBufferPointer<ColumnRule>, buffers: inout RawRecordBuffers,
+        before: () throws(FerryError) -> Void = {}, to body: (RawRecord) throws(FerryError) -> Void
+    ) throws(CSVScanError) -> FerryError? {
+        guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers) else {
+            return nil
+        }
+        do throws(FerryError) {
+            try before()
+            if shape.ragged { raggedRowsFixed += 1 }
+            let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
+            rowIndex += 1
+            try buffers.withRecord(fields: shape.fields, origin: origin, body)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     public func location(ofByteOffset offset: Int) -> SourceLocation {
@@ -432,42 +463,26 @@ extension CSVReader: RawRecordReader {
     /// Hands out the rows the window holds, up to a few thousand, in place
     /// (see `RawRecord`).
     public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
-        if let failure { throw failure }
-        lastErrorResumes = false
-        do throws(FerryError) {
+        try guarded(resuming: true) { () throws(FerryError) -> Bool in
             if !started { try start() }
-            guard !finished else { return false }
+            guard !finished, let header else { return false }
             // The buffers move into locals for the loop, and back after it.
             var buffers = RawRecordBuffers()
             swap(&buffers, &rawBuffers)
             defer { swap(&buffers, &rawBuffers) }
             var failed: FerryError?
-            guard let header else { return false }
             // The columns' types are read through a buffer taken once here,
             // not from the array for every cell.
             let columns = self.columns
             let ended = try columns.withUnsafeBufferPointer { (columns) throws(FerryError) in
                 try scanRows { (scanner, fields) throws(CSVScanError) -> Bool in
-                guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers) else {
-                    return true
-                }
-                if shape.ragged { raggedRowsFixed += 1 }
-                let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
-                rowIndex += 1
-                do throws(FerryError) {
-                    try buffers.withRecord(fields: shape.fields, origin: origin, body)
-                    return true
-                } catch {
-                    failed = error
-                    return false
-                }
+                    failed = try handRow(scanner, fields, header: header, columns: columns, buffers: &buffers, to: body)
+                    return failed == nil
                 }
             }
             if let failed { throw failed }
             if ended { finish() }
             return !ended
-        } catch {
-            try resumeOrFail(error)
         }
     }
 }

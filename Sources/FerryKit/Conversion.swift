@@ -37,13 +37,14 @@ public struct ConversionOptions: Sendable {
     public var limits = ReadLimits()
     /// Whether a conversion between two codecs that hand over raw records
     /// skips `Record`s (see `RawRecord`). The output is the same either way;
-    /// tests turn this off to compare the two paths.
-    public var rawRecords = true
+    /// tests (through `@testable import`) turn this off to compare the two
+    /// paths. Not public: there is no reason to choose the slower path.
+    var rawRecords = true
     /// Whether a reader that can lay plain records out as JSON text itself
     /// may, when the output is JSON that the writer lets it lay out (see
     /// FerryCore's JSONLayout.swift); only with raw records. The output is
-    /// the same either way.
-    public var laidOutRecords = true
+    /// the same either way. Internal, as `rawRecords` is.
+    var laidOutRecords = true
 
     public init() {}
 }

@@ -6,7 +6,7 @@ import Testing
 @testable import FerryKit
 
 /// Raw records are a shortcut, and records a reader lays out as JSON itself
-/// (`JSONLayingReader`) another: every conversion must give the same bytes,
+/// (the CSV to JSON accelerator) another: every conversion must give the same bytes,
 /// summary and errors all three ways. These tests convert each input each
 /// way and compare.
 @Suite struct RawRecordTests {
@@ -202,7 +202,7 @@ import Testing
             codecOptions: [["max-field-bytes": "6"], ["max-field-bytes": "7"], ["max-field-bytes": "9"]])
     }
 
-    /// Rows of every sort: simple rows (no quote, backslash or control
+    /// Rows of every sort: block rows (no quote, backslash or control
     /// byte) among quoted, escaped, non-ASCII and long ones, numbers that
     /// print as written and numbers that do not, bools in each spelling,
     /// empty cells. The files are large enough for the reader's 64-byte
@@ -301,7 +301,7 @@ import Testing
             records: 20_000, testDescription: "products, CRLF, LF and CR mixed"),
         failing(products: true, seed: 14, bad: "Wii,-1,,x", at: 2900, "a negative price, CRLF", lineEnds: ["\r\n"]),
         // A column name long enough for a layout piece of over 32 bytes,
-        // which the simple way does not take.
+        // which the block path does not take.
         MixedFile(
             text: mixedRows(
                 header: ["name", "price", "a column name of more than thirty-two bytes", "sku"], cells: productCells,

@@ -93,6 +93,9 @@ public enum FerryCLI {
                 return ExitStatus.success
             case "validate":
                 return try ValidateCommand.run(parsed, registry: registry, console: console)
+            case "plan":
+                try PlanCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
             case "lint":
                 return try LintCommand.run(parsed, registry: registry, console: console)
             case "inspect":
@@ -114,7 +117,7 @@ public enum FerryCLI {
         [
             ConvertCommand.spec(registry: registry), ValidateCommand.spec(registry: registry),
             LintCommand.spec(registry: registry),
-            InspectCommand.spec(registry: registry), FormatsCommand.spec,
+            InspectCommand.spec(registry: registry), PlanCommand.spec(registry: registry), FormatsCommand.spec,
         ]
     }
 

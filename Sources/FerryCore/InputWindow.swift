@@ -140,14 +140,16 @@ public final class InputWindow {
 /// Counts lines (LF, CRLF or a lone CR each end one) and the column, in
 /// Unicode scalars, after the last line end.
 public struct LineCounter {
-    var lines = 0
+    package var lines = 0
     var column = 0
     var endsInCR = false
+
+    package init() {}
 
     /// Advances over `chunk`. A chunk without a CR (nearly every one) has
     /// its LFs counted sixteen bytes at a time; otherwise each line's end is
     /// found with `memchr`, so that long runs without line ends cost little.
-    mutating func consume(_ chunk: UnsafeRawBufferPointer) {
+    package mutating func consume(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress, chunk.count > 0 else { return }
         let end = base + chunk.count
         var lastLineStart = base

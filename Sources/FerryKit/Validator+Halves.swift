@@ -104,30 +104,18 @@ struct Halves {
     /// then finds (it does not end cleanly at the split).
     private static func split(_ file: RandomAccessFile, quote: UInt8?) throws(FerryError) -> Int? {
         let middle = file.size / 2
-        var quoted = false
-        if let quote {
-            var quotes = 0
-            try file.scan(0..<middle) { chunk, _ in
-                if let base = chunk.baseAddress {
-                    quotes += LineCounter.occurrences(of: quote, from: base, to: base + chunk.count)
-                }
-                return true
-            }
-            quoted = quotes % 2 == 1
+        var rows = RowEndScanner(quote: quote)
+        try file.scan(0..<middle) { chunk, _ in
+            rows.skip(chunk)
+            return true
         }
         // A line feed outside quotes is near: rows are short.
         var found: Int?
         try file.scan(middle..<min(file.size, middle + (4 << 20)), chunk: 1 << 16) { chunk, offset in
-            for index in chunk.indices {
-                let byte = chunk[index]
-                if byte == quote {
-                    quoted.toggle()
-                } else if byte == 0x0A && !quoted {
-                    found = offset + index + 1
-                    return false
-                }
+            rows.scan(chunk) { end in
+                found = offset + end
+                return false
             }
-            return true
         }
         return found.flatMap { $0 < file.size ? $0 : nil }
     }

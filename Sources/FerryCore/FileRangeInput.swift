@@ -134,6 +134,13 @@ extension LineCounter {
         return counter.lines
     }
 
+    /// How many characters (Unicode scalars) `bytes` hold after their last line end.
+    public static func column(after bytes: UnsafeRawBufferPointer) -> Int {
+        var counter = LineCounter()
+        counter.consume(bytes)
+        return counter.column
+    }
+
     /// How many lines the bytes of `range` in `file` end.
     /// - Throws: `io.readFailed`.
     public static func lineEnds(in file: RandomAccessFile, range: Range<Int>) throws(FerryError) -> Int {

@@ -120,7 +120,7 @@ public struct ShardRange: Sendable, Hashable {
 /// bracket after a JSON shard that is not the last.
 struct ShardReading {
     let input: FileRangeInput
-    let shift: Halves.Shift
+    private(set) var shift: Halves.Shift
     /// The lines the bytes read before the shard's own take.
     let prefixLines: Int
     let isEmpty: Bool
@@ -149,8 +149,15 @@ struct ShardReading {
         }
         isEmpty = range.start == range.end
         input = FileRangeInput(file, range: min(from, range.end)..<range.end, prefix: prefix, suffix: suffix)
-        shift = Halves.Shift(
+        var shift = Halves.Shift(
             records: range.firstRecord - 1, lines: range.firstLine - 1 - prefixLines, bytes: from - prefix.count)
+        if from > 0 && from < range.end {
+            // The reader has the first byte at the column after the prefix's last line.
+            let prefixColumn = prefix.last == 0x0A ? 0 : prefix.withUnsafeBytes { LineCounter.column(after: $0) }
+            shift.columns = try file.column(of: from) - prefixColumn
+            shift.columnsLine = prefixLines + 1
+        }
+        self.shift = shift
     }
 }
 
@@ -165,5 +172,21 @@ extension RandomAccessFile {
             return true
         }
         return bytes
+    }
+
+    /// How many characters come before `offset` on its line.
+    /// - Throws: `io.readFailed`.
+    func column(of offset: Int) throws(FerryError) -> Int {
+        var lineStart = offset
+        let chunk = 1 << 16
+        while lineStart > 0 {
+            let bytes = try bytes(max(0, lineStart - chunk)..<lineStart)
+            if let lineFeed = bytes.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                lineStart -= bytes.count - lineFeed - 1
+                break
+            }
+            lineStart -= bytes.count
+        }
+        return try bytes(lineStart..<offset).withUnsafeBytes { LineCounter.column(after: $0) }
     }
 }

@@ -69,8 +69,12 @@ enum ShardOptions {
             range = ShardRange(
                 start: start, end: end, firstRecord: try count(arguments, "first-record", minimum: 1) ?? 1,
                 firstLine: try count(arguments, "first-line", minimum: 1) ?? 1)
-        } else if let other = ["shard", "first-record", "first-line", "header"].first(where: { arguments[$0] != nil }) {
-            throw FerryError(.usageConflictingOptions, [.string("--" + other), .string("--plan")])
+        } else if arguments["shard"] != nil {
+            throw .shardOptionNeeds("--shard", "--plan")
+        } else if let other = ["first-record", "first-line"].first(where: { arguments[$0] != nil }) {
+            throw .shardOptionNeeds("--" + other, "--range")
+        } else if arguments["header"] != nil {
+            throw .shardOptionNeeds("--header", "--plan, --range")
         }
         switch arguments["header"] {
         case "always": range?.writesHeader = true

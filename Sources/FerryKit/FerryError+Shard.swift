@@ -16,6 +16,8 @@ extension FerryError.Code {
     public static let shardBadRange = Self("shard.badRange", .usage)
     /// A shard's output in a format whose parts cannot be concatenated.
     public static let shardOutputNotConcatenable = Self("shard.outputNotConcatenable", .usage)
+    /// An option of shards without the one it goes with (`--shard` without `--plan`).
+    public static let shardOptionNeeds = Self("shard.optionNeeds", .usage)
     /// A report given to `--combine` that no shard's validation wrote.
     public static let shardBadReport = Self("shard.badReport", .usage)
     /// Reports given to `--combine` whose ranges do not follow each other.
@@ -61,6 +63,13 @@ extension FerryError {
     /// - Parameter format: the output's format id.
     public static func shardOutputNotConcatenable(_ format: String) -> FerryError {
         FerryError(.shardOutputNotConcatenable, [.string(format)])
+    }
+
+    /// - Parameters:
+    ///   - option: the option given (`--shard`).
+    ///   - needed: what it needs (`--plan`, or `--plan or --range`).
+    public static func shardOptionNeeds(_ option: String, _ needed: String) -> FerryError {
+        FerryError(.shardOptionNeeds, [.string(option), .string(needed)])
     }
 
     public static func shardBadReport(_ path: String) -> FerryError {

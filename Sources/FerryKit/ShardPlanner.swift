@@ -34,7 +34,8 @@ public struct ShardPlanner {
             path: path, registry: registry, from: options.from, codecOptions: options.codecOptions,
             limits: options.limits)
         let file = source.file
-        let targets = (1..<max(count, 1)).map { Int((Int64(file.size) * Int64($0)) / Int64(count)) }
+        // A file of no bytes is one empty shard, which writes the empty document.
+        let targets = file.size == 0 ? [] : (1..<max(count, 1)).map { Int((Int64(file.size) * Int64($0)) / Int64(count)) }
         var cuts = Cuts(targets: targets)
         if source.codec.id == "json" {
             try cutArray(file, into: &cuts)

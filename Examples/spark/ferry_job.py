@@ -93,7 +93,9 @@ def main(argv):
     from pyspark import SparkConf
     from pyspark.sql import SparkSession
 
-    source = os.path.abspath(args.input)
+    # As given, so the reports name the file as ferry validate does; on a
+    # cluster, give a path every worker reads (an absolute one).
+    source = args.input
     output_dir = os.path.abspath(args.output_dir)
     os.makedirs(os.path.join(output_dir, "shards") if args.command == "validate" else output_dir, exist_ok=True)
     the_plan = plan(args.ferry, source, args.shards)

@@ -57,7 +57,7 @@ enum ShardOptions {
             if let other = ["range", "first-record", "first-line"].first(where: { arguments[$0] != nil }) {
                 throw FerryError(.usageConflictingOptions, [.string("--plan"), .string("--" + other)])
             }
-            let plan = try read(path)
+            let plan = try ShardPlan(contentsOf: path)
             let size = RandomAccessFile(input)?.size
             if let size, size != plan.size { throw .shardPlanStale(input, planned: plan.size, size: size) }
             range = try ShardRange(plan, shard: try count(arguments, "shard", minimum: 0) ?? 0)
@@ -82,16 +82,6 @@ enum ShardOptions {
         default: break
         }
         return range
-    }
-
-    /// The plan in the file at `path`.
-    static func read(_ path: String) throws(FerryError) -> ShardPlan {
-        guard let file = RandomAccessFile(path) else { throw .ioCannotOpen(path, errno: 2) }
-        let bytes = try file.bytes(0..<file.size)
-        guard let value = bytes.withUnsafeBufferPointer({ JSONCodec.value($0, maxDepth: 64) }) else {
-            throw .shardBadPlan(path)
-        }
-        return try ShardPlan(value, path: path)
     }
 
     private static func count(_ arguments: ParsedArguments, _ name: String, minimum: Int) throws(FerryError) -> Int? {

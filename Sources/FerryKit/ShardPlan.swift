@@ -129,7 +129,26 @@ public struct ShardPlan: Sendable, Hashable {
     }
 }
 
+extension ShardPlan {
+    /// Reads the plan in the file at `path`, as `ferry plan` wrote it.
+    /// - Throws: `io.*`; `shard.badPlan` when it is not a plan.
+    public init(contentsOf path: String) throws(FerryError) {
+        guard let value = try Value.jsonFile(path) else { throw .shardBadPlan(path) }
+        try self.init(value, path: path)
+    }
+}
+
 extension Value {
+    /// The JSON document in the file at `path` (a plan, a shard's report),
+    /// or nil when it is not JSON.
+    /// - Throws: `io.*`; `limit.inputTooLarge` past `ReadLimits.maxInputBytes`.
+    static func jsonFile(_ path: String) throws(FerryError) -> Value? {
+        let input = try FileInput(path: path)
+        defer { input.close() }
+        let bytes = try InputBytes.read(input, limit: ReadLimits().maxInputBytes).array()
+        return bytes.withUnsafeBufferPointer { JSONCodec.value($0, maxDepth: 64) }
+    }
+
     /// The integer, when the value is one.
     var intValue: Int? {
         switch self {

@@ -15,10 +15,7 @@ struct ShardReport {
     /// Reads the report at `path`.
     /// - Throws: `shard.badReport` for anything but a shard's json report; `io.*`.
     init(path: String) throws(FerryError) {
-        guard let file = RandomAccessFile(path) else { throw .ioCannotOpen(path, errno: 2) }
-        let bytes = try file.bytes(0..<file.size)
-        guard let value = bytes.withUnsafeBufferPointer({ JSONCodec.value($0, maxDepth: 64) }),
-            case .object(let root) = value, case .object(let shard)? = root["shard"],
+        guard let value = try Value.jsonFile(path), case .object(let root) = value, case .object(let shard)? = root["shard"],
             case .array(let files)? = root["files"], files.count == 1, case .object(let counts) = files[0],
             case .array(let errors)? = root["errors"], case .array(let typed)? = shard["diagnostics"],
             typed.count == errors.count, case .array(let keys)? = shard["keys"],

@@ -28,6 +28,12 @@ struct RowEndScanner {
     private let quote: UInt8?
     /// Whether the bytes read so far leave an open quote.
     private(set) var quoted = false
+    /// The carriage returns and the line feeds (inside quotes too) of the
+    /// last 64 bytes `rowEnds(in64:)` read, a bit each.
+    private(set) var carriageReturns: UInt64 = 0
+    private(set) var lineFeeds: UInt64 = 0
+    /// The bytes of those 64 inside quotes.
+    private(set) var insideQuotes: UInt64 = 0
 
     init(quote: UInt8?) { self.quote = quote }
 
@@ -41,10 +47,15 @@ struct RowEndScanner {
     /// a line feed at byte i outside quotes.
     @inline(__always)
     mutating func rowEnds(in64 bytes: UnsafePointer<UInt8>) -> UInt64 {
-        // No delimiter is asked for: NUL stands in, which is neither a line
-        // feed nor a quote.
-        let bits = ferry_csv_classify64(bytes, 0, quote ?? 0)
-        guard quote != nil else { return bits.lineFeeds }
+        // No delimiter is asked for: the carriage return stands in (a blank
+        // row may be one), which is neither a line feed nor a quote.
+        let bits = ferry_csv_classify64(bytes, 0x0D, quote ?? 0)
+        carriageReturns = bits.delimiters
+        lineFeeds = bits.lineFeeds
+        guard quote != nil else {
+            insideQuotes = 0
+            return bits.lineFeeds
+        }
         // Bit i of `inside`: an odd number of quotes at or before byte i.
         var inside = bits.quotes
         inside ^= inside << 1
@@ -54,6 +65,7 @@ struct RowEndScanner {
         inside ^= inside << 16
         inside ^= inside << 32
         if quoted { inside = ~inside }
+        insideQuotes = inside
         if bits.quotes.nonzeroBitCount & 1 == 1 { quoted.toggle() }
         return bits.lineFeeds & ~inside
     }

@@ -83,36 +83,109 @@ public struct ShardPlanner {
     private func cutRows(
         _ file: RandomAccessFile, from start: Int, quote: UInt8?, csv: Bool, into cuts: inout Cuts
     ) throws(FerryError) {
-        var rows = RowEndScanner(quote: quote)
-        var rowHasContent = false
-        /// Whether bytes of a row hold a record: a CSV row that is more
-        /// than a line end, a JSON Lines line that is more than white space.
-        func content(_ bytes: UnsafeRawBufferPointer) -> Bool {
-            csv ? bytes.contains { $0 != 0x0D && $0 != 0x0A } : bytes.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }
-        }
         if start > 0 { try file.scan(0..<start) { chunk, _ in cuts.lines.consume(chunk); return true } }
+        var rows = RowEndScanner(quote: quote)
+        // Whether a row starts at the next byte, and whether it is a CR
+        // that starts a row (a CRLF row, blank, across two blocks).
+        var startCarry: UInt64 = 1
+        var crCarry: UInt64 = 0
+        var lastEnd = start
+        // Lines are counted from the masks as `LineCounter` counts them: a
+        // LF, a CR LF or a lone CR each end one.
+        var lines = cuts.lines.lines
+        var crAtEnd: UInt64 = 0
+        /// 1 when the last byte read is a CR outside quotes; 2 once a lone one is found.
+        var loneCR: UInt64 = 0
+        func lineEnds(_ lineFeeds: UInt64, _ returns: UInt64, _ crBefore: UInt64) -> Int {
+            lineFeeds.nonzeroBitCount + returns.nonzeroBitCount - (returns & (lineFeeds >> 1)).nonzeroBitCount
+                - Int(crBefore & lineFeeds & 1)
+        }
         try file.scan(start..<file.size) { chunk, offset in
-            var rowStart = 0
-            var counted = 0
-            _ = rows.scan(chunk) { end in
-                if rowHasContent || content(UnsafeRawBufferPointer(rebasing: chunk[rowStart..<end])) { cuts.records += 1 }
-                rowHasContent = false
-                rowStart = end
-                if cuts.wantsMore && cuts.targets[cuts.found.count] <= offset + end {
-                    cuts.lines.consume(UnsafeRawBufferPointer(rebasing: chunk[counted..<end]))
-                    counted = end
-                    cuts.cut(at: offset + end)
+            guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+            var block = 0
+            var padded = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            while block < chunk.count {
+                var ends: UInt64
+                if block + 64 <= chunk.count {
+                    ends = rows.rowEnds(in64: base + block)
+                } else {
+                    let count = chunk.count - block
+                    ends = withUnsafeMutableBytes(of: &padded) { bytes in
+                        bytes.copyMemory(from: UnsafeRawBufferPointer(start: base + block, count: count))
+                        return bytes.baseAddress.map { rows.rowEnds(in64: $0.assumingMemoryBound(to: UInt8.self)) } ?? 0
+                    }
                 }
-                return true
+                let lineFeeds = rows.lineFeeds
+                let returns = rows.carriageReturns
+                defer {
+                    lines += lineEnds(lineFeeds, returns, crAtEnd)
+                    crAtEnd = returns >> 63
+                }
+                // A CR outside quotes with no LF after it ends a CSV row for
+                // the reader, but is no cut here: such a file is refused.
+                let outsideReturns = returns & ~rows.insideQuotes
+                if csv && ((outsideReturns & ~(lineFeeds >> 1)) << 1 != 0 || (loneCR == 1 && lineFeeds & 1 == 0)) {
+                    loneCR = 2
+                    return false
+                }
+                loneCR = outsideReturns >> 63
+                if ends == 0 {
+                    startCarry = 0
+                    crCarry = 0
+                    block += 64
+                    continue
+                }
+                // CSV: a row that is a line end alone (LF, or CR LF) is blank.
+                // JSON Lines: a row is looked at when it starts with white space.
+                let starts = (ends << 1) | startCarry
+                let crStarts = rows.carriageReturns & starts
+                let blankCSV = ends & (starts | (crStarts << 1) | crCarry)
+                startCarry = ends >> 63
+                crCarry = crStarts >> 63
+                let end = offset + block + 64
+                if csv && !(cuts.wantsMore && cuts.targets[cuts.found.count] <= end) {
+                    cuts.records += ends.nonzeroBitCount - blankCSV.nonzeroBitCount
+                    lastEnd = offset + block + 64 - ends.leadingZeroBitCount
+                    block += 64
+                    continue
+                }
+                while ends != 0 {
+                    let bit = ends.trailingZeroBitCount
+                    let rowEnd = block + bit + 1
+                    let blank: Bool
+                    if csv {
+                        blank = blankCSV & (1 << UInt64(bit)) != 0
+                    } else if lastEnd >= offset {
+                        blank = !Self.holdsRecord(UnsafeRawBufferPointer(rebasing: chunk[(lastEnd - offset)..<rowEnd]), csv: false)
+                    } else {
+                        // A line from the chunk before: read again, once.
+                        blank = !Self.holdsRecord((try? file.bytes(lastEnd..<offset + rowEnd)) ?? [], csv: false)
+                    }
+                    if !blank { cuts.records += 1 }
+                    lastEnd = offset + rowEnd
+                    if cuts.wantsMore && cuts.targets[cuts.found.count] <= offset + rowEnd {
+                        // The line ends of this block up to the row's.
+                        let upTo = bit == 63 ? UInt64.max : (1 << UInt64(bit + 1)) - 1
+                        cuts.lines.lines = lines + lineEnds(lineFeeds & upTo, returns & upTo, crAtEnd)
+                        cuts.cut(at: offset + rowEnd)
+                    }
+                    ends &= ends &- 1
+                }
+                block += 64
             }
-            // A row that goes on in the next chunk.
-            if !rowHasContent && rowStart < chunk.count {
-                rowHasContent = content(UnsafeRawBufferPointer(rebasing: chunk[rowStart...]))
-            }
-            cuts.lines.consume(UnsafeRawBufferPointer(rebasing: chunk[counted...]))
             return true
         }
-        if rowHasContent { cuts.records += 1 }
+        cuts.lines.lines = lines
+        if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
+        if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
+        // The last row, when no line end closes it.
+        if lastEnd < file.size, Self.holdsRecord(try file.bytes(lastEnd..<file.size), csv: csv) { cuts.records += 1 }
+    }
+
+    /// Whether the bytes of a row hold a record: a CSV row that is more than
+    /// a line end, a JSON Lines line that is more than white space.
+    private static func holdsRecord<Bytes: Collection<UInt8>>(_ bytes: Bytes, csv: Bool) -> Bool {
+        csv ? bytes.contains { $0 != 0x0D && $0 != 0x0A } : bytes.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }
     }
 
     /// The elements of a JSON array.

@@ -66,7 +66,13 @@ struct ShardSource {
                 return false
             }
         }
-        let lines = try LineCounter.lineEnds(in: file, range: 0..<end)
+        // Rows that end in a lone CR (classic Mac OS) are rows to the reader
+        // but no cuts to the planner, which cuts at line feeds.
+        let bytes = try file.bytes(0..<end)
+        if zip(bytes, bytes.dropFirst() + [0]).contains(where: { $0 == 0x0D && $1 != 0x0A }) {
+            throw FerryError.shardNotSplittable(file.path, format: "csv (CR line ends)")
+        }
+        let lines = bytes.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
         let context = ReadContext(kind: .generic, options: options)
         var fields: [String] = []
         if let reader = try codec.makeReader(FileRangeInput(file, range: 0..<end), context: context) as? CSVReader {

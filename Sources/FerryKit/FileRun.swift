@@ -295,7 +295,30 @@ struct FileRun {
         case .bytes(let bytes):
             checkImage(bytes, shown: Photo.dataURI(bytes), field: field, record: record, reader: reader)
         case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
-            checkReference(text, field: field, record: record, photos: photos, reader: reader)
+            // Most references share a folder: compared in place, looked up on a change.
+            let folder = text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? text.startIndex)]
+            if photoFolder.map({ !$0.bytes.elementsEqual(folder) }) ?? true {
+                let path = photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)
+                photoFolder = (Array(folder), PhotoStore.isDirectory(path))
+            }
+            guard photoFolder?.exists == true else {
+                uncheckedPhotos += 1
+                if firstUncheckedPhoto == nil {
+                    let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
+                    firstUncheckedPhoto = (String(decoding: text, as: UTF8.self), location)
+                }
+                return
+            }
+            let reference = String(decoding: text, as: UTF8.self)
+            do throws(FerryError) {
+                let bytes = try photos.read(reference: reference, at: here)
+                bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }
+            } catch {
+                var problem = Diagnostic(error, value: reference, rule: "photo.format")
+                // A file that is missing or unreadable is a warning; one outside the folder, an error.
+                if error.code != .photoOutsideFolder { problem.severity = .warning }
+                reportAfterKeys(locate(problem, of: record, reader: reader), reader: reader)
+            }
         default:
             switch record.value(at: position) {
             case .string(let text) where Photo.isDataURI(text):
@@ -307,45 +330,9 @@ struct FileRun {
                 decoded.withUnsafeBytes { checkImage($0, shown: text, field: field, record: record, reader: reader) }
             case .bytes(let bytes):
                 bytes.withUnsafeBytes { checkImage($0, shown: Photo.dataURI($0), field: field, record: record, reader: reader) }
-            case .string(var text) where !text.isEmpty:
-                // A reference a reader handed over as a value (the first
-                // record of a JSON reader, read whole to infer the kind).
-                text.withUTF8 { checkReference($0, field: field, record: record, photos: photos, reader: reader) }
             default:
                 return  // an empty reference, or a value of the wrong type, which the rules report
             }
-        }
-    }
-
-    /// A photo reference: checked when its folder exists beside the file,
-    /// else counted in one warning at the end.
-    private mutating func checkReference(
-        _ text: UnsafeBufferPointer<UInt8>, field: String, record: RawRecord, photos: PhotoStore, reader: any RecordReader
-    ) {
-        let here = SourceLocation(field: field)
-        // Most references share a folder: compared in place, looked up on a change.
-        let folder = text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? text.startIndex)]
-        if photoFolder.map({ !$0.bytes.elementsEqual(folder) }) ?? true {
-            let path = photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)
-            photoFolder = (Array(folder), PhotoStore.isDirectory(path))
-        }
-        guard photoFolder?.exists == true else {
-            uncheckedPhotos += 1
-            if firstUncheckedPhoto == nil {
-                let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
-                firstUncheckedPhoto = (String(decoding: text, as: UTF8.self), location)
-            }
-            return
-        }
-        let reference = String(decoding: text, as: UTF8.self)
-        do throws(FerryError) {
-            let bytes = try photos.read(reference: reference, at: here)
-            bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }
-        } catch {
-            var problem = Diagnostic(error, value: reference, rule: "photo.format")
-            // A file that is missing or unreadable is a warning; one outside the folder, an error.
-            if error.code != .photoOutsideFolder { problem.severity = .warning }
-            reportAfterKeys(locate(problem, of: record, reader: reader), reader: reader)
         }
     }
 

@@ -215,23 +215,6 @@ import Testing
         }
     }
 
-    /// Each shard's first record is the first record its reader reads: a
-    /// JSON reader hands it over as values (read whole to infer the kind),
-    /// and its photo reference was once left unchecked, in a whole run too.
-    @Test func theFirstRecordsPhotoIsCounted() throws {
-        let folder = try ScratchFolder()
-        let lines = (1...3).map { "{\"name\": \"P\($0)\", \"price\": 1, \"photo\": \"photos/p\($0).png\"}" }
-        let input = try folder.write("p.jsonl", lines.joined(separator: "\n") + "\n")
-        let result = try Ferry.run(["validate", input, "--report", "json"])
-        #expect(result.status == 0, "\(result.err)")
-        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
-        let warning = try #require((report["errors"] as? [[String: Any]])?.first)
-        #expect(warning["code"] as? String == "photo.notChecked")
-        #expect(warning["record"] as? Int == 1)
-        #expect(warning["line"] as? Int == 1)
-        #expect(warning["arguments"] as? [String] == ["3", "photos/p1.png"])
-    }
-
     // MARK: - Failures
 
     @Test func failuresAreCodedAndPlaced() throws {

@@ -47,25 +47,6 @@ public final class RandomAccessFile: @unchecked Sendable {
         return got
     }
 
-    /// Calls `body` with the bytes of `range` in order, as `scan` does, from
-    /// the file mapped into memory when it can be (no copy), else read.
-    /// - Throws: `io.readFailed`; `io.inputChanged` when the file shrank
-    ///   while it was mapped (see `FileMapping`).
-    public func scanMapped(
-        _ range: Range<Int>, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer, _ offset: Int) -> Bool
-    ) throws(FerryError) {
-        guard range.count >= chunk, let mapping = FileMapping(descriptor: descriptor, count: size) else {
-            return try scan(range, chunk: chunk, body)
-        }
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            let end = min(offset + chunk, range.upperBound, mapping.bytes.count)
-            guard end > offset, body(UnsafeRawBufferPointer(rebasing: mapping.bytes[offset..<end]), offset) else { break }
-            offset = end
-        }
-        if mapping.isDamaged { throw .ioInputChanged(path) }
-    }
-
     /// Calls `body` with the bytes of `range` in order, a chunk of at most
     /// `chunk` bytes at a time; it stops early when `body` returns false.
     /// - Throws: `io.readFailed`.

@@ -100,7 +100,7 @@ public struct ShardPlanner {
             lineFeeds.nonzeroBitCount + returns.nonzeroBitCount - (returns & (lineFeeds >> 1)).nonzeroBitCount
                 - Int(crBefore & lineFeeds & 1)
         }
-        try file.scanMapped(start..<file.size) { chunk, offset in
+        try file.scan(start..<file.size) { chunk, offset in
             guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
             var block = 0
             var padded = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))

@@ -215,6 +215,21 @@ import Testing
         }
     }
 
+    @Test func planAndShardReportFollowTheirSchemas() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let (plan, _) = try Self.plan(input, 3, in: folder)
+        let formats = TestPaths.packageRoot.appendingPathComponent("Formats")
+        #expect(try PythonCheck.run("json", plan, schema: formats.appendingPathComponent("plan.schema.json").path) == "valid")
+        let report = folder.path("r1.json")
+        let result = try Ferry.run(["validate", input, "--plan", plan, "--shard", "1", "--report", "json", "-o", report, "-q"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(try PythonCheck.run("json", report, schema: formats.appendingPathComponent("report.schema.json").path) == "valid")
+        let parsed = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let shard = try #require(parsed["shard"] as? [String: Any])
+        #expect((shard["keys"] as? [Any])?.isEmpty == false, "the shard's unique keys are in its report")
+    }
+
     // MARK: - Failures
 
     @Test func failuresAreCodedAndPlaced() throws {

@@ -7,27 +7,9 @@ import Testing
 
 /// The legacy archive and ways to look into the archives the editor writes.
 enum EditorFixtures {
-    /// Examples/Products: binary, as Scripts/make-legacy-archive.py wrote it.
-    static func legacy() throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: TestPaths.example("Products")))) }
+    static func legacy() throws -> [UInt8] { try LegacyArchive.binary() }
 
-    /// The legacy archive in XML, as Python's plistlib writes it (not
-    /// Ferry's writer).
-    static func legacyXML() throws -> [UInt8] {
-        let script = """
-            import plistlib, sys
-            def xml(value):  # plistlib writes UIDs in binary plists only
-                if isinstance(value, plistlib.UID): return {"CF$UID": value.data}
-                if isinstance(value, dict): return {key: xml(element) for key, element in value.items()}
-                if isinstance(value, list): return [xml(element) for element in value]
-                return value
-            with open(sys.argv[1], "rb") as f: archive = plistlib.load(f)
-            sys.stdout.buffer.write(plistlib.dumps(xml(archive), fmt=plistlib.FMT_XML, sort_keys=False))
-            """
-        let result = try Subprocess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, TestPaths.example("Products")], timeout: 60)
-        try #require(result.status == 0, "python3 failed: \(result.err)")
-        return result.stdout
-    }
+    static func legacyXML() throws -> [UInt8] { try LegacyArchive.xml() }
 
     /// The legacy archive in each form.
     static func legacy(_ form: KeyedArchiveEditor.Form) throws -> [UInt8] {

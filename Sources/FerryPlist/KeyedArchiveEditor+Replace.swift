@@ -54,7 +54,7 @@ extension KeyedArchiveEditor {
         try validate(record, kind: contextKind ?? RecordKind.infer(from: record.fields), index: index)
         var graft = try KeyedArchiveGraft(record.pairs, kind: .generic, className: nil, into: objects, classMap: classMap)
         var objects = self.objects
-        objects[uid] = graft.copy(.dictionary(graft.instance), into: &objects)
+        objects[uid] = .dictionary(graft.copyInstance(into: &objects))
         self.objects = objects
     }
 

@@ -44,7 +44,7 @@ public struct KeyedArchiveEditor {
     public let name: String
     /// The archive's top dictionary (`$archiver`, `$version`, `$top`,
     /// `$objects`, in the input's order); `$objects` is replaced on encoding.
-    private(set) var header: PlistDictionary
+    let header: PlistDictionary
     /// The archive's `$objects`, edited.
     var objects: [PlistValue]
     /// The UID of `$top.root`.
@@ -167,10 +167,16 @@ public struct KeyedArchiveEditor {
         let template = list.last.flatMap { instanceOf($0) }
         let kind = template.flatMap { classMap.kind(of: $0.archiveClass.name) } ?? context.kind ?? RecordKind.infer(from: record.fields)
         try validate(record, kind: kind, index: list.count)
+        // Records archived as NSDictionaries get another NSDictionary.
+        let lastIsDictionary = list.last.flatMap { element -> ArchiveClass? in
+            guard case .uid(let uid) = element else { return nil }
+            return KeyedArchiveGraph.archiveClass(of: Int(clamping: uid), in: objects, classMap: classMap)
+        }?.foundationKind == .dictionary
         var edited = self
         var graft = try KeyedArchiveGraft(
-            record.pairs, kind: kind, className: template?.archiveClass.name, into: objects, classMap: classMap)
-        guard case .dictionary(var instance) = graft.copy(.dictionary(graft.instance), into: &edited.objects) else { return }
+            record.pairs, kind: lastIsDictionary ? .generic : kind, className: template?.archiveClass.name, into: objects,
+            classMap: classMap)
+        var instance = graft.copyInstance(into: &edited.objects)
         if let template {
             // The class's other keys, nil as the class archives nil.
             for (key, value) in zip(template.fields.keys, template.fields.values)

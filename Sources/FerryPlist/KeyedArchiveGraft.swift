@@ -76,20 +76,28 @@ struct KeyedArchiveGraft {
         }
     }
 
+    /// The written instance, its UIDs naming copies in `objects`.
+    mutating func copyInstance(into objects: inout [PlistValue]) -> PlistDictionary {
+        copy(instance, into: &objects)
+    }
+
     /// `value` with every UID in it naming the copy of what it named.
     mutating func copy(_ value: PlistValue, into objects: inout [PlistValue]) -> PlistValue {
         switch value {
         case .uid(let uid): return .uid(UInt64(copyObject(Int(clamping: uid), into: &objects)))
         case .array(let elements):
             return .array(elements.map { copy($0, into: &objects) })
-        case .dictionary(let dictionary):
-            var copied = PlistDictionary()
-            for (key, element) in zip(dictionary.keys, dictionary.values) {
-                copied.append(key: key, value: copy(element, into: &objects))
-            }
-            return .dictionary(copied)
+        case .dictionary(let dictionary): return .dictionary(copy(dictionary, into: &objects))
         default: return value
         }
+    }
+
+    private mutating func copy(_ dictionary: PlistDictionary, into objects: inout [PlistValue]) -> PlistDictionary {
+        var copied = PlistDictionary()
+        for (key, element) in zip(dictionary.keys, dictionary.values) {
+            copied.append(key: key, value: copy(element, into: &objects))
+        }
+        return copied
     }
 
     /// The UID in `objects` of written object `uid`, copying it (once) at

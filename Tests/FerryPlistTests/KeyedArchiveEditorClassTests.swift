@@ -122,5 +122,34 @@ import Testing
         let after = try F.graph(try editor.encoded()).objects
         for uid in objects.indices where uid != 13 { #expect(after[uid] == objects[uid], "object \(uid) changed") }
     }
-}
 
+    /// Records archived as NSDictionaries (generic records, as `convert`
+    /// archives them): a replaced one is written again whole at its UID, an
+    /// added one is another NSDictionary, and the others are untouched.
+    @Test func dictionaryRecordsStayDictionaries() throws {
+        let records = [
+            Record([("title", .string("A")), ("count", .integer(1))]),
+            Record([("title", .string("B")), ("count", .integer(2))]),
+        ]
+        let bytes = try PlistFixtures.write(records, codec: ArchiveCodec(), kind: .generic)
+        var editor = try F.editor(bytes)
+        try editor.replace(at: 0, with: Record([("title", .string("A2")), ("count", .integer(3))]))
+        try editor.append(Record([("title", .string("C")), ("tags", .array([.string("x")]))]))
+        let output = try editor.encoded()
+        let before = try F.graph(bytes).objects
+        let after = try F.graph(output).objects
+        let elements = F.elements(after)
+        #expect(elements.prefix(2) == F.elements(before).prefix(2))
+        #expect(F.subgraph(elements[1], in: after) == F.subgraph(elements[1], in: before))
+        let read = try F.editor(output).records()
+        #expect(read == [
+            Record([("title", .string("A2")), ("count", .integer(3))]), records[1],
+            Record([("title", .string("C")), ("tags", .array([.string("x")]))]),
+        ])
+        let classNames = after.compactMap { object -> String? in
+            guard case .dictionary(let fields) = object, case .string(let name)? = fields["$classname"] else { return nil }
+            return name
+        }
+        #expect(Set(classNames) == ["NSArray", "NSDictionary"])
+    }
+}

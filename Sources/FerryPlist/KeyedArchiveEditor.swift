@@ -225,7 +225,7 @@ public struct KeyedArchiveEditor {
         let top = PlistValue.dictionary(currentHeader(objects))
         switch form {
         case .xml:
-            return try XMLPlistWriter.document(top)
+            return try XMLPlistWriter.document(top, dataLines: XMLPlistWriter.DataLines(of: original))
         case .binary:
             var builder = BinaryPlistBuilder()
             let output = MemoryOutput(name: name)

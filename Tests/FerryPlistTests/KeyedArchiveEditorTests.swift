@@ -68,6 +68,29 @@ import Testing
         #expect(F.fields(wii, in: after) == expected)
     }
 
+    /// plistlib's XML comes back line for line, the edited price apart:
+    /// its data keeps plistlib's line width (60 characters two tabs in).
+    @Test func anEditedXMLArchiveChangesOnlyTheEditedLine() throws {
+        let bytes = try F.legacyXML()
+        #expect(XMLPlistWriter.DataLines(of: bytes) == .plistlib)
+        var editor = try F.editor(bytes)
+        try editor.replace(at: 1, with: try F.edited(editor, 1, "price", .double(249)))
+        let before = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let after = String(decoding: try editor.encoded(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        try #require(after.count == before.count)
+        let changed = zip(before, after).filter { $0 != $1 }
+        #expect(changed.map { "\($0.0) → \($0.1)" } == ["\t\t\t<real>269.0</real> → \t\t\t<real>249.0</real>"])
+    }
+
+    /// plutil's data lines, as Ferry's own writer makes them, stay plutil's.
+    @Test func plutilDataLinesAreKept() throws {
+        let document = try XMLPlistWriter.document(.array([.data(try F.photo(0))]))
+        #expect(XMLPlistWriter.DataLines(of: document) == .plutil)
+        #expect(XMLPlistWriter.DataLines(of: Array("<plist><data>\nAAAA\n</data></plist>".utf8)) == .plutil)
+        #expect(XMLPlistWriter.DataLines.plistlib.width(atLevel: 2) == 60)
+        #expect(XMLPlistWriter.DataLines.plistlib.width(atLevel: 9) == 16)
+    }
+
     /// A new name takes the old string's UID, which nothing else refers to.
     @Test func aNewNameTakesTheOldStringsPlace() throws {
         let bytes = try F.legacy()

@@ -97,7 +97,8 @@ extension KeyedArchiveEditor {
     /// - Returns: the UID of the image holding the bytes.
     private mutating func swapImageData(of uid: Int, to bytes: [UInt8], counts: [Int]) -> Int {
         guard case .dictionary(var fields) = objects[uid] else { return uid }
-        let shared = counts[uid] > 1
+        // An object an earlier field of this edit appended is in no count: this edit alone refers to it.
+        let shared = (counts[safe: uid] ?? 0) > 1
         let key = fields["UIImageData"] != nil ? "UIImageData" : dataKey(in: fields) ?? "UIImageData"
         switch fields[key] {
         case .data?:
@@ -129,7 +130,7 @@ extension KeyedArchiveEditor {
     /// The UID `reference` names when it is a leaf (a string, data, a
     /// number) that only one reference reaches.
     private func soleLeaf(_ reference: PlistValue?, counts: [Int]) -> Int? {
-        guard case .uid(let uid)? = reference, uid > 0, uid < UInt64(objects.count), counts[Int(uid)] == 1,
+        guard case .uid(let uid)? = reference, uid > 0, uid < UInt64(counts.count), counts[Int(uid)] == 1,
             KeyedArchiveGraph.isLeaf(objects[Int(uid)])
         else { return nil }
         return Int(uid)

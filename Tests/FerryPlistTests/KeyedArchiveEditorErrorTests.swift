@@ -96,6 +96,22 @@ import FerryCore
         #expect(try editor.record(at: 0) == Record([("name", .string("Gizmo 2")), ("price", .double(2))]))
     }
 
+    /// A record that names a field twice (records allow it) sets it twice:
+    /// the second value wins, and nothing reads out of bounds on the way.
+    @Test func aFieldNamedTwiceIsSetTwice() throws {
+        var editor = try F.editor(try F.legacy())
+        let photo = try F.photo(2)
+        try editor.replace(
+            at: 0,
+            with: Record([
+                ("name", .string("A")), ("name", .string("B")), ("price", .double(1)), ("photo", .bytes(photo)),
+                ("photo", .bytes(Array(photo.reversed()))),
+            ]))
+        let record = try F.editor(try editor.encoded()).record(at: 0)
+        #expect(record["price"] == .double(1))
+        #expect(record["photo"] == .bytes(Array(photo.reversed())))
+    }
+
     // MARK: - Damaged archives
 
     /// A binary archive of `objects` whose root is UID 1.

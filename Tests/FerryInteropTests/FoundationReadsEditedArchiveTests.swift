@@ -66,4 +66,28 @@ import Testing
         let products = decoded.map { Product(name: $0.name, price: $0.price, photo: $0.photo.map { [UInt8]($0.data) }) }
         #expect(products == expected)
     }
+
+    /// An archive Foundation wrote, of Swift classes (`FerryInteropTests.SwiftImageProduct`,
+    /// `FerryInteropTests.UIImage`, with Foundation's own key set), edited by
+    /// Ferry and read back by Foundation: the added product's photo is an
+    /// instance of the archive's own image class. (The app's product class
+    /// requires a photo, so a product added without one is left to the
+    /// test above.)
+    @Test(arguments: [Edit.editPrice, .addWithPhoto, .remove])
+    func foundationDecodesItsOwnArchiveEdited(edit: Edit) throws {
+        let productClass = NSStringFromClass(SwiftImageProduct.self)
+        let imageClass = NSStringFromClass(UIImage.self)
+        var editor = try KeyedArchiveEditor(
+            bytes: [UInt8](try SwiftImageProduct.exampleArchive()), name: "foundation.archive",
+            context: ReadContext(options: OptionValues(["class-map": "\(productClass)=product"])))
+        var expected = try Self.example()
+        try Self.apply(edit, to: &editor, &expected)
+        let output = try editor.encoded()
+        let root = try FoundationReadsArchiveTests.unarchive(
+            Data(output), classes: [productClass: SwiftImageProduct.self, imageClass: UIImage.self],
+            allowed: [NSArray.self, SwiftImageProduct.self, UIImage.self, NSString.self, NSData.self])
+        let decoded = try #require(root as? [SwiftImageProduct], "the root is \(String(describing: root))")
+        let products = decoded.map { Product(name: $0.name, price: $0.price, photo: [UInt8]($0.photo.data)) }
+        #expect(products == expected)
+    }
 }

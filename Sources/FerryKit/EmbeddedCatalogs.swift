@@ -426,6 +426,9 @@ enum EmbeddedCatalogs {
             "option.archive.className": "Der Klassenname für jeden archivierten Datensatz (Standard: das eigene $class des Datensatzes; ohne eines GameStoreiOS.Product für Produkte, BookStore.Book für Bücher und NSDictionary für andere).",
             "expected.classMap": "NAME=product, NAME=book oder NAME=image, durch Kommas getrennt",
             "archive.classFieldWrongType": "Feld '%1$@' nennt die Klasse, als die der Datensatz archiviert wird, und sollte %2$@ sein ($class: der Klassenname; $classes: die Klasse und ihre Oberklassen, als Zeichenketten)",
+            "archive.noSuchRecord#one": "das Archiv hat keinen Datensatz %1$@: es enthält %2$@ Datensatz, gezählt ab 0",
+            "archive.noSuchRecord#other": "das Archiv hat keinen Datensatz %1$@: es enthält %2$@ Datensätze, gezählt ab 0",
+            "archive.rootNotArray": "die Wurzel des Archivs ist ein einzelnes %1$@, kein Array von Datensätzen: es können keine Datensätze hinzugefügt oder entfernt werden",
         ],
         "el": [
             "cli.abstract": "Το Ferry μετατρέπει, συγχωνεύει και ελέγχει σύνολα δεδομένων προϊόντων και βιβλίων.",
@@ -851,6 +854,9 @@ enum EmbeddedCatalogs {
             "option.archive.className": "Το όνομα κλάσης που παίρνει κάθε αρχειοθετημένη εγγραφή (προεπιλογή: το $class της ίδιας της εγγραφής, αλλιώς GameStoreiOS.Product για προϊόντα, BookStore.Book για βιβλία, NSDictionary για τα υπόλοιπα).",
             "expected.classMap": "NAME=product, NAME=book ή NAME=image, χωρισμένα με κόμματα",
             "archive.classFieldWrongType": "το πεδίο '%1$@' ονομάζει την κλάση με την οποία αρχειοθετείται η εγγραφή και θα έπρεπε να είναι %2$@ ($class: το όνομα της κλάσης· $classes: η κλάση και οι υπερκλάσεις της, ως συμβολοσειρές)",
+            "archive.noSuchRecord#one": "η αρχειοθήκη δεν έχει εγγραφή %1$@: περιέχει %2$@ εγγραφή, αριθμημένη από το 0",
+            "archive.noSuchRecord#other": "η αρχειοθήκη δεν έχει εγγραφή %1$@: περιέχει %2$@ εγγραφές, αριθμημένες από το 0",
+            "archive.rootNotArray": "η ρίζα της αρχειοθήκης είναι ένα μόνο %1$@, όχι πίνακας εγγραφών: δεν μπορούν να προστεθούν ή να αφαιρεθούν εγγραφές",
         ],
         "en-GB": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1276,6 +1282,9 @@ enum EmbeddedCatalogs {
             "option.archive.className": "The class name every archived record gets (default: the record's own $class; without one, GameStoreiOS.Product for products, BookStore.Book for books and NSDictionary for others).",
             "expected.classMap": "NAME=product, NAME=book or NAME=image, separated by commas",
             "archive.classFieldWrongType": "field '%1$@' names the class the record is archived as and should be %2$@ ($class: the class name; $classes: the class and its superclasses, as strings)",
+            "archive.noSuchRecord#one": "the archive has no record %1$@: it holds %2$@ record, numbered from 0",
+            "archive.noSuchRecord#other": "the archive has no record %1$@: it holds %2$@ records, numbered from 0",
+            "archive.rootNotArray": "the archive's root is one %1$@, not an array of records: records cannot be added to it or removed from it",
         ],
         "en": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1701,6 +1710,9 @@ enum EmbeddedCatalogs {
             "option.archive.className": "The class name every archived record gets (default: the record's own $class; without one, GameStoreiOS.Product for products, BookStore.Book for books and NSDictionary for others).",
             "expected.classMap": "NAME=product, NAME=book or NAME=image, separated by commas",
             "archive.classFieldWrongType": "field '%1$@' names the class the record is archived as and should be %2$@ ($class: the class name; $classes: the class and its superclasses, as strings)",
+            "archive.noSuchRecord#one": "the archive has no record %1$@: it holds %2$@ record, numbered from 0",
+            "archive.noSuchRecord#other": "the archive has no record %1$@: it holds %2$@ records, numbered from 0",
+            "archive.rootNotArray": "the archive's root is one %1$@, not an array of records: records cannot be added to it or removed from it",
         ],
         "es": [
             "cli.abstract": "Ferry convierte, combina y valida conjuntos de datos de productos y libros.",
@@ -2152,6 +2164,10 @@ enum EmbeddedCatalogs {
             "option.archive.className": "El nombre de clase que recibe cada registro archivado (por defecto: el $class propio del registro; si no, GameStoreiOS.Product para productos, BookStore.Book para libros y NSDictionary para el resto).",
             "expected.classMap": "NAME=product, NAME=book o NAME=image, separados por comas",
             "archive.classFieldWrongType": "el campo '%1$@' nombra la clase con la que se archiva el registro y debería ser %2$@ ($class: el nombre de la clase; $classes: la clase y sus superclases, como cadenas)",
+            "archive.noSuchRecord#one": "el archivo NSKeyedArchiver no tiene el registro %1$@: contiene %2$@ registro, numerado desde 0",
+            "archive.noSuchRecord#many": "el archivo NSKeyedArchiver no tiene el registro %1$@: contiene %2$@ de registros, numerados desde 0",
+            "archive.noSuchRecord#other": "el archivo NSKeyedArchiver no tiene el registro %1$@: contiene %2$@ registros, numerados desde 0",
+            "archive.rootNotArray": "la raíz del archivo NSKeyedArchiver es un solo %1$@, no un array de registros: no se pueden añadir ni quitar registros",
         ],
         "fr": [
             "cli.abstract": "Ferry convertit, fusionne et valide des jeux de données de produits et de livres.",
@@ -2603,6 +2619,10 @@ enum EmbeddedCatalogs {
             "option.archive.className": "Le nom de classe que reçoit chaque enregistrement archivé (par défaut : le $class propre à l’enregistrement, sinon GameStoreiOS.Product pour les produits, BookStore.Book pour les livres, NSDictionary pour les autres).",
             "expected.classMap": "NAME=product, NAME=book ou NAME=image, séparés par des virgules",
             "archive.classFieldWrongType": "le champ « %1$@ » nomme la classe sous laquelle l’enregistrement est archivé et devrait être %2$@ ($class : le nom de la classe ; $classes : la classe et ses superclasses, sous forme de chaînes)",
+            "archive.noSuchRecord#one": "l’archive n’a pas d’enregistrement %1$@ : elle en contient %2$@, numéroté à partir de 0",
+            "archive.noSuchRecord#many": "l’archive n’a pas d’enregistrement %1$@ : elle contient %2$@ d’enregistrements, numérotés à partir de 0",
+            "archive.noSuchRecord#other": "l’archive n’a pas d’enregistrement %1$@ : elle en contient %2$@, numérotés à partir de 0",
+            "archive.rootNotArray": "la racine de l’archive est un seul %1$@, pas un tableau d’enregistrements : on ne peut pas y ajouter ni en retirer d’enregistrements",
         ],
         "it": [
             "cli.abstract": "Ferry converte, unisce e convalida dataset di prodotti e libri.",
@@ -3054,6 +3074,10 @@ enum EmbeddedCatalogs {
             "option.archive.className": "Il nome di classe che riceve ogni record archiviato (predefinito: il $class proprio del record, altrimenti GameStoreiOS.Product per i prodotti, BookStore.Book per i libri, NSDictionary per gli altri).",
             "expected.classMap": "NAME=product, NAME=book o NAME=image, separati da virgole",
             "archive.classFieldWrongType": "il campo '%1$@' indica la classe con cui il record viene archiviato e dovrebbe essere %2$@ ($class: il nome della classe; $classes: la classe e le sue superclassi, come stringhe)",
+            "archive.noSuchRecord#one": "l'archivio non ha il record %1$@: ne contiene %2$@, numerato da 0",
+            "archive.noSuchRecord#many": "l'archivio non ha il record %1$@: contiene %2$@ di record, numerati da 0",
+            "archive.noSuchRecord#other": "l'archivio non ha il record %1$@: ne contiene %2$@, numerati da 0",
+            "archive.rootNotArray": "la radice dell'archivio è un solo %1$@, non un array di record: non si possono aggiungere né togliere record",
         ],
     ]
 }

@@ -1,0 +1,177 @@
+/// The reading half of a merge: each input in turn, read and checked on a
+/// second thread (`BackgroundSource`, as `convert` reads), its records kept
+/// in the store and added to the index as they come.
+///
+/// The kind is settled by the first input that has records (or `--kind`),
+/// and every later input must have it. The key is `--key`, or the kind's
+/// default: records are matched by the preferred key (`sku`, `isbn`) until
+/// one lacks it; the index then starts over on the fallback (`name`;
+/// `title` and `author`) with the records read so far, once.
+final class MergeReading {
+    let options: MergeOptions
+    let registry: CodecRegistry
+    let store = MergeStore()
+    private(set) var index: MergeIndex?
+    private(set) var kind: RecordKind?
+    /// The codec of the first input, whose format a stream output takes.
+    private(set) var firstCodec: (any Codec)?
+    private var defaultKey: DefaultKey?
+    private var sources: [MergeReport.Source] = []
+    /// The store index of each input's first record.
+    private var sourceStarts: [Int] = []
+    /// Whether each input can be read again to count lines: a file (not
+    /// standard input) of a text format.
+    private var hasLines: [Bool] = []
+    private(set) var warnings: [FerryWarning] = []
+
+    init(options: MergeOptions, registry: CodecRegistry) {
+        self.options = options
+        self.registry = registry
+    }
+
+    /// Reads the input at `path` to its end.
+    /// - Throws: what reading and checking throw, located;
+    ///   `merge.kindMismatch`; `merge.keyRequired`.
+    func read(_ path: String) throws(FerryError) {
+        try OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) in
+            let codec = try FormatResolver(registry: registry).inputCodec(
+                path: opened.formatPath, prefix: opened.prefix, from: options.from)
+            if firstCodec == nil { firstCodec = codec }
+            sources.append(MergeReport.Source(path: path, format: codec.id))
+            sourceStarts.append(store.count)
+            hasLines.append(path != "-" && !codec.capabilities.contains(.writesBinary))
+            let context = ReadContext(
+                kind: options.kind, schema: options.schema, options: options.codecOptions, limits: options.limits)
+            context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            defer { warnings += context.takeWarnings() }
+            let reader = try codec.makeReader(opened.input, context: context)
+            if let raw = reader as? any RawRecordReader {
+                try drain(
+                    BackgroundSource(
+                        raw: raw, inputPath: path, kind: options.kind, schema: options.schema,
+                        counting: opened.counting),
+                    path: path, tape: { $0 })
+            } else {
+                let source = RecordSource(
+                    reader: reader, inputPath: path, kind: options.kind, schema: options.schema,
+                    photos: PhotoStore(
+                        inputDirectory: OutputFile.directory(of: path), outputDirectory: ".", photosDirectory: nil,
+                        overwrite: false),
+                    embedPhotos: false, context: context)
+                try drain(BackgroundSource(source, counting: opened.counting), path: path) { records in
+                    let tape = RecordTape()
+                    for record in records { RawRecord.with(record) { tape.append($0) } }
+                    return tape
+                }
+            }
+        }
+    }
+
+    /// Keeps every batch the reading thread sends, until its end.
+    private func drain<Batch>(
+        _ background: BackgroundSource<Batch>, path: String, tape: (Batch) -> RecordTape
+    ) throws(FerryError) {
+        background.start()
+        defer { background.stop() }
+        while true {
+            switch background.receive() {
+            case .batch(let batch, let batchKind, _):
+                try settle(batchKind, path: path)
+                let before = store.count
+                try store.keep(tape(batch)) { (record, index) throws(FerryError) in try add(record, index: index) }
+                sources[sources.count - 1].records += store.count - before
+            case .end(let finalKind, _):
+                if sources[sources.count - 1].records > 0 { try settle(finalKind, path: path) }
+                return
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    /// Settles the kind at the first records, and holds every input to it.
+    private func settle(_ batchKind: RecordKind?, path: String) throws(FerryError) {
+        guard let batchKind else { return }
+        sources[sources.count - 1].kind = batchKind
+        if let kind {
+            guard batchKind == kind else {
+                let first = sources.first { $0.kind != nil }?.path ?? path
+                throw .mergeKindMismatch(path, kind: batchKind, first: first, expected: kind)
+            }
+            return
+        }
+        kind = batchKind
+        if let key = options.key {
+            index = MergeIndex(fields: key, schema: schema(batchKind), policy: options.policy)
+            return
+        }
+        let choice = DefaultKey(kind: batchKind)
+        guard let fields = choice.fields else { throw .mergeKeyRequired() }
+        defaultKey = choice
+        index = MergeIndex(fields: fields, schema: schema(batchKind), policy: options.policy)
+    }
+
+    private func schema(_ kind: RecordKind) -> Schema { options.schema ?? kind.schema }
+
+    /// Adds record `recordIndex` of the store to the index.
+    private func add(_ record: RawRecord, index recordIndex: Int) throws(FerryError) {
+        guard let current = index else { return }
+        if defaultKey != nil {
+            defaultKey?.observe(record)
+            if let fields = defaultKey?.fields, let kind, fields != current.keyFields.names {
+                // A record without the preferred key: the fallback, from the start.
+                let fresh = MergeIndex(fields: fields, schema: schema(kind), policy: options.policy)
+                index = fresh
+                try store.forEach(before: recordIndex) { (earlier, earlierIndex) throws(FerryError) in
+                    try fresh.add(earlier, index: earlierIndex, store: store)
+                }
+                try fresh.add(record, index: recordIndex, store: store)
+                return
+            }
+        }
+        try current.add(record, index: recordIndex, store: store)
+    }
+
+    // MARK: - The report
+
+    /// The report of what was read and matched.
+    func finish() throws(FerryError) -> MergeReport {
+        var report = MergeReport()
+        report.sources = sources
+        report.kind = kind ?? options.kind ?? .generic
+        report.keyFields = index?.keyFields.names ?? options.key ?? []
+        report.keyChoice = options.key == nil ? .kindDefault : .option
+        report.policy = options.policy
+        report.recordsOut = index?.kept.count ?? 0
+        report.identicalDuplicates = index?.identicalDuplicates ?? 0
+        report.recordsWithoutKey = index?.recordsWithoutKey ?? 0
+        let conflicts = index?.conflicts ?? []
+        var places: [Int: MergeReport.Place] = [:]
+        for conflict in conflicts {
+            for record in [conflict.first, conflict.second] where places[record] == nil {
+                places[record] = try store.withRecord(record) { place(of: record, record: $0) }
+            }
+        }
+        try SourceLines.fill(&places, hasLines: Dictionary(uniqueKeysWithValues: sources.indices.map {
+            (sources[$0].path, hasLines[$0])
+        }), limits: options.limits)
+        report.conflicts = conflicts.map { conflict in
+            MergeReport.Conflict(
+                key: conflict.key, first: places[conflict.first]!, second: places[conflict.second]!,
+                keptSecond: conflict.keptSecond, differences: conflict.differences)
+        }
+        return report
+    }
+
+    /// Where record `index` of the store, which is `record`, came from
+    /// (without its line, which `SourceLines` adds).
+    func place(of index: Int, record: RawRecord) -> MergeReport.Place {
+        var low = 0
+        var high = sourceStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if sourceStarts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return MergeReport.Place(file: sources[low].path, line: nil, record: record.origin.index, byteOffset: record.origin.byteOffset)
+    }
+}

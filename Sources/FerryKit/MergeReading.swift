@@ -152,9 +152,8 @@ final class MergeReading {
                 places[record] = try store.withRecord(record) { place(of: record, record: $0) }
             }
         }
-        try SourceLines.fill(&places, hasLines: Dictionary(uniqueKeysWithValues: sources.indices.map {
-            (sources[$0].path, hasLines[$0])
-        }), limits: options.limits)
+        let files = Dictionary(sources.indices.map { (sources[$0].path, hasLines[$0]) }) { first, _ in first }
+        try SourceLines.fill(&places, hasLines: files, limits: options.limits)
         report.conflicts = conflicts.map { conflict in
             MergeReport.Conflict(
                 key: conflict.key, first: places[conflict.first]!, second: places[conflict.second]!,

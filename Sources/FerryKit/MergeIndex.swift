@@ -38,9 +38,39 @@ final class MergeIndex {
         self.policy = policy
     }
 
-    /// Adds record `index` of `store`, which is `record`.
+    /// Records waiting to be placed, with their key's digest: they are
+    /// placed a few dozen at a time, so that the cache misses of a large
+    /// table overlap (as `ferry validate`'s unique keys do).
+    private var pending: [(index: Int, digest: KeyDigest?)] = []
+
+    /// Adds record `index` of `store`, which is `record`; `finish` places
+    /// the last ones.
     func add(_ record: RawRecord, index: Int, store: MergeStore) throws(FerryError) {
-        guard let digest = keyFields.digest(of: record) else {
+        let digest = keyFields.digest(of: record)
+        if let digest { places.prefetch((digest.low, digest.high)) }
+        pending.append((index, digest))
+        if pending.count >= 64 { try finish(store) }
+    }
+
+    /// Places every record added.
+    func finish(_ store: MergeStore) throws(FerryError) {
+        for (index, digest) in pending { try place(index, digest: digest, store: store) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// The conflict between `earlier`, the record kept for a key, and
+    /// `later`, a duplicate (records `first` and `second` in reading
+    /// order); nil when they are equal.
+    func conflict(_ earlier: RawRecord, _ later: RawRecord, first: Int, second: Int) -> Conflict? {
+        // Equal records (most duplicates) cost no allocation.
+        guard !equality.equal(earlier, later) else { return nil }
+        return Conflict(
+            key: keyFields.key(of: later)?.parts ?? [], first: first, second: second,
+            keptSecond: policy == .keepLast, differences: equality.differences(earlier, later))
+    }
+
+    private func place(_ index: Int, digest: KeyDigest?, store: MergeStore) throws(FerryError) {
+        guard let digest else {
             // No key: kept as it is, never merged.
             recordsWithoutKey += 1
             kept.append(UInt32(truncatingIfNeeded: index))
@@ -51,19 +81,14 @@ final class MergeIndex {
             return
         }
         let keptIndex = Int(kept[place])
-        let differences = try store.withRecord(keptIndex) { (earlier) throws(FerryError) -> [FieldDifference] in
-            // Equal records (most duplicates) cost no allocation.
-            equality.equal(earlier, record) ? [] : equality.differences(earlier, record)
+        let conflict = try store.withRecords(keptIndex, index) { (earlier, later) throws(FerryError) -> Conflict? in
+            self.conflict(earlier, later, first: keptIndex, second: index)
         }
-        if differences.isEmpty {
+        guard let conflict else {
             identicalDuplicates += 1
             return
         }
-        let keepsLater = policy == .keepLast
-        conflicts.append(
-            Conflict(
-                key: keyFields.key(of: record)?.parts ?? [], first: keptIndex, second: index, keptSecond: keepsLater,
-                differences: differences))
-        if keepsLater { kept[place] = UInt32(truncatingIfNeeded: index) }
+        conflicts.append(conflict)
+        if conflict.keptSecond { kept[place] = UInt32(truncatingIfNeeded: index) }
     }
 }

@@ -10,8 +10,14 @@
 final class MergeReading {
     let options: MergeOptions
     let registry: CodecRegistry
-    let store = MergeStore()
+    private(set) var store = MergeStore()
     private(set) var index: MergeIndex?
+    /// The records on disk, once they outgrew the memory budget.
+    private(set) var spill: MergeSpill?
+    /// What the merge on disk found, once `finish` has run.
+    private var spilled: MergeSpill.Outcome?
+    /// Records read so far, in every input.
+    private var recordsRead = 0
     private(set) var kind: RecordKind?
     /// The codec of the first input, whose format a stream output takes.
     private(set) var firstCodec: (any Codec)?
@@ -38,7 +44,7 @@ final class MergeReading {
                 path: opened.formatPath, prefix: opened.prefix, from: options.from)
             if firstCodec == nil { firstCodec = codec }
             sources.append(MergeReport.Source(path: path, format: codec.id))
-            sourceStarts.append(store.count)
+            sourceStarts.append(recordsRead)
             hasLines.append(path != "-" && !codec.capabilities.contains(.writesBinary))
             let context = ReadContext(
                 kind: options.kind, schema: options.schema, options: options.codecOptions, limits: options.limits)
@@ -77,9 +83,19 @@ final class MergeReading {
             switch background.receive() {
             case .batch(let batch, let batchKind, _):
                 try settle(batchKind, path: path)
-                let before = store.count
-                try store.keep(tape(batch)) { (record, index) throws(FerryError) in try add(record, index: index) }
-                sources[sources.count - 1].records += store.count - before
+                let tape = tape(batch)
+                sources[sources.count - 1].records += tape.count
+                recordsRead += tape.count
+                if let spill {
+                    try tape.forEach { (record) throws(FerryError) in
+                        defaultKey?.observe(record)
+                        try spill.append(record)
+                    }
+                    continue
+                }
+                try store.keep(tape) { (record, index) throws(FerryError) in try add(record, index: index) }
+                // The store, its entries and the index's slots, roughly.
+                if store.byteCount + store.count * 48 > options.memoryBudget { try startSpilling() }
             case .end(let finalKind, _):
                 if sources[sources.count - 1].records > 0 { try settle(finalKind, path: path) }
                 return
@@ -113,6 +129,14 @@ final class MergeReading {
 
     private func schema(_ kind: RecordKind) -> Schema { options.schema ?? kind.schema }
 
+    /// Moves the records read so far to disk, and reads the rest there.
+    private func startSpilling() throws(FerryError) {
+        let spill = try MergeSpill()
+        try store.forEach(before: store.count) { (record, _) throws(FerryError) in try spill.append(record) }
+        self.spill = spill
+        store = MergeStore()
+    }
+
     /// Adds record `recordIndex` of the store to the index.
     private func add(_ record: RawRecord, index recordIndex: Int) throws(FerryError) {
         guard let current = index else { return }
@@ -136,20 +160,28 @@ final class MergeReading {
 
     /// The report of what was read and matched.
     func finish() throws(FerryError) -> MergeReport {
+        if let spill, let kind, let fields = options.key ?? defaultKey?.fields {
+            let final = MergeIndex(fields: fields, schema: schema(kind), policy: options.policy)
+            index = final
+            spilled = try spill.merge(with: final, budget: options.memoryBudget)
+        } else {
+            try index?.finish(store)
+        }
         var report = MergeReport()
         report.sources = sources
         report.kind = kind ?? options.kind ?? .generic
         report.keyFields = index?.keyFields.names ?? options.key ?? []
         report.keyChoice = options.key == nil ? .kindDefault : .option
         report.policy = options.policy
-        report.recordsOut = index?.kept.count ?? 0
-        report.identicalDuplicates = index?.identicalDuplicates ?? 0
-        report.recordsWithoutKey = index?.recordsWithoutKey ?? 0
-        let conflicts = index?.conflicts ?? []
+        report.spilled = spilled != nil
+        report.recordsOut = spilled?.recordsOut ?? index?.kept.count ?? 0
+        report.identicalDuplicates = spilled?.identicalDuplicates ?? index?.identicalDuplicates ?? 0
+        report.recordsWithoutKey = spilled?.recordsWithoutKey ?? index?.recordsWithoutKey ?? 0
+        let conflicts = spilled?.conflicts ?? index?.conflicts ?? []
         var places: [Int: MergeReport.Place] = [:]
         for conflict in conflicts {
             for record in [conflict.first, conflict.second] where places[record] == nil {
-                places[record] = try store.withRecord(record) { place(of: record, record: $0) }
+                places[record] = try withRecord(record) { place(of: record, record: $0) }
             }
         }
         let files = Dictionary(sources.indices.map { (sources[$0].path, hasLines[$0]) }) { first, _ in first }
@@ -161,6 +193,39 @@ final class MergeReading {
         }
         return report
     }
+
+    /// Calls `body` with record `sequence` (0-based, in reading order) of a
+    /// conflict, in memory or on disk.
+    private func withRecord<Result>(
+        _ sequence: Int, _ body: (RawRecord) throws(FerryError) -> Result
+    ) throws(FerryError) -> Result {
+        guard let spill, let offset = spilled?.offsets[sequence] else { return try store.withRecord(sequence, body) }
+        return try spill.withRecord(at: offset, body)
+    }
+
+    /// Calls `body` with each record kept, in first-seen order, and its
+    /// sequence; after `finish`.
+    func forEachKept(_ body: (RawRecord, Int) throws(FerryError) -> Void) throws(FerryError) {
+        guard let spill, let spilled else {
+            for index in index?.kept ?? [] {
+                try store.withRecord(Int(index)) { (record) throws(FerryError) in try body(record, Int(index)) }
+            }
+            return
+        }
+        try spill.forEach { (record, sequence, _) throws(FerryError) in
+            guard spilled.keptBits[sequence >> 6] & (1 << UInt64(sequence & 63)) != 0 else { return }
+            if let replacement = spilled.replacements[sequence] {
+                try spill.withRecord(at: replacement.offset) { (record) throws(FerryError) in
+                    try body(record, replacement.sequence)
+                }
+            } else {
+                try body(record, sequence)
+            }
+        }
+    }
+
+    /// The names of every field, in the order they were first seen.
+    var fieldUnion: [String] { MergeStore.union(of: spill?.shapes ?? store.shapes) }
 
     /// Where record `index` of the store, which is `record`, came from
     /// (without its line, which `SourceLines` adds).

@@ -51,7 +51,6 @@ final class MergeStore {
         let tapeIndex = UInt32(tapes.count)
         tapes.append(tape)
         byteCount += tape.byteCount
-        entries.reserveCapacity(entries.count + tape.count)
         try tape.forEachWithOffset { (record, offset) throws(FerryError) in
             entries.append(Entry(tape: tapeIndex, offset: UInt32(truncatingIfNeeded: offset)))
             try body(record, entries.count - 1)
@@ -94,7 +93,7 @@ final class MergeStore {
     }
 
     /// The names of every field, in the order they were first seen.
-    var fieldUnion: [String] {
+    static func union(of shapes: [FieldList]) -> [String] {
         var seen = Set<String>()
         var names: [String] = []
         for shape in shapes {

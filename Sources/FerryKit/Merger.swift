@@ -91,24 +91,22 @@ public struct Merger {
         let rawWriter = writer as? any RawRecordWriter
         // A CSV header is the first record's fields: the first one written
         // has every field, null where it has none.
-        var union = codec is CSVCodec ? FieldList(reading.store.fieldUnion) : nil
-        for index in reading.index?.kept ?? [] {
-            try reading.store.withRecord(Int(index)) { (record) throws(FerryError) in
-                do throws(FerryError) {
-                    if let fields = union {
-                        union = nil
-                        try Self.padded(record, to: fields) { (padded) throws(FerryError) in
-                            if let rawWriter { try rawWriter.writeRaw(padded) } else { try writer.write(padded.record()) }
-                        }
-                    } else if let rawWriter {
-                        try rawWriter.writeRaw(record)
-                    } else {
-                        try writer.write(record.record())
+        var union = codec is CSVCodec ? FieldList(reading.fieldUnion) : nil
+        try reading.forEachKept { (record, index) throws(FerryError) in
+            do throws(FerryError) {
+                if let fields = union {
+                    union = nil
+                    try Self.padded(record, to: fields) { (padded) throws(FerryError) in
+                        if let rawWriter { try rawWriter.writeRaw(padded) } else { try writer.write(padded.record()) }
                     }
-                } catch {
-                    let place = reading.place(of: Int(index), record: record)
-                    throw error.located(SourceLocation(file: place.file, record: place.record))
+                } else if let rawWriter {
+                    try rawWriter.writeRaw(record)
+                } else {
+                    try writer.write(record.record())
                 }
+            } catch {
+                let place = reading.place(of: index, record: record)
+                throw error.located(SourceLocation(file: place.file, record: place.record))
             }
         }
         try writer.finish()

@@ -10,6 +10,8 @@
 ///     record 1  A-2  new      kept: [0, 1]
 ///     record 2  A-1  equal    kept: [0, 1]      identical duplicates: 1
 ///     record 3  A-2  differs  kept: [0, 1]      conflict (1, 3); keep-last: kept [0, 3]
+///
+/// Used by one thread: the run-time exclusivity checks are left out.
 final class MergeIndex {
     let keyFields: KeyFields
     let policy: ConflictPolicy
@@ -17,10 +19,10 @@ final class MergeIndex {
     /// Each key's place in `kept`.
     private let places = UniqueKeys()
     /// The store index of each record kept, in output order.
-    private(set) var kept: [UInt32] = []
-    private(set) var identicalDuplicates = 0
-    private(set) var recordsWithoutKey = 0
-    private(set) var conflicts: [Conflict] = []
+    @exclusivity(unchecked) private(set) var kept: [UInt32] = []
+    @exclusivity(unchecked) private(set) var identicalDuplicates = 0
+    @exclusivity(unchecked) private(set) var recordsWithoutKey = 0
+    @exclusivity(unchecked) private(set) var conflicts: [Conflict] = []
 
     /// Two records of one key that differ, by their store indices.
     struct Conflict {
@@ -41,7 +43,7 @@ final class MergeIndex {
     /// Records waiting to be placed, with their key's digest: they are
     /// placed a few dozen at a time, so that the cache misses of a large
     /// table overlap (as `ferry validate`'s unique keys do).
-    private var pending: [(index: Int, digest: KeyDigest?)] = []
+    @exclusivity(unchecked) private var pending: [(index: Int, digest: KeyDigest?)] = []
 
     /// Adds record `index` of `store`, which is `record`; `finish` places
     /// the last ones.

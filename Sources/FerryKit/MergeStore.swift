@@ -18,7 +18,8 @@
 // (`RecordEquality`'s plans are kept per pair of lists).
 
 /// The records of a merge, in the order they were read, kept on the tapes
-/// they were read onto. Used by one thread.
+/// they were read onto. Used by one thread: the run-time exclusivity
+/// checks are left out.
 final class MergeStore {
     /// Where one record is: its tape and its offset on it.
     struct Entry {
@@ -26,16 +27,16 @@ final class MergeStore {
         var offset: UInt32
     }
 
-    private var tapes: [RecordTape] = []
-    private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) private var tapes: [RecordTape] = []
+    @exclusivity(unchecked) private(set) var entries: [Entry] = []
     /// One field list per shape, in the order the shapes were first seen.
-    private(set) var shapes: [FieldList] = []
-    private var shapeIndex: [[String]: Int] = [:]
+    @exclusivity(unchecked) private(set) var shapes: [FieldList] = []
+    @exclusivity(unchecked) private var shapeIndex: [[String]: Int] = [:]
     /// Cells of records looked up by index: two, for a comparison.
-    private var cells = (RawCellBuffer(), RawCellBuffer())
+    @exclusivity(unchecked) private var cells = (RawCellBuffer(), RawCellBuffer())
 
     /// The bytes the kept tapes hold.
-    private(set) var byteCount = 0
+    @exclusivity(unchecked) private(set) var byteCount = 0
 
     deinit {
         cells.0.deallocate()

@@ -208,6 +208,47 @@ import Testing
         #expect(String(decoding: try folder.read("out.csv"), as: UTF8.self) == "sku,name,price,notes\nA-1,Wii,1,\nA-2,Zelda,2,n\n")
     }
 
+    // MARK: - On disk
+
+    /// A budget of one byte sends every record to disk: the output and the
+    /// report are the same as in memory, under each policy.
+    @Test(arguments: ["keep-first", "keep-last", "fail"])
+    func aMergeOnDiskGivesWhatOneInMemoryGives(policy: String) throws {
+        let sources = try Sources()
+        var outputs: [[UInt8]?] = []
+        var reports: [[String: Any]] = []
+        for budget in ["1G", "1"] {
+            let output = sources.folder.path("out-\(budget).csv")
+            let (result, report) = try Self.merge(
+                sources.paths, ["-o", output, "--on-conflict", policy, "--memory", budget], in: sources.folder)
+            #expect(result.status == (policy == "fail" ? 1 : 0), "\(result.err)")
+            #expect(report["spilled"] as? Bool == (budget == "1"))
+            outputs.append(try? sources.folder.read("out-\(budget).csv"))
+            var compared = report
+            compared["spilled"] = nil
+            compared["output"] = nil
+            reports.append(compared)
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0] == nil || policy != "fail")
+        let same = try JSONSerialization.data(withJSONObject: reports[0], options: .sortedKeys)
+            == JSONSerialization.data(withJSONObject: reports[1], options: .sortedKeys)
+        #expect(same, "\(reports)")
+        #expect(Self.counts(reports[1])["conflictsResolved"] == 3)
+    }
+
+    @Test func aMergeOnDiskFallsBackToTheDefaultKeysFallback() throws {
+        let folder = try ScratchFolder()
+        let first = try folder.write("a.jsonl", "{\"sku\":\"A-1\",\"name\":\"Wii\",\"price\":1}\n{\"sku\":\"A-2\",\"name\":\"Zelda\",\"price\":2}\n")
+        let second = try folder.write("b.csv", "name,price\nWii,1\nZelda,3\nPortal,4\n")
+        let (result, report) = try Self.merge(
+            [first, second], ["-o", folder.path("out.jsonl"), "--memory", "1"], in: folder)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(report["key"] as? [String] == ["name"])
+        #expect(Self.counts(report) == ["recordsIn": 5, "recordsOut": 3, "identicalDuplicates": 0, "conflictsResolved": 2, "recordsWithoutKey": 0])
+        #expect(String(decoding: try folder.read("out.jsonl"), as: UTF8.self).split(separator: "\n").count == 3)
+    }
+
     // MARK: - Usage errors
 
     @Test func inputsOfTwoKindsAreAUsageError() throws {

@@ -95,10 +95,7 @@ struct MergeJSONReport {
 
     var value: Value {
         var root = JSONObjectBuilder()
-        var toolObject = JSONObjectBuilder()
-        toolObject.set("name", tool.name)
-        toolObject.set("version", tool.version)
-        root.set("tool", toolObject.value)
+        root.set("tool", JSONObjectBuilder.tool(tool))
         root.set("reportVersion", Self.version)
         root.set("output", report.output)
         root.set("outputFormat", report.written ? .string(report.outputFormat) : .null)

@@ -56,6 +56,14 @@ struct JSONObjectBuilder {
     mutating func set(_ key: String, _ flag: Bool) { set(key, Value.bool(flag)) }
 
     var value: Value { .object(OrderedObject(pairs)) }
+
+    /// The `tool` object of the machine reports: its name and version.
+    static func tool(_ tool: (name: String, version: String)) -> Value {
+        var object = JSONObjectBuilder()
+        object.set("name", tool.name)
+        object.set("version", tool.version)
+        return object.value
+    }
 }
 
 extension Value {

@@ -207,7 +207,10 @@ final class MergeReading {
     /// sequence; after `finish`.
     func forEachKept(_ body: (RawRecord, Int) throws(FerryError) -> Void) throws(FerryError) {
         guard let spill, let spilled else {
-            for index in index?.kept ?? [] {
+            let kept = index?.kept ?? []
+            // In reading order unless keep-last moved a record up.
+            if zip(kept, kept.dropFirst()).allSatisfy({ $0 < $1 }) { return try store.forEach(ascending: kept, body) }
+            for index in kept {
                 try store.withRecord(Int(index)) { (record) throws(FerryError) in try body(record, Int(index)) }
             }
             return

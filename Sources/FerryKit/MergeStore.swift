@@ -93,6 +93,28 @@ final class MergeStore {
         }
     }
 
+    /// Calls `body` with records `indices`, which ascend, and each one's
+    /// index: the tapes are read in order, which costs less than looking
+    /// each record up.
+    func forEach(ascending indices: [UInt32], _ body: (RawRecord, Int) throws(FerryError) -> Void) throws(FerryError) {
+        var next = 0
+        var index = 0
+        for tape in tapes where next < indices.count {
+            let end = index + tape.count
+            guard Int(indices[next]) < end else {
+                index = end
+                continue
+            }
+            try tape.forEachWithOffset { (record, _) throws(FerryError) in
+                if next < indices.count && Int(indices[next]) == index {
+                    try body(record, index)
+                    next += 1
+                }
+                index += 1
+            }
+        }
+    }
+
     /// The names of every field, in the order they were first seen.
     static func union(of shapes: [FieldList]) -> [String] {
         var seen = Set<String>()

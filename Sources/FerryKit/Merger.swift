@@ -87,7 +87,12 @@ public struct Merger {
             : nil
         let context = WriteContext(kind: reading.kind, options: options.codecOptions)
         context.schema = options.schema
-        let writer = try codec.makeWriter(gzip ?? destination, context: context)
+        // The system calls that copy the output go to the other core: by now
+        // the reading is done.
+        let background = BackgroundOutput(gzip ?? destination)
+        background.start()
+        defer { background.close() }
+        let writer = try codec.makeWriter(background, context: context)
         let rawWriter = writer as? any RawRecordWriter
         // A CSV header is the first record's fields: the first one written
         // has every field, null where it has none.
@@ -110,6 +115,9 @@ public struct Merger {
             }
         }
         try writer.finish()
+        // Any write that failed on the other thread is thrown here.
+        try background.flush()
+        background.close()
         try gzip?.finish()
         try file?.commit()
         return codec.id

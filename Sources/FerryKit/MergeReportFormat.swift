@@ -77,7 +77,7 @@ public struct MergeTextReport {
     /// A value as compact JSON (so text `"269"` and the number `269` look
     /// apart); a missing field says so.
     private func shown(_ value: Value?) -> String {
-        value.map(\.compactJSON) ?? catalog.message(.mergeMissing)
+        value.map { $0.jsonText(indentLevel: nil) } ?? catalog.message(.mergeMissing)
     }
 
     private func plural(_ key: PluralKey, _ count: Int) -> String {
@@ -153,15 +153,5 @@ struct MergeJSONReport {
         object.set("record", place.record + 1)
         object.set("byteOffset", place.byteOffset)
         return object.value
-    }
-}
-
-extension Value {
-    /// This value as JSON text on one line.
-    var compactJSON: String {
-        var buffer = WriteBuffer(capacity: 256)
-        defer { buffer.release() }
-        if (try? JSONText.appendValue(self, to: &buffer)) == nil { return "null" }
-        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 }

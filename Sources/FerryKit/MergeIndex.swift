@@ -47,8 +47,14 @@ final class MergeIndex {
 
     /// Adds record `index` of `store`, which is `record`; `finish` places
     /// the last ones.
-    func add(_ record: RawRecord, index: Int, store: MergeStore) throws(FerryError) {
-        let digest = keyFields.digest(of: record)
+    /// - Parameter made: the record's digest for these key fields, when the
+    ///   reading thread made it.
+    func add(_ record: RawRecord, index: Int, store: MergeStore, digest made: KeyDigest?? = .none) throws(FerryError) {
+        let digest: KeyDigest? =
+            switch made {
+            case .some(let digest): digest
+            case .none: keyFields.digest(of: record)
+            }
         if let digest { places.prefetch((digest.low, digest.high)) }
         pending.append((index, digest))
         if pending.count >= 64 { try finish(store) }

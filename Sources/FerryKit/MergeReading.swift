@@ -12,6 +12,9 @@ final class MergeReading {
     let registry: CodecRegistry
     private(set) var store = MergeStore()
     private(set) var index: MergeIndex?
+    /// The index the merge started with, whose key fields the reading
+    /// threads' digests are of.
+    private var firstIndex: MergeIndex?
     /// The records on disk, once they outgrew the memory budget.
     private(set) var spill: MergeSpill?
     /// What the merge on disk found, once `finish` has run.
@@ -55,7 +58,7 @@ final class MergeReading {
                 try drain(
                     BackgroundSource(
                         raw: raw, inputPath: path, kind: options.kind, schema: options.schema,
-                        counting: opened.counting),
+                        counting: opened.counting, keying: Self.keying(options)),
                     path: path, tape: { $0 })
             } else {
                 let source = RecordSource(
@@ -93,7 +96,9 @@ final class MergeReading {
                     }
                     continue
                 }
-                try store.keep(tape) { (record, index) throws(FerryError) in try add(record, index: index) }
+                try store.keep(tape) { (record, index, digest) throws(FerryError) in
+                    try add(record, index: index, digest: digest)
+                }
                 // The store, its entries and the index's slots, roughly.
                 if store.byteCount + store.count * 48 > options.memoryBudget { try startSpilling() }
             case .end(let finalKind, _):
@@ -119,12 +124,14 @@ final class MergeReading {
         kind = batchKind
         if let key = options.key {
             index = MergeIndex(fields: key, schema: schema(batchKind), policy: options.policy)
+            firstIndex = index
             return
         }
         let choice = DefaultKey(kind: batchKind)
         guard let fields = choice.fields else { throw .mergeKeyRequired() }
         defaultKey = choice
         index = MergeIndex(fields: fields, schema: schema(batchKind), policy: options.policy)
+        firstIndex = index
     }
 
     private func schema(_ kind: RecordKind) -> Schema { options.schema ?? kind.schema }
@@ -137,8 +144,21 @@ final class MergeReading {
         store = MergeStore()
     }
 
-    /// Adds record `recordIndex` of the store to the index.
-    private func add(_ record: RawRecord, index recordIndex: Int) throws(FerryError) {
+    /// Digests of the key fields a merge starts with (`--key`, or the
+    /// kind's preferred key), made on a reading thread.
+    private static func keying(_ options: MergeOptions) -> (RawRecord, RecordKind) -> KeyDigest? {
+        var fields: KeyFields?
+        return { record, kind in
+            let keyFields =
+                fields ?? KeyFields(options.key ?? DefaultKey(kind: kind).fields ?? [], schema: options.schema ?? kind.schema)
+            fields = keyFields
+            return keyFields.digest(of: record)
+        }
+    }
+
+    /// Adds record `recordIndex` of the store to the index, with its key's
+    /// digest when the reading thread made it for the first key fields.
+    private func add(_ record: RawRecord, index recordIndex: Int, digest: KeyDigest?? = .none) throws(FerryError) {
         guard let current = index else { return }
         if defaultKey != nil {
             defaultKey?.observe(record)
@@ -153,7 +173,8 @@ final class MergeReading {
                 return
             }
         }
-        try current.add(record, index: recordIndex, store: store)
+        // After a fallback the digests made while reading are of the other key.
+        try current.add(record, index: recordIndex, store: store, digest: current === firstIndex ? digest : .none)
     }
 
     // MARK: - The report

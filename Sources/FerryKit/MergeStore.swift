@@ -45,16 +45,19 @@ final class MergeStore {
 
     var count: Int { entries.count }
 
-    /// Keeps `tape` and calls `body` with each of its records and its index
-    /// in the store.
-    func keep(_ tape: RecordTape, _ body: (RawRecord, Int) throws(FerryError) -> Void) throws(FerryError) {
+    /// Keeps `tape` and calls `body` with each of its records, its index in
+    /// the store, and its key digest when the tape has them (else `.none`).
+    func keep(_ tape: RecordTape, _ body: (RawRecord, Int, KeyDigest??) throws(FerryError) -> Void) throws(FerryError) {
         tape.replaceFieldLists(shared)
         let tapeIndex = UInt32(tapes.count)
         tapes.append(tape)
         byteCount += tape.byteCount
+        let digests = tape.digests
+        var position = 0
         try tape.forEachWithOffset { (record, offset) throws(FerryError) in
             entries.append(Entry(tape: tapeIndex, offset: UInt32(truncatingIfNeeded: offset)))
-            try body(record, entries.count - 1)
+            try body(record, entries.count - 1, position < digests.count ? .some(digests[position]) : .none)
+            position += 1
         }
     }
 

@@ -26,6 +26,9 @@ final class RecordTape: @unchecked Sendable {
     /// The tape's own copies of the records' field lists.
     @exclusivity(unchecked) private var fieldLists = FieldListCopies()
     @exclusivity(unchecked) private var cells = RawCellBuffer()
+    /// The key digest of each record, when the reading thread made them
+    /// (merge); else empty.
+    @exclusivity(unchecked) var digests: [KeyDigest?] = []
 
     private enum Tag: UInt8 {
         case null, no, yes, integer, double, text, bytes, value, number
@@ -47,6 +50,7 @@ final class RecordTape: @unchecked Sendable {
         count = 0
         values.removeAll(keepingCapacity: true)
         fieldLists.removeAll()
+        digests.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Writing

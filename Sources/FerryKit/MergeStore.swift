@@ -59,6 +59,8 @@ final class MergeStore {
             try body(record, entries.count - 1, position < digests.count ? .some(digests[position]) : .none)
             position += 1
         }
+        // Kept with the tape, they would cost 24 bytes a record.
+        tape.digests = []
     }
 
     /// Calls `body` with record `index` (0-based, in reading order).

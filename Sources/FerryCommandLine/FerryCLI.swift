@@ -91,6 +91,8 @@ public enum FerryCLI {
             case "convert":
                 try ConvertCommand.run(parsed, registry: registry, console: console)
                 return ExitStatus.success
+            case "merge":
+                return try MergeCommand.run(parsed, registry: registry, console: console)
             case "validate":
                 return try ValidateCommand.run(parsed, registry: registry, console: console)
             case "lint":
@@ -112,7 +114,8 @@ public enum FerryCLI {
     /// The subcommands, in the order help lists them.
     static func commands(registry: CodecRegistry) -> [CommandSpec] {
         [
-            ConvertCommand.spec(registry: registry), ValidateCommand.spec(registry: registry),
+            ConvertCommand.spec(registry: registry), MergeCommand.spec(registry: registry),
+            ValidateCommand.spec(registry: registry),
             LintCommand.spec(registry: registry),
             InspectCommand.spec(registry: registry), FormatsCommand.spec,
         ]

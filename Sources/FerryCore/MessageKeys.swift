@@ -433,6 +433,42 @@ extension MessageKey {
     public static let optionArchiveClassName = MessageKey("option.archive.className")
     /// NAME=product, NAME=book or NAME=image, separated by commas
     public static let expectedClassMap = MessageKey("expected.classMap")
+    /// Merge datasets of one kind into one, matching records by key, in first-seen order.
+    public static let mergeAbstract = MessageKey("merge.abstract")
+    /// The files to merge, in any formats and mixes of formats; - reads standard input.
+    public static let mergeArgumentInput = MessageKey("merge.argument.input")
+    /// The file to write (required); - writes standard output. Its format comes from the extension, or from --to.
+    public static let mergeOptionOutput = MessageKey("merge.option.output")
+    /// The key fields, separated by commas (default: a product's sku when every record has one, else its name; a book's isbn when every record has one, else title and author).
+    public static let mergeOptionKey = MessageKey("merge.option.key")
+    /// What to do when records of one key differ: keep the one read first (default), keep the one read last (at the place of the first), or fail and write nothing.
+    public static let mergeOptionOnConflict = MessageKey("merge.option.onConflict")
+    /// Write the whole report, every conflict with its differing fields, to this file; - writes standard output.
+    public static let mergeOptionReport = MessageKey("merge.option.report")
+    /// The form of the report: text (default) or json (see Formats/merge-report.schema.json).
+    public static let mergeOptionReportFormat = MessageKey("merge.option.reportFormat")
+    /// The memory the merge's records may take, in bytes or with K, M or G (default 1G); beyond it they are sorted in runs on disk.
+    public static let mergeOptionMemory = MessageKey("merge.option.memory")
+    /// Replace the output and the report if they exist.
+    public static let mergeOptionForce = MessageKey("merge.option.force")
+    /// a size in bytes, optionally with K, M or G (such as 512M)
+    public static let expectedSize = MessageKey("expected.size")
+    /// Merge an app archive, a CSV export and a JSON feed into one JSON file, by the default key.
+    public static let exampleMerge = MessageKey("example.merge")
+    /// Merge books by title and author, keep the last of each, and write a JSON report.
+    public static let exampleMergeKey = MessageKey("example.merge.key")
+    /// %1$@: key %2$@ differs from %3$@ (kept: %4$@)
+    public static let mergeConflict = MessageKey("merge.conflict")
+    ///   field '%1$@': %2$@ / %3$@
+    public static let mergeDifference = MessageKey("merge.difference")
+    /// (missing)
+    public static let mergeMissing = MessageKey("merge.missing")
+    /// %1$@ (record %2$@)
+    public static let mergePlaceRecord = MessageKey("merge.place.record")
+    /// %1$@ read from %2$@, %3$@ written (key: %4$@): %5$@, %6$@, %7$@.
+    public static let mergeSummary = MessageKey("merge.summary")
+    /// %1$@ read from %2$@ (key: %3$@): %4$@; nothing was written.
+    public static let mergeSummaryNotWritten = MessageKey("merge.summary.notWritten")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -650,6 +686,24 @@ extension MessageKey {
         .optionArchiveClassMap,
         .optionArchiveClassName,
         .expectedClassMap,
+        .mergeAbstract,
+        .mergeArgumentInput,
+        .mergeOptionOutput,
+        .mergeOptionKey,
+        .mergeOptionOnConflict,
+        .mergeOptionReport,
+        .mergeOptionReportFormat,
+        .mergeOptionMemory,
+        .mergeOptionForce,
+        .expectedSize,
+        .exampleMerge,
+        .exampleMergeKey,
+        .mergeConflict,
+        .mergeDifference,
+        .mergeMissing,
+        .mergePlaceRecord,
+        .mergeSummary,
+        .mergeSummaryNotWritten,
     ]
 }
 
@@ -676,6 +730,12 @@ extension PluralKey {
     public static let convertLossNestedAsJSON = PluralKey("convert.loss.nestedAsJSON")
     /// %1$@ objects repeated the name '%2$@'.
     public static let convertLossDuplicateName = PluralKey("convert.loss.duplicateName")
+    /// %1$@ identical duplicates merged
+    public static let mergeCountIdentical = PluralKey("merge.count.identical")
+    /// %1$@ conflicts resolved by %2$@
+    public static let mergeCountResolved = PluralKey("merge.count.resolved")
+    /// %1$@ records without a key kept as they are
+    public static let mergeCountWithoutKey = PluralKey("merge.count.withoutKey")
 
     /// Every key above, in the catalog's order.
     static let all: [PluralKey] = [
@@ -690,5 +750,8 @@ extension PluralKey {
         .convertLossNullAsEmpty,
         .convertLossNestedAsJSON,
         .convertLossDuplicateName,
+        .mergeCountIdentical,
+        .mergeCountResolved,
+        .mergeCountWithoutKey,
     ]
 }

@@ -17,9 +17,11 @@ extension EditedFile {
     @discardableResult
     public func add(_ change: RecordChange) throws(FerryError) -> Int {
         let index = records.count
-        let record = try change.applied(to: nil, schema: schema, order: records.first?.fields.names ?? [])
-        try check(record, index: index)
-        try editor.append(record)
+        try located(index) { () throws(FerryError) in
+            let record = try change.applied(to: nil, schema: schema, order: records.first?.fields.names ?? [])
+            try check(record, index: index)
+            try editor.append(record)
+        }
         return index
     }
 
@@ -29,9 +31,11 @@ extension EditedFile {
     @discardableResult
     public func edit(_ selector: String, key: [String]? = nil, change: RecordChange) throws(FerryError) -> Int {
         let index = try self.selector(key: key).index(of: selector, count: records.count, in: path)
-        let record = try change.applied(to: records[index], schema: schema)
-        try check(record, index: index)
-        try editor.replace(at: index, with: record)
+        try located(index) { () throws(FerryError) in
+            let record = try change.applied(to: records[index], schema: schema)
+            try check(record, index: index)
+            try editor.replace(at: index, with: record)
+        }
         return index
     }
 
@@ -40,8 +44,17 @@ extension EditedFile {
     @discardableResult
     public func remove(_ selector: String, key: [String]? = nil) throws(FerryError) -> Int {
         let index = try self.selector(key: key).index(of: selector, count: records.count, in: path)
-        try editor.remove(at: index)
+        try located(index) { () throws(FerryError) in try editor.remove(at: index) }
         return index
+    }
+
+    /// Runs `body`, its errors located at the file and record `index`.
+    private func located(_ index: Int, _ body: () throws(FerryError) -> Void) throws(FerryError) {
+        do throws(FerryError) {
+            try body()
+        } catch {
+            throw error.located(SourceLocation(file: path, record: index))
+        }
     }
 
     /// Checks `record` against the file's rules, as a conversion would.

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A table of text in columns, two spaces apart, fitted to a width when
+/// there is one (a terminal's): the widest columns are cut first, each cut
+/// cell ending in `…`, down to a few characters; past that, the last columns
+/// are left out. Without a width (a pipe, a file) every cell is whole.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]]
+    /// The narrowest a column is cut to.
+    static let minimumWidth = 6
+
+    /// The lines of the table, each without trailing spaces.
+    func lines(fittingIn width: Int?) -> [String] {
+        var widths = header.indices.map { column in
+            ([header] + rows).map { TextTable.width(of: $0[column]) }.max() ?? 0
+        }
+        var shown = header.count
+        if let width {
+            func total() -> Int { widths.prefix(shown).reduce(0, +) + 2 * max(0, shown - 1) }
+            while total() > width {
+                // The first column (the index) is never cut.
+                let candidates = (1..<shown).filter { widths[$0] > TextTable.minimumWidth }
+                if let widest = candidates.max(by: { widths[$0] < widths[$1] }) {
+                    widths[widest] -= 1
+                } else if shown > 1 {
+                    shown -= 1
+                } else {
+                    break
+                }
+            }
+        }
+        return ([header] + rows).map { cells in
+            var line = ""
+            for column in 0..<shown {
+                let cell = TextTable.cut(cells[column], to: widths[column])
+                line += cell
+                if column < shown - 1 { line += String(repeating: " ", count: widths[column] - TextTable.width(of: cell) + 2) }
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+
+    /// How many columns a text takes: one a character (wide scripts aside).
+    static func width(of text: String) -> Int { text.count }
+
+    static func cut(_ text: String, to width: Int) -> String {
+        guard self.width(of: text) > width else { return text }
+        return String(text.prefix(max(0, width - 1))) + "…"
+    }
+
+    /// The width of the terminal on standard output: the terminal's
+    /// (TIOCGWINSZ), else `COLUMNS`, else 80.
+    static func terminalWidth(environment: [String: String]) -> Int {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 80
+    }
+}

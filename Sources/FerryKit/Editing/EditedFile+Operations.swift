@@ -17,6 +17,11 @@ extension EditedFile {
     @discardableResult
     public func add(_ change: RecordChange) throws(FerryError) -> Int {
         let index = records.count
+        if records.isEmpty && kindInferred {
+            let fields = change.assignments.map(\.field) + (change.photo == nil ? [] : [RecordChange.photoField])
+            kind = RecordKind.infer(from: FieldList(fields))
+            schema = kind.schema
+        }
         try located(index) { () throws(FerryError) in
             let record = try change.applied(to: nil, schema: schema, order: records.first?.fields.names ?? [])
             try check(record, index: index)

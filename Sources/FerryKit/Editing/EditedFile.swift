@@ -30,9 +30,12 @@ public final class EditedFile {
     /// Whether the file is gzip (and is compressed again on saving).
     public let isCompressed: Bool
     /// The records' kind: `--kind`, else what the reader declares, else inferred from the first record.
-    public let kind: RecordKind
+    /// (A file with no records takes the kind of the first record added.)
+    public internal(set) var kind: RecordKind
     /// The rules edits are checked against: `--schema`, else the kind's.
-    public let schema: Schema
+    public internal(set) var schema: Schema
+    /// Whether the kind was inferred (neither `--kind` nor `--schema` nor the reader said it).
+    let kindInferred: Bool
     public let editor: any RecordFileEditor
     private let identity: FileIdentity
     /// Whether the codec's own bytes are gzip already (a bundle).
@@ -69,6 +72,7 @@ public final class EditedFile {
             let chosen = kind ?? reader.declaredKind ?? records.first.map { RecordKind.infer(from: $0.fields) } ?? .generic
             self.kind = chosen
             self.schema = schema ?? chosen.schema
+            kindInferred = kind == nil && schema == nil && reader.declaredKind == nil
             context.kind = chosen
             editor = try EditedFile.editor(
                 for: codec, bytes: codecCompresses ? raw : bytes, records: records, context: context)

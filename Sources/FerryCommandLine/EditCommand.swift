@@ -6,10 +6,7 @@ struct EditCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         CommandSpec(
             name: "edit", abstractKey: .editAbstract,
-            arguments: [
-                ArgumentSpec(name: "file", helpKey: .editArgumentFile),
-                ArgumentSpec(name: "record", helpKey: .editArgumentRecord),
-            ],
+            arguments: EditOptions.fileAndRecord,
             options: EditOptions.specs(registry: registry, changes: true, selects: true),
             examples: [
                 Example(command: "ferry edit products.csv 2 --set price=449", key: .exampleEdit),
@@ -30,6 +27,12 @@ struct EditCommand {
 /// What `add`, `edit`, `remove` and `list` share: reading the file, the
 /// selector's key, the changes, the closing line.
 enum EditOptions {
+    /// The arguments of a command that changes one record: the file, the record.
+    static let fileAndRecord = [
+        ArgumentSpec(name: "file", helpKey: .editArgumentFile),
+        ArgumentSpec(name: "record", helpKey: .editArgumentRecord),
+    ]
+
     /// The options of an editing command: reading ones always, `--key`
     /// when it selects records, the changes when it makes them.
     static func specs(registry: CodecRegistry, changes: Bool, selects: Bool) -> [OptionSpec] {

@@ -5,10 +5,7 @@ struct RemoveCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         CommandSpec(
             name: "remove", abstractKey: .removeAbstract,
-            arguments: [
-                ArgumentSpec(name: "file", helpKey: .editArgumentFile),
-                ArgumentSpec(name: "record", helpKey: .editArgumentRecord),
-            ],
+            arguments: EditOptions.fileAndRecord,
             options: EditOptions.specs(registry: registry, changes: false, selects: true),
             examples: [
                 Example(command: "ferry remove products.csv 3", key: .exampleRemove),

@@ -441,7 +441,7 @@ extension MessageKey {
     public static let editAbstract = MessageKey("edit.abstract")
     /// Remove one record from a data file, in place.
     public static let removeAbstract = MessageKey("remove.abstract")
-    /// The data file to list; - reads standard input.
+    /// The data file to list.
     public static let listArgumentFile = MessageKey("list.argument.file")
     /// The data file, changed in place (through a symbolic link, its target).
     public static let editArgumentFile = MessageKey("edit.argument.file")

@@ -58,13 +58,15 @@ enum EditOptions {
         return options + [.quiet, .help]
     }
 
-    /// Reads the file the first argument names.
-    static func open(_ arguments: ParsedArguments, registry: CodecRegistry) throws(FerryError) -> EditedFile {
+    /// Reads the file the first argument names; `forEditing` false to list it.
+    static func open(
+        _ arguments: ParsedArguments, registry: CodecRegistry, forEditing: Bool = true
+    ) throws(FerryError) -> EditedFile {
         try EditedFile(
             path: arguments.positionals[0], from: arguments["from"],
             kind: arguments["kind"].flatMap(RecordKind.init(rawValue:)), schema: try ReportOptions.schema(arguments),
             options: CodecOptions.values(arguments, registry: registry), limits: try CodecOptions.limits(arguments),
-            registry: registry)
+            registry: registry, forEditing: forEditing)
     }
 
     /// `--key`'s fields, or nil for the kind's default key.

@@ -22,7 +22,7 @@ struct ListCommand {
     static func run(
         _ arguments: ParsedArguments, registry: CodecRegistry, console: Console, width: Int?
     ) throws(FerryError) {
-        let file = try EditOptions.open(arguments, registry: registry)
+        let file = try EditOptions.open(arguments, registry: registry, forEditing: false)
         let listing = RecordListing(file, key: EditOptions.key(arguments))
         if arguments["report"] == "json" {
             console.print(try listing.json())

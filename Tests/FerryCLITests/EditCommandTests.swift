@@ -59,6 +59,15 @@ import Testing
         #expect(result.status == 2)
         #expect(result.diagnostics == [DiagnosticLine("\(archive): error: x [edit.formatNotEditable]")])
         #expect(try folder.read("Products") == before)
+        // Listing only reads.
+        let listed = try Ferry.run(["list", archive])
+        #expect(listed.status == 0, "\(listed.err)")
+        #expect(listed.out.split(separator: "\n").map(String.init) == [
+            "#  key                  name                 price  photo",
+            "0  Xbox 360             Xbox 360             299.0  png, 349 bytes",
+            "1  Wii                  Wii                  269.0  png, 180 bytes",
+            "2  Wireless Controller  Wireless Controller  19.99  png, 296 bytes",
+        ])
     }
 
     // MARK: - Photos

@@ -45,11 +45,15 @@ public final class EditedFile {
     /// - Parameters:
     ///   - from: the format, when the content and the name do not say it.
     ///   - kind, schema: what the records are; nil to infer the kind.
+    ///   - forEditing: false to only read the records (`ferry list`): a
+    ///     format that cannot be edited is read all the same, and its
+    ///     editor refuses every change.
     /// - Throws: `io.*`, `gzip.*`, the codec's reading errors,
     ///   `edit.formatNotEditable`, `edit.fileChanged`.
     public init(
         path: String, from: String? = nil, kind: RecordKind? = nil, schema: Schema? = nil,
-        options: OptionValues = OptionValues(), limits: ReadLimits = ReadLimits(), registry: CodecRegistry = .standard
+        options: OptionValues = OptionValues(), limits: ReadLimits = ReadLimits(), registry: CodecRegistry = .standard,
+        forEditing: Bool = true
     ) throws(FerryError) {
         self.path = path
         do throws(FerryError) {
@@ -74,8 +78,12 @@ public final class EditedFile {
             self.schema = schema ?? chosen.schema
             kindInferred = kind == nil && schema == nil && reader.declaredKind == nil
             context.kind = chosen
-            editor = try EditedFile.editor(
-                for: codec, bytes: codecCompresses ? raw : bytes, records: records, context: context)
+            do throws(FerryError) {
+                editor = try EditedFile.editor(
+                    for: codec, bytes: codecCompresses ? raw : bytes, records: records, context: context)
+            } catch where !forEditing && error.code == .editFormatNotEditable {
+                editor = ReadOnlyEditor(records: records, refusal: error)
+            }
         } catch {
             throw error.located(SourceLocation(file: path))
         }
@@ -122,6 +130,24 @@ public final class EditedFile {
             throw error.located(SourceLocation(file: path))
         }
     }
+}
+
+/// The records of a file that cannot be edited, for listing: every change
+/// throws the refusal its codec gave.
+final class ReadOnlyEditor: RecordFileEditor {
+    let records: [Record]
+    let keepsLayout = true
+    private let refusal: FerryError
+
+    init(records: [Record], refusal: FerryError) {
+        self.records = records
+        self.refusal = refusal
+    }
+
+    func replace(at index: Int, with record: Record) throws(FerryError) { throw refusal }
+    func append(_ record: Record) throws(FerryError) { throw refusal }
+    func remove(at index: Int) throws(FerryError) { throw refusal }
+    func encoded() throws(FerryError) -> [UInt8] { throw refusal }
 }
 
 /// What tells a file apart from the one read: device, inode, size and

@@ -14,7 +14,8 @@ public final class CSVFileEditor: RecordFileEditor {
     public private(set) var records: [Record]
     public let keepsLayout = true
     private var bytes: [UInt8]
-    private var map: CSVRowMap
+    /// The map of `bytes`, made again after a splice when it is next needed.
+    private var cachedMap: CSVRowMap?
     private let dialect: CSVDialect
     private let schema: Schema?
     /// The column names, in order.
@@ -26,7 +27,8 @@ public final class CSVFileEditor: RecordFileEditor {
     ///   than UTF-8, or whose rows do not match the records read.
     init(_ bytes: [UInt8], records: [Record], dialect: CSVDialect, schema: Schema?, format: String) throws(FerryError) {
         guard dialect.encoding == .utf8 else { throw .editFormatNotEditable(format) }
-        map = try CSVRowMap(bytes, dialect: dialect)
+        let map = try CSVRowMap(bytes, dialect: dialect)
+        cachedMap = map
         firstRow = dialect.hasHeader ? 1 : 0
         guard max(0, map.rows.count - firstRow) == records.count else { throw .editFormatNotEditable(format) }
         var style = dialect
@@ -38,7 +40,7 @@ public final class CSVFileEditor: RecordFileEditor {
         self.records = records
         self.schema = schema
         if dialect.hasHeader, let row = map.rows.first {
-            header = row.cells.map { CSVFileEditor.text(of: bytes[$0], quote: dialect.quote) }
+            header = map.cells(of: row, in: bytes).ranges.map { CSVFileEditor.text(of: bytes[$0], quote: dialect.quote) }
         } else {
             header = records.first?.fields.names ?? []
         }
@@ -46,7 +48,9 @@ public final class CSVFileEditor: RecordFileEditor {
 
     public func replace(at index: Int, with record: Record) throws(FerryError) {
         let old = records[index]
+        let map = try self.map()
         let row = map.rows[index + firstRow]
+        let cells = map.cells(of: row, in: bytes)
         var splices: [(range: Range<Int>, bytes: [UInt8])] = []
         var tail: [Int: [UInt8]] = [:]
         var changes: [(column: Int, value: Value)] = []
@@ -59,8 +63,8 @@ public final class CSVFileEditor: RecordFileEditor {
         }
         for (column, value) in changes {
             let cell = try self.cell(value, field: header[column], record: index)
-            if column < row.cells.count {
-                splices.append((row.cells[column], cell))
+            if column < cells.ranges.count {
+                splices.append((cells.ranges[column], cell))
             } else {
                 tail[column] = cell
             }
@@ -68,7 +72,7 @@ public final class CSVFileEditor: RecordFileEditor {
         if let last = tail.keys.max() {
             // A short row (read with --ragged pad) grows to the column.
             var added: [UInt8] = []
-            for column in row.cells.count...last {
+            for column in cells.ranges.count...last {
                 added.append(dialect.delimiter)
                 added += tail[column] ?? []
             }
@@ -77,7 +81,7 @@ public final class CSVFileEditor: RecordFileEditor {
         for splice in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             bytes.replaceSubrange(splice.range, with: splice.bytes)
         }
-        try remap()
+        remap()
         records[index] = record
     }
 
@@ -87,13 +91,15 @@ public final class CSVFileEditor: RecordFileEditor {
         }
         let row = Record(fields: FieldList(header), values: header.map { record[$0] ?? .null })
         var added = try written(row, record: records.count)
+        let map = try self.map()
         if !map.endsWithLineBreak(bytes) { added = map.lineEnding + added }
         bytes += added
-        try remap()
+        remap()
         records.append(record)
     }
 
     public func remove(at index: Int) throws(FerryError) {
+        let map = try self.map()
         let row = map.rows[index + firstRow]
         var cut = row.range
         // The last row without a line break: the one before loses its own,
@@ -102,7 +108,7 @@ public final class CSVFileEditor: RecordFileEditor {
             cut = map.rows[index + firstRow - 1].contentEnd..<row.range.upperBound
         }
         bytes.removeSubrange(cut)
-        try remap()
+        remap()
         records.remove(at: index)
     }
 
@@ -127,8 +133,16 @@ public final class CSVFileEditor: RecordFileEditor {
         return output.bytes
     }
 
-    private func remap() throws(FerryError) {
-        map = try CSVRowMap(bytes, dialect: dialect)
+    /// The bytes changed: the map is made again when next needed.
+    private func remap() {
+        cachedMap = nil
+    }
+
+    private func map() throws(FerryError) -> CSVRowMap {
+        if let cachedMap { return cachedMap }
+        let map = try CSVRowMap(bytes, dialect: dialect)
+        cachedMap = map
+        return map
     }
 
     /// The text of a cell: its quotes taken off and doubled quotes undone.

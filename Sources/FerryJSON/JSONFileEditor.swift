@@ -13,7 +13,8 @@ public final class JSONFileEditor: RecordFileEditor {
     public private(set) var records: [Record]
     public let keepsLayout = true
     private var bytes: [UInt8]
-    private var map: JSONRecordMap
+    /// The map of `bytes`, made again after a splice when it is next needed.
+    private var cachedMap: JSONRecordMap?
     private let lines: Bool
     private let maxDepth: Int
     private let format: String
@@ -21,8 +22,9 @@ public final class JSONFileEditor: RecordFileEditor {
     /// - Throws: `edit.formatNotEditable` when the document's records are
     ///   not the objects the reader read.
     init(_ bytes: [UInt8], records: [Record], lines: Bool, maxDepth: Int, format: String) throws(FerryError) {
-        map = try JSONRecordMap(bytes, lines: lines, maxDepth: maxDepth, format: format)
+        let map = try JSONRecordMap(bytes, lines: lines, maxDepth: maxDepth, format: format)
         guard map.records.count == records.count else { throw .editFormatNotEditable(format) }
+        cachedMap = map
         self.bytes = bytes
         self.records = records
         self.lines = lines
@@ -31,7 +33,8 @@ public final class JSONFileEditor: RecordFileEditor {
     }
 
     public func replace(at index: Int, with record: Record) throws(FerryError) {
-        let old = map.records[index]
+        let map = try self.map()
+        let old = try mapped(map.records[index], in: map)
         let kept = old.members.map { record[$0.name] != nil }
         guard kept.contains(true) else {
             // Every member goes: the object is written again, in the file's style.
@@ -67,11 +70,12 @@ public final class JSONFileEditor: RecordFileEditor {
 
     public func append(_ record: Record) throws(FerryError) {
         let text = try text(of: record)
+        let map = try self.map()
         switch map.shape {
         case .object:
             throw .editSingleObject()
         case .lines:
-            let ending = lineEnding()
+            let ending = lineEnding(map)
             let needsBreak = !(bytes.last == 0x0A || bytes.isEmpty)
             try splice([(bytes.count..<bytes.count, (needsBreak ? ending : []) + text + ending)])
         case .array(let open, _):
@@ -80,23 +84,24 @@ public final class JSONFileEditor: RecordFileEditor {
                 break
             }
             let count = map.records.count
-            let before = count >= 2 ? map.records[count - 2].range.upperBound : open
-            var gap = Array(bytes[before..<last.range.lowerBound])
+            let before = count >= 2 ? map.records[count - 2].upperBound : open
+            var gap = Array(bytes[before..<last.lowerBound])
             if let comma = gap.firstIndex(of: UInt8(ascii: ",")) { gap.removeSubrange(...comma) }
-            try splice([(last.range.upperBound..<last.range.upperBound, [UInt8(ascii: ",")] + gap + text)])
+            try splice([(last.upperBound..<last.upperBound, [UInt8(ascii: ",")] + gap + text)])
         }
         records.append(record)
     }
 
     public func remove(at index: Int) throws(FerryError) {
+        let map = try self.map()
         let record = map.records[index]
         switch map.shape {
         case .object:
             throw .editSingleObject()
         case .lines:
-            var start = record.range.lowerBound
+            var start = record.lowerBound
             while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
-            var end = record.range.upperBound
+            var end = record.upperBound
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             if end < bytes.count {
                 end += 1
@@ -111,8 +116,8 @@ public final class JSONFileEditor: RecordFileEditor {
                 count == 1
                 ? open + 1..<close
                 : index == 0
-                    ? record.range.lowerBound..<map.records[1].range.lowerBound
-                    : map.records[index - 1].range.upperBound..<record.range.upperBound
+                    ? record.lowerBound..<map.records[1].lowerBound
+                    : map.records[index - 1].upperBound..<record.upperBound
             try splice([(cut, [])])
         }
         records.remove(at: index)
@@ -128,7 +133,19 @@ public final class JSONFileEditor: RecordFileEditor {
         // before an insertion at the same place.
         let ordered = splices.sorted { ($0.0.lowerBound, $0.0.upperBound) > ($1.0.lowerBound, $1.0.upperBound) }
         for (range, replacement) in ordered { bytes.replaceSubrange(range, with: replacement) }
-        map = try JSONRecordMap(bytes, lines: lines, maxDepth: maxDepth, format: format)
+        cachedMap = nil
+    }
+
+    private func map() throws(FerryError) -> JSONRecordMap {
+        if let cachedMap { return cachedMap }
+        let map = try JSONRecordMap(bytes, lines: lines, maxDepth: maxDepth, format: format)
+        cachedMap = map
+        return map
+    }
+
+    /// The record at `range`, with its members.
+    private func mapped(_ range: Range<Int>, in map: JSONRecordMap) throws(FerryError) -> MappedRecord {
+        MappedRecord(range: range, members: try map.members(of: range, in: bytes))
     }
 
     /// Whether two values equal by number are written alike (an integer
@@ -142,16 +159,17 @@ public final class JSONFileEditor: RecordFileEditor {
     }
 
     /// The line break of the first record's line, else LF.
-    private func lineEnding() -> [UInt8] {
-        guard let first = map.records.first, first.range.upperBound < bytes.count else { return [0x0A] }
-        var index = first.range.upperBound
+    private func lineEnding(_ map: JSONRecordMap) -> [UInt8] {
+        guard let first = map.records.first, first.upperBound < bytes.count else { return [0x0A] }
+        var index = first.upperBound
         while index < bytes.count && bytes[index] != 0x0A { index += 1 }
         return index > 0 && index < bytes.count && bytes[index - 1] == 0x0D ? [0x0D, 0x0A] : [0x0A]
     }
 
     /// `record` as an object in the style of the file's last record.
     private func text(of record: Record) throws(FerryError) -> [UInt8] {
-        let style = map.records.last.map { Style(of: $0, in: bytes) } ?? Style()
+        let map = try self.map()
+        let style = try map.records.last.map { (last) throws(FerryError) in Style(of: try mapped(last, in: map), in: bytes) } ?? Style()
         guard !record.values.isEmpty else { return Array("{}".utf8) }
         var text: [UInt8] = [UInt8(ascii: "{")] + style.opening
         for (position, (name, value)) in record.pairs.enumerated() {
@@ -168,6 +186,12 @@ public final class JSONFileEditor: RecordFileEditor {
         return buffer.bytes
     }
 
+    /// A record's object and its members.
+    private struct MappedRecord {
+        var range: Range<Int>
+        var members: [JSONMappedMember]
+    }
+
     /// The white space a record puts around its members.
     private struct Style {
         /// After `{`, before the first key.
@@ -181,7 +205,7 @@ public final class JSONFileEditor: RecordFileEditor {
 
         init() {}
 
-        init(of record: JSONMappedRecord, in bytes: [UInt8]) {
+        init(of record: MappedRecord, in bytes: [UInt8]) {
             guard let first = record.members.first, let last = record.members.last else { return }
             opening = Array(bytes[record.range.lowerBound + 1..<first.key.lowerBound])
             colon = Array(bytes[first.key.upperBound..<first.value.lowerBound])

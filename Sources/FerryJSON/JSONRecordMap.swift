@@ -23,14 +23,9 @@ struct JSONMappedMember {
     var value: Range<Int>
 }
 
-/// One record of a mapped document: an object.
-struct JSONMappedRecord {
-    /// From `{` to after `}`.
-    var range: Range<Int>
-    var members: [JSONMappedMember]
-}
-
-/// The records of a whole JSON document or JSON Lines file (see the design note).
+/// The records of a whole JSON document or JSON Lines file (see the design
+/// note): where each object lies; an object's members are mapped when an
+/// edit needs them (`members(of:in:)`), so a large file costs a range a record.
 struct JSONRecordMap {
     enum Shape {
         /// An array of records; where its `[` and `]` are.
@@ -42,35 +37,55 @@ struct JSONRecordMap {
     }
 
     var shape: Shape
-    var records: [JSONMappedRecord] = []
+    /// Each record's object, from `{` to after `}`.
+    var records: [Range<Int>] = []
+    private let maxDepth: Int
+    private let format: String
 
     /// Maps `bytes`, a JSON document (`lines` false) or JSON Lines.
     /// - Throws: `edit.formatNotEditable` for a document whose records are
     ///   not all objects, or that the scanner cannot read.
     init(_ bytes: [UInt8], lines: Bool, maxDepth: Int, format: String) throws(FerryError) {
-        let mapped: (Shape, [JSONMappedRecord])? = bytes.withUnsafeBufferPointer { buffer in
-            var scanner = JSONScanner(buffer, position: 0, isFinal: true, maxDepth: maxDepth)
+        self.maxDepth = maxDepth
+        self.format = format
+        let mapped: (Shape, [Range<Int>])? = bytes.withUnsafeBufferPointer { buffer in
+            // A byte-order mark is passed over, as the reader passes it.
+            let start = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            var scanner = JSONScanner(buffer, position: start, isFinal: true, maxDepth: maxDepth)
             return try? JSONRecordMap.walk(&scanner, lines: lines)
         }
         guard let mapped else { throw .editFormatNotEditable(format) }
         (shape, records) = mapped
     }
 
-    private static func walk(_ scanner: inout JSONScanner, lines: Bool) throws(JSONScanError) -> (Shape, [JSONMappedRecord]) {
-        var records: [JSONMappedRecord] = []
+    /// The members of the object at `range` of `bytes`.
+    func members(of range: Range<Int>, in bytes: [UInt8]) throws(FerryError) -> [JSONMappedMember] {
+        let members: [JSONMappedMember]? = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer, position: range.lowerBound, isFinal: true, maxDepth: maxDepth)
+            var found: [JSONMappedMember]? = []
+            guard (try? JSONRecordMap.object(&scanner, members: &found)) != nil else { return nil }
+            return found
+        }
+        guard let members else { throw .editFormatNotEditable(format) }
+        return members
+    }
+
+    private static func walk(_ scanner: inout JSONScanner, lines: Bool) throws(JSONScanError) -> (Shape, [Range<Int>]) {
+        var records: [Range<Int>] = []
+        var none: [JSONMappedMember]? = nil
         if lines {
             while true {
                 scanner.skipWhitespace()
                 if scanner.position == scanner.bytes.count { return (.lines, records) }
-                records.append(try object(&scanner))
+                records.append(try object(&scanner, members: &none))
             }
         }
-        if try scanner.peekSignificant() == UInt8(ascii: "{") { return (.object, [try object(&scanner)]) }
+        if try scanner.peekSignificant() == UInt8(ascii: "{") { return (.object, [try object(&scanner, members: &none)]) }
         try scanner.expect(UInt8(ascii: "["))
         let open = scanner.position - 1
         if try scanner.peekSignificant() != UInt8(ascii: "]") {
             while true {
-                records.append(try object(&scanner))
+                records.append(try object(&scanner, members: &none))
                 guard try scanner.peekSignificant() == UInt8(ascii: ",") else { break }
                 scanner.position += 1
             }
@@ -79,30 +94,39 @@ struct JSONRecordMap {
         return (.array(open: open, close: scanner.position), records)
     }
 
-    /// Maps the object at the position (after white space).
-    private static func object(_ scanner: inout JSONScanner) throws(JSONScanError) -> JSONMappedRecord {
+    /// Walks the object at the position (after white space), appending its
+    /// members to `members` when it is not nil.
+    /// - Returns: the object's range.
+    private static func object(
+        _ scanner: inout JSONScanner, members: inout [JSONMappedMember]?
+    ) throws(JSONScanError) -> Range<Int> {
         try scanner.expect(UInt8(ascii: "{"))
         let start = scanner.position - 1
-        var members: [JSONMappedMember] = []
         if try scanner.peekSignificant() == UInt8(ascii: "}") {
             scanner.position += 1
-            return JSONMappedRecord(range: start..<scanner.position, members: [])
+            return start..<scanner.position
         }
+        var others: [Value] = []
         while true {
             guard try scanner.peekSignificant() == UInt8(ascii: "\"") else { throw scanner.unexpected(at: scanner.position) }
             let keyStart = scanner.position
-            let name = try scanner.parseString()
+            let raw = try scanner.scanString()
             let key = keyStart..<scanner.position
             try scanner.expect(UInt8(ascii: ":"))
             scanner.skipWhitespace()
             let valueStart = scanner.position
-            _ = try scanner.parseValue(depth: 1)
-            members.append(JSONMappedMember(name: name, key: key, value: valueStart..<scanner.position))
+            // Values are passed over as raw values: no string is made.
+            others.removeAll(keepingCapacity: true)
+            _ = try scanner.parseRawValue(depth: 1, others: &others)
+            if members != nil {
+                let name = try scanner.makeString(raw)
+                members?.append(JSONMappedMember(name: name, key: key, value: valueStart..<scanner.position))
+            }
             let next = try scanner.peekSignificant()
             scanner.position += 1
             if next == UInt8(ascii: "}") { break }
             guard next == UInt8(ascii: ",") else { throw scanner.unexpected(at: scanner.position - 1) }
         }
-        return JSONMappedRecord(range: start..<scanner.position, members: members)
+        return start..<scanner.position
     }
 }

@@ -104,6 +104,19 @@ import Testing
         #expect(String(decoding: try folder.read("p.json"), as: UTF8.self) == expected)
     }
 
+    @Test func oneEditCanRemoveAndAddMembers() throws {
+        let folder = try ScratchFolder()
+        let original = Array("\u{FEFF}[{\"name\":\"Wii\",\"price\":269,\"sku\":\"A-1\"}]".utf8)
+        // A product needs a name: these are read as generic records, whose
+        // fields no rule types, so a value set is text.
+        let file = try EditedFile(path: try folder.write("p.json", original), kind: .generic)
+        var change = try change("colour=white", "price=269.0")
+        change.removed = ["sku", "name"]
+        try file.edit("A-1", key: ["sku"], change: change)
+        try file.save()
+        #expect(String(decoding: try folder.read("p.json"), as: UTF8.self) == "\u{FEFF}[{\"price\":\"269.0\",\"colour\":\"white\"}]")
+    }
+
     @Test func unsetAndRemoveCutTheirCommas() throws {
         let folder = try ScratchFolder()
         var file = try open("p.json", Self.compactJSON, in: folder)

@@ -8,12 +8,24 @@
 /// `269` finds `269.0`); a key of several fields (a book's title and
 /// author) matches their key texts joined by ` / `, or the first field's
 /// alone (`Dune`).
-public struct RecordSelector {
+///
+/// The keys are worked out only when a key is looked up or shown: an index
+/// costs nothing more.
+public final class RecordSelector {
     /// The key fields, or nil when the records have no key (generic ones without `--key`).
-    public let keyFields: [String]?
+    public private(set) lazy var keyFields: [String]? = key ?? DefaultKey.fields(of: records, kind: kind)
     /// Whether the key was asked for (`--key`): the selector is then always a key.
     public let keyGiven: Bool
-    private let keys: [[String?]]
+    private let records: [Record]
+    private let key: [String]?
+    private let schema: Schema
+    private let kind: RecordKind
+    /// Each record's key texts, one a key field.
+    private lazy var keys: [[String?]] = {
+        guard let keyFields else { return [] }
+        let fields = KeyFields(keyFields, schema: schema)
+        return records.map { fields.key(of: $0)?.parts ?? keyFields.map { _ in nil } }
+    }()
 
     /// The most candidates an error lists.
     static let shownCandidates = 5
@@ -21,13 +33,10 @@ public struct RecordSelector {
     /// - Parameter key: `--key`'s fields, or nil for the kind's default key.
     public init(records: [Record], key: [String]?, schema: Schema, kind: RecordKind) {
         keyGiven = key != nil
-        keyFields = key ?? DefaultKey.fields(of: records, kind: kind)
-        if let keyFields {
-            let fields = KeyFields(keyFields, schema: schema)
-            keys = records.map { fields.key(of: $0)?.parts ?? keyFields.map { _ in nil } }
-        } else {
-            keys = []
-        }
+        self.records = records
+        self.key = key
+        self.schema = schema
+        self.kind = kind
     }
 
     /// The key of record `index` as text (its parts joined by ` / `), or nil.

@@ -103,6 +103,20 @@ import Testing
         #expect(lines[1].hasSuffix("A       10"))
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func listOnATerminalFitsItsWidth() throws {
+        let folder = try ScratchFolder()
+        let path = try folder.write("p.csv", "name,price,sku\nWii Sports,84.99,GS-0000001\nRock Band Slim,29.99,GS-0000002\n")
+        let ferry = try #require(TestPaths.ferry).path
+        // script(1) runs ferry on a pseudo-terminal of no size: COLUMNS says the width.
+        let result = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "env COLUMNS=30 '\(ferry)' list '\(path)'", "/dev/null"])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\r\n").map(String.init)
+        // Cut to six characters each, the columns still take 32: the last (sku, photo) go.
+        #expect(lines == ["#  key     name    price", "0  GS-00…  Wii S…  84.99", "1  GS-00…  Rock …  29.99"])
+    }
+
     @Test func listReportsJSON() throws {
         let folder = try ScratchFolder()
         let path = try folder.write("p.csv", Self.csv)

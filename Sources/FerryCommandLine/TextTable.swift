@@ -16,8 +16,9 @@ struct TextTable {
 
     /// The lines of the table, each without trailing spaces.
     func lines(fittingIn width: Int?) -> [String] {
-        var widths = header.indices.map { column in
-            ([header] + rows).map { TextTable.width(of: $0[column]) }.max() ?? 0
+        var widths = header.map(TextTable.width)
+        for row in rows {
+            for column in widths.indices { widths[column] = max(widths[column], TextTable.width(of: row[column])) }
         }
         var shown = header.count
         if let width {
@@ -34,24 +35,33 @@ struct TextTable {
                 }
             }
         }
-        return ([header] + rows).map { cells in
+        func line(_ cells: [String]) -> String {
             var line = ""
             for column in 0..<shown {
-                let cell = TextTable.cut(cells[column], to: widths[column])
+                let (cell, cellWidth) = TextTable.cut(cells[column], to: widths[column])
                 line += cell
-                if column < shown - 1 { line += String(repeating: " ", count: widths[column] - TextTable.width(of: cell) + 2) }
+                if column < shown - 1 { line += String(repeating: " ", count: widths[column] - cellWidth + 2) }
             }
             while line.hasSuffix(" ") { line.removeLast() }
             return line
         }
+        return [line(header)] + rows.map(line)
     }
 
-    /// How many columns a text takes: one a character (wide scripts aside).
-    static func width(of text: String) -> Int { text.count }
+    /// How many columns a text takes: one a Unicode scalar (wide scripts
+    /// and combining marks aside), counted fast for ASCII.
+    static func width(of text: String) -> Int {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.count }
+        return text.unicodeScalars.count
+    }
 
-    static func cut(_ text: String, to width: Int) -> String {
-        guard self.width(of: text) > width else { return text }
-        return String(text.prefix(max(0, width - 1))) + "…"
+    /// `text` cut to `width` columns, ending in `…` when it was cut, and its width.
+    static func cut(_ text: String, to width: Int) -> (String, Int) {
+        let full = self.width(of: text)
+        guard full > width else { return (text, full) }
+        let kept = String(String.UnicodeScalarView(text.unicodeScalars.prefix(max(0, width - 1))))
+        return (kept + "…", width)
     }
 
     /// The width of the terminal on standard output: the terminal's

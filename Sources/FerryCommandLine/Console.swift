@@ -48,6 +48,11 @@ final class Console {
         try? standardOutput.write(Array(text.utf8))
     }
 
+    /// Writes bytes to standard output as they are.
+    func write(bytes: [UInt8]) {
+        try? standardOutput.write(bytes)
+    }
+
     func printError(_ text: String) {
         try? standardError.write(Array((text + "\n").utf8))
     }

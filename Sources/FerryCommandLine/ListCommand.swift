@@ -35,16 +35,7 @@ struct ListCommand {
             rows: listing.rows.map { row in
                 [String(row.index), row.key ?? ""] + row.cells + [photo(row.photo, catalog: catalog)]
             })
-        // Written in pieces of about 64 KiB, not a write a line.
-        var piece = ""
-        for line in table.lines(fittingIn: width) {
-            piece += line + "\n"
-            if piece.utf8.count >= 1 << 16 {
-                console.write(piece)
-                piece = ""
-            }
-        }
-        console.write(piece)
+        console.write(bytes: table.render(fittingIn: width))
     }
 
     /// A photo as a cell: `png, 1,234 B`, its reference, or nothing.

@@ -16,6 +16,12 @@ struct TextTable {
 
     /// The lines of the table, each without trailing spaces.
     func lines(fittingIn width: Int?) -> [String] {
+        render(fittingIn: width).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The table as UTF-8 text, a line feed after each line, each line
+    /// without trailing spaces.
+    func render(fittingIn width: Int?) -> [UInt8] {
         var widths = header.map(TextTable.width)
         for row in rows {
             for column in widths.indices { widths[column] = max(widths[column], TextTable.width(of: row[column])) }
@@ -35,17 +41,30 @@ struct TextTable {
                 }
             }
         }
-        func line(_ cells: [String]) -> String {
-            var line = ""
+        var text: [UInt8] = []
+        func append(_ cells: [String]) {
+            var pending = 0  // spaces owed, written only before more text
             for column in 0..<shown {
-                let (cell, cellWidth) = TextTable.cut(cells[column], to: widths[column])
-                line += cell
-                if column < shown - 1 { line += String(repeating: " ", count: widths[column] - cellWidth + 2) }
+                let (cell, cellWidth) = TextTable.cut(TextTable.oneLine(cells[column]), to: widths[column])
+                if !cell.isEmpty {
+                    text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: pending))
+                    pending = 0
+                    text.append(contentsOf: cell.utf8)
+                }
+                pending += widths[column] - cellWidth + 2
             }
-            while line.hasSuffix(" ") { line.removeLast() }
-            return line
+            text.append(0x0A)
         }
-        return [line(header)] + rows.map(line)
+        append(header)
+        for row in rows { append(row) }
+        return text
+    }
+
+    /// `text` with each control character (a line break, a tab) as a
+    /// space, so that a cell stays on its line and keeps its width.
+    static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 
     /// How many columns a text takes: one a Unicode scalar (wide scripts

@@ -143,6 +143,8 @@ import Testing
         // The widest columns lose a character each in turn, so they end alike.
         #expect(fitted == ["#  key             title           photo", "0  Dune / Frank …  Dune, the fir…  png, 1,234 byt…"])
         #expect(table.lines(fittingIn: nil)[1] == "0  Dune / Frank Herbert  Dune, the first of six novels  png, 1,234 bytes")
+        // A line break in a cell is a space: the row stays one line.
+        #expect(TextTable(header: ["#", "name"], rows: [["0", "Wii\nU"]]).lines(fittingIn: nil) == ["#  name", "0  Wii U"])
         // Too narrow for every column at its least: the last ones go.
         let narrow = table.lines(fittingIn: 20)
         #expect(narrow.allSatisfy { $0.count <= 20 })

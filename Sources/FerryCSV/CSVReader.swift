@@ -8,35 +8,26 @@ import FerryCore
 /// built-in schema, or the caller's `ReadContext.schema`) are parsed, and a
 /// cell that does not fit is a located error; other fields stay strings.
 public final class CSVReader: RecordReader {
-    let window: InputWindow
-    let dialect: CSVDialect
-    let context: ReadContext
+    package let window: InputWindow
+    package let dialect: CSVDialect
+    package let context: ReadContext
     // Touched for every row; a reader is never shared between threads, so
     // the run-time exclusivity checks are left out.
-    @exclusivity(unchecked) var position = 0
+    @exclusivity(unchecked) package var position = 0
     @exclusivity(unchecked) private var fields = CSVFieldBuffer()
     /// The cells of the row being built, reused from one row to the next.
-    @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
-    var header: FieldList?
+    @exclusivity(unchecked) package var rawBuffers = RawRecordBuffers()
+    package var header: FieldList?
     /// The schema's rule of each of the header's columns (unconstrained
     /// for a column it does not name), by which cells are typed.
-    var columns: [ColumnRule] = []
+    package var columns: [ColumnRule] = []
     /// The schema the rules come from: the caller's, else the kind's.
-    var schema: Schema?
+    package var schema: Schema?
     private var widerLists: [Int: FieldList] = [:]
-    @exclusivity(unchecked) var rowIndex = 0
+    @exclusivity(unchecked) package var rowIndex = 0
     @exclusivity(unchecked) var raggedRowsFixed = 0
-    /// How plain rows are laid out as JSON, made on first use (see
-    /// CSVReader+JSON.swift).
-    var plainRows: PlainRowPlan?
-    /// The same for a second thread, with more than one core.
-    var plainHelper: PlainRowPlan?
-    /// The part of a window split in two that this thread lays out (see
-    /// `layOutInHalves`), moved after each split whose two parts were read
-    /// through toward the share that makes both threads finish together.
-    var firstHalfShare = 0.5
-    var started = false
-    var finished = false
+    package var started = false
+    package var finished = false
     var failure: FerryError?
     /// Whether the last error spoilt one row only and reading goes on (see
     /// `ReadContext.resumesAfterBadRecords`); set while the error is thrown.
@@ -67,10 +58,17 @@ public final class CSVReader: RecordReader {
 
     public var resumesAfterError: Bool { lastErrorResumes }
 
+    /// Reads the header, and returns the kind the records will be read as;
+    /// nil for an input without rows.
+    package func settleKind() throws(FerryError) -> RecordKind? {
+        try guarded(resuming: false) { () throws(FerryError) in
+            if !started { try start() }
+        }
+        return header == nil ? nil : context.kind
+    }
+
     public func next() throws(FerryError) -> Record? {
-        if let failure { throw failure }
-        lastErrorResumes = false
-        do throws(FerryError) {
+        try guarded(resuming: true) { () throws(FerryError) -> Record? in
             if !started { try start() }
             while !finished {
                 guard let row = try scanRow(build: buildRecord) else {
@@ -86,23 +84,56 @@ public final class CSVReader: RecordReader {
                 }
             }
             return nil
-        } catch {
-            try resumeOrFail(error)
         }
     }
 
-    /// Rethrows `error`: after a ragged row or a cell of the wrong type,
-    /// when the caller asked to go on, the next call reads the row after
-    /// it; otherwise the reader stays failed.
-    private func resumeOrFail(_ error: FerryError) throws(FerryError) -> Never {
-        if skippedBadRow {
-            skippedBadRow = false
-            lastErrorResumes = true
-            rowIndex += 1
-        } else {
-            failure = error
+    /// Runs one step of reading, the reader's failure kept: a reader that
+    /// has failed throws the same error again, and an error thrown by
+    /// `body` makes it fail, except that with `resuming`, after a ragged
+    /// row or a cell of the wrong type that the caller asked to go on
+    /// after, the next call reads the row after it.
+    package func guarded<Result>(
+        resuming: Bool, _ body: () throws(FerryError) -> Result
+    ) throws(FerryError) -> Result {
+        if let failure { throw failure }
+        if resuming { lastErrorResumes = false }
+        do throws(FerryError) {
+            return try body()
+        } catch {
+            if resuming && skippedBadRow {
+                skippedBadRow = false
+                lastErrorResumes = true
+                rowIndex += 1
+            } else {
+                failure = error
+            }
+            throw error
         }
-        throw error
+    }
+
+    /// Types a scanned row into `buffers` and hands it to `body` as a raw
+    /// record; `before` runs first, once the row is known not to be blank.
+    /// - Returns: what `body` (or `before`) threw, which ends the scan; nil
+    ///   when the row was handed on or was blank.
+    @inline(__always)
+    package func handRow(
+        _ scanner: CSVScanner, _ fields: UnsafeBufferPointer<CSVField>, header: FieldList,
+        columns: UnsafeBufferPointer<ColumnRule>, buffers: inout RawRecordBuffers,
+        before: () throws(FerryError) -> Void = {}, to body: (RawRecord) throws(FerryError) -> Void
+    ) throws(CSVScanError) -> FerryError? {
+        guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers) else {
+            return nil
+        }
+        do throws(FerryError) {
+            try before()
+            if shape.ragged { raggedRowsFixed += 1 }
+            let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
+            rowIndex += 1
+            try buffers.withRecord(fields: shape.fields, origin: origin, body)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     public func location(ofByteOffset offset: Int) -> SourceLocation {
@@ -131,7 +162,7 @@ public final class CSVReader: RecordReader {
 
     // MARK: - Header
 
-    func start() throws(FerryError) {
+    package func start() throws(FerryError) {
         started = true
         try window.fill(atLeast: 3)
         if window.count >= 3 && window.bytes[0] == 0xEF && window.bytes[1] == 0xBB && window.bytes[2] == 0xBF {
@@ -186,7 +217,7 @@ public final class CSVReader: RecordReader {
         return result
     }
 
-    func finish() {
+    package func finish() {
         finished = true
         if raggedRowsFixed > 0 {
             context.warn(
@@ -327,7 +358,7 @@ public final class CSVReader: RecordReader {
     /// the row it stops at goes to `handle`. With a `bound`, only
     /// the window's bytes before it are scanned, and scanning stops instead
     /// of refilling at a row that runs past it.
-    func scanRows(
+    package func scanRows(
         upTo limit: Int = 4096, bound: Int? = nil, plain: ((inout CSVScanner, Int) -> Int)? = nil,
         _ handle: (CSVScanner, UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool
     ) throws(FerryError) -> Bool {
@@ -432,42 +463,26 @@ extension CSVReader: RawRecordReader {
     /// Hands out the rows the window holds, up to a few thousand, in place
     /// (see `RawRecord`).
     public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
-        if let failure { throw failure }
-        lastErrorResumes = false
-        do throws(FerryError) {
+        try guarded(resuming: true) { () throws(FerryError) -> Bool in
             if !started { try start() }
-            guard !finished else { return false }
+            guard !finished, let header else { return false }
             // The buffers move into locals for the loop, and back after it.
             var buffers = RawRecordBuffers()
             swap(&buffers, &rawBuffers)
             defer { swap(&buffers, &rawBuffers) }
             var failed: FerryError?
-            guard let header else { return false }
             // The columns' types are read through a buffer taken once here,
             // not from the array for every cell.
             let columns = self.columns
             let ended = try columns.withUnsafeBufferPointer { (columns) throws(FerryError) in
                 try scanRows { (scanner, fields) throws(CSVScanError) -> Bool in
-                guard let shape = try fillRow(scanner, fields, header: header, columns: columns, into: &buffers) else {
-                    return true
-                }
-                if shape.ragged { raggedRowsFixed += 1 }
-                let origin = RecordOrigin(index: rowIndex, byteOffset: scanner.baseOffset + shape.start)
-                rowIndex += 1
-                do throws(FerryError) {
-                    try buffers.withRecord(fields: shape.fields, origin: origin, body)
-                    return true
-                } catch {
-                    failed = error
-                    return false
-                }
+                    failed = try handRow(scanner, fields, header: header, columns: columns, buffers: &buffers, to: body)
+                    return failed == nil
                 }
             }
             if let failed { throw failed }
             if ended { finish() }
             return !ended
-        } catch {
-            try resumeOrFail(error)
         }
     }
 }

@@ -25,7 +25,7 @@ import FerryCore
 // An unclosed quote at the end of the input is reported where it opened.
 
 /// One field of a row: where it lies and what it needs.
-struct CSVField {
+package struct CSVField {
     var start: Int
     var end: Int
     var quoted: Bool
@@ -70,20 +70,33 @@ struct CSVFieldBuffer {
 }
 
 /// Why a scan stopped early.
-enum CSVScanError: Error {
+package enum CSVScanError: Error {
     case needMore
     case failed(FerryError.Code, [MessageArgument], index: Int, field: String? = nil)
 }
 
-struct CSVScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
+package struct CSVScanner {
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// The input offset of `bytes[0]`.
-    let baseOffset: Int
-    var position: Int
+    package let baseOffset: Int
+    package var position: Int
     let isFinal: Bool
     let delimiter: UInt8
     let quote: UInt8
     let maxFieldBytes: Int
+
+    package init(
+        bytes: UnsafeBufferPointer<UInt8>, baseOffset: Int, position: Int, isFinal: Bool, delimiter: UInt8,
+        quote: UInt8, maxFieldBytes: Int
+    ) {
+        self.bytes = bytes
+        self.baseOffset = baseOffset
+        self.position = position
+        self.isFinal = isFinal
+        self.delimiter = delimiter
+        self.quote = quote
+        self.maxFieldBytes = maxFieldBytes
+    }
 
     private func endOfBytes() -> CSVScanError { .needMore }
 

@@ -4,7 +4,7 @@ import FerryCore
 ///
 /// Generic fields stay strings: `00123` stays `00123`. Typed fields take
 /// only their type's text, and an empty cell is null for them.
-enum CellTyping {
+package enum CellTyping {
     /// The outcome of typing one cell.
     enum Outcome {
         /// The cell in place (see `RawRecord`).
@@ -48,7 +48,7 @@ enum CellTyping {
     }
 
     /// true/false, yes/no, 1/0, in any case.
-    static func bool(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    package static func bool(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard bytes.count <= 5 else { return nil }
         // The cell's bytes in lower case, packed into one word, first byte
         // lowest: "true" is 0x65_75_72_74.

@@ -293,3 +293,11 @@ public struct WriteBuffer {
         }
     }
 }
+
+/// An output that takes whole buffers from `WriteBuffer.drain(to:)` instead
+/// of having their bytes copied out.
+public protocol BufferTakingOutput: ByteOutput {
+    /// Takes the bytes of `buffer` and leaves it empty (possibly another
+    /// buffer's memory).
+    func take(_ buffer: inout WriteBuffer) throws(FerryError)
+}

@@ -5,9 +5,13 @@
 /// changes.
 public struct CodecRegistry: Sendable {
     public private(set) var codecs: [any Codec] = []
+    /// Faster ways for pairs of codecs, asked in order (see
+    /// `ConversionAccelerator`).
+    public private(set) var accelerators: [any ConversionAccelerator] = []
 
-    public init(_ codecs: [any Codec] = []) {
+    public init(_ codecs: [any Codec] = [], accelerators: [any ConversionAccelerator] = []) {
         for codec in codecs { register(codec) }
+        self.accelerators = accelerators
     }
 
     /// Adds `codec`, replacing a codec with the same id.
@@ -21,6 +25,25 @@ public struct CodecRegistry: Sendable {
         var copy = self
         copy.register(codec)
         return copy
+    }
+
+    /// Adds `accelerator`, asked before those already there.
+    public mutating func register(accelerator: any ConversionAccelerator) {
+        accelerators.insert(accelerator, at: 0)
+    }
+
+    /// An accelerated conversion of `reader`'s records from `input` to
+    /// `output`, by the first accelerator that serves them; nil when none
+    /// does.
+    public func accelerate(
+        _ reader: any RecordReader, from input: any Codec, to output: any Codec, destination: any ByteOutput
+    ) -> (any AcceleratedConversion)? {
+        for accelerator in accelerators {
+            if let run = accelerator.start(reading: reader, from: input, to: output, destination: destination) {
+                return run
+            }
+        }
+        return nil
     }
 
     /// The codec called `id` or one of its aliases, whatever the case.

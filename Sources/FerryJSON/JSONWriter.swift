@@ -6,7 +6,7 @@ import FerryCore
 /// integers; doubles are written in their shortest form that reads back to
 /// the same value (19.99 stays 19.99, 67.0 stays 67.0). Bytes become `data:`
 /// URIs and dates ISO 8601 strings.
-public final class JSONWriter: JSONLayoutWriter {
+public final class JSONWriter: RawRecordWriter {
     /// How the output is laid out.
     public enum Style: Sendable {
         /// An array with one key per line, indented by two spaces.
@@ -115,9 +115,10 @@ public final class JSONWriter: JSONLayoutWriter {
         if out.count >= JSONWriter.drainThreshold { try out.drain(to: output) }
     }
 
-    // MARK: - Records laid out by the reader
+    // MARK: - Records laid out by the CSV to JSON accelerator
 
-    public func jsonLayout(for fields: FieldList) -> JSONRecordLayout {
+    /// The layout of records with these fields (at least one).
+    package func jsonLayout(for fields: FieldList) -> JSONRecordLayout {
         let keys = EncodedKeys(fields, pretty: style == .pretty)
         func bytes(_ text: StaticString) -> [UInt8] {
             Array(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
@@ -129,9 +130,14 @@ public final class JSONWriter: JSONLayoutWriter {
             closing: bytes(closing))
     }
 
-    public var recordsWritten: Int { written }
+    /// How many records the writer has written or taken so far.
+    package var recordsWritten: Int { written }
 
-    public func appendLaidOut(_ block: inout WriteBuffer, records: Int) throws(FerryError) {
+    /// Takes the `records` records laid out in `block` with
+    /// `jsonLayout(for:)`, in order, as if each had been written, and leaves
+    /// `block` empty; the first uses `firstOpening` exactly when
+    /// `recordsWritten` was 0.
+    package func appendLaidOut(_ block: inout WriteBuffer, records: Int) throws(FerryError) {
         // Small blocks gather in the buffer; a large one goes out as it is,
         // after what the buffer holds.
         if block.count < JSONWriter.drainThreshold / 4 {

@@ -37,13 +37,14 @@ public struct ConversionOptions: Sendable {
     public var limits = ReadLimits()
     /// Whether a conversion between two codecs that hand over raw records
     /// skips `Record`s (see `RawRecord`). The output is the same either way;
-    /// tests turn this off to compare the two paths.
-    public var rawRecords = true
+    /// tests (through `@testable import`) turn this off to compare the two
+    /// paths. Not public: there is no reason to choose the slower path.
+    var rawRecords = true
     /// Whether a reader that can lay plain records out as JSON text itself
     /// may, when the output is JSON that the writer lets it lay out (see
-    /// FerryCore's JSONLayout.swift); only with raw records. The output is
-    /// the same either way.
-    public var laidOutRecords = true
+    /// FerryCSVToJSON); only with raw records. The output is the same
+    /// either way. Internal, as `rawRecords` is.
+    var laidOutRecords = true
 
     public init() {}
 }
@@ -115,9 +116,8 @@ public struct Converter {
             outputDirectory: toFile ? OutputFile.directory(of: outputPath ?? ".") : ".",
             photosDirectory: options.photosDirectory, overwrite: options.overwrite)
         var stopReading: (() -> Void)?
-        // Writes on a second thread when everything else happens on this one
-        // (started by `layOut`).
-        var background: BackgroundOutput?
+        // A faster way for this pair of codecs, from the registry.
+        var accelerated: (any AcceleratedConversion)?
         do throws(FerryError) {
             let readContext = ReadContext(
                 kind: options.kind, schema: options.schema, options: options.codecOptions, limits: options.limits)
@@ -126,9 +126,10 @@ public struct Converter {
             let rawPath =
                 options.rawRecords && !embedPhotos && options.photosDirectory == nil
                 && inputCodec.capabilities.contains(.readsRaw) && outputCodec.capabilities.contains(.writesRaw)
-            let laying = rawPath && options.laidOutRecords ? reader as? any JSONLayingReader : nil
-            if laying != nil { background = BackgroundOutput(output) }
-            let writerOutput = background ?? output
+            if rawPath && options.laidOutRecords {
+                accelerated = registry.accelerate(reader, from: inputCodec, to: outputCodec, destination: output)
+            }
+            let writerOutput = accelerated?.destination ?? output
             readContext.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             let writeContext = WriteContext(options: options.codecOptions)
             writeContext.schema = options.schema
@@ -138,10 +139,10 @@ public struct Converter {
             }
             var stream = Stream(kind: options.kind, makeWriter: makeWriter)
             var laidOut = false
-            if let laying {
-                laidOut = try layOut(
-                    laying, inputPath: inputPath, kind: options.kind, schema: options.schema, into: &stream,
-                    output: background, counting: counting)
+            if let accelerated {
+                laidOut = try convert(
+                    accelerated, reader: reader, inputPath: inputPath, kind: options.kind, schema: options.schema,
+                    into: &stream, counting: counting)
             }
             if laidOut {
                 // Read and written above.
@@ -187,7 +188,7 @@ public struct Converter {
             let count = stream.count
             if writer == nil { writer = try makeWriter(kind ?? .generic) }
             try writer?.finish()
-            background?.close()
+            accelerated?.close()
             try gzip?.finish()
             try file?.commit()
             return ConversionSummary(
@@ -200,7 +201,7 @@ public struct Converter {
                 })
         } catch {
             stopReading?()
-            background?.close()
+            accelerated?.close()
             file?.discard()
             photos.removeWrittenFiles()
             throw input.unlessChanged(error).located(SourceLocation(file: inputPath))
@@ -221,23 +222,22 @@ extension Converter {
         return compress
     }
 
-    /// Converts on this thread with a reader that lays plain records out as
-    /// JSON for the writer itself (see FerryCore's JSONLayout.swift); the
-    /// other records are checked and written as on the raw path.
+    /// Converts on this thread with an accelerator (see
+    /// `ConversionAccelerator`); the records it hands back are checked and
+    /// written as on the raw path.
     /// - Returns: false, with only the header read and the writer made in
-    ///   `stream`, when the writer cannot take laid out records.
-    fileprivate func layOut(
-        _ reader: any JSONLayingReader, inputPath: String, kind: RecordKind?, schema: Schema?,
-        into stream: inout Stream, output: BackgroundOutput?, counting: CountingInput
+    ///   `stream`, when the accelerator cannot lay records out for the writer.
+    fileprivate func convert(
+        _ accelerated: any AcceleratedConversion, reader: any RecordReader, inputPath: String, kind: RecordKind?,
+        schema: Schema?, into stream: inout Stream, counting: CountingInput
     ) throws(FerryError) -> Bool {
         var recordKind = kind
-        if recordKind == nil { recordKind = try reader.settleKind() }
+        if recordKind == nil { recordKind = try accelerated.settleKind() }
         let made = try stream.makeWriter(recordKind)
         stream.writer = made
-        guard let writer = made as? any JSONLayoutWriter else { return false }
-        output?.start()
+        guard accelerated.begin(with: made), let writer = made as? any RawRecordWriter else { return false }
         var validator = recordKind.map { RecordValidator(schema: schema ?? $0.schema) }
-        while try reader.readLaidOut(into: writer, raw: { (record) throws(FerryError) in
+        while try accelerated.step(general: { (record) throws(FerryError) in
             if validator == nil {
                 let inferred = RecordKind.infer(from: record.fields)
                 recordKind = inferred
@@ -258,7 +258,7 @@ extension Converter {
             progress?(counting.bytesRead, counting.sizeHint)
         }
         progress?(counting.bytesRead, counting.sizeHint)
-        stream.count = writer.recordsWritten
+        stream.count = accelerated.recordsWritten
         if stream.count > 0 { stream.kind = recordKind }
         return true
     }

@@ -472,6 +472,9 @@ enum EmbeddedCatalogs {
             "placeholder.assignment": "Feld=Wert",
             "placeholder.field": "Feld",
             "placeholder.fields": "Felder",
+            "archive.noSuchRecord#one": "das Archiv hat keinen Datensatz %1$@: es enthält %2$@ Datensatz, gezählt ab 0",
+            "archive.noSuchRecord#other": "das Archiv hat keinen Datensatz %1$@: es enthält %2$@ Datensätze, gezählt ab 0",
+            "archive.rootNotArray": "die Wurzel des Archivs ist ein einzelnes %1$@, kein Array von Datensätzen: es können keine Datensätze hinzugefügt oder entfernt werden",
         ],
         "el": [
             "cli.abstract": "Το Ferry μετατρέπει, συγχωνεύει και ελέγχει σύνολα δεδομένων προϊόντων και βιβλίων.",
@@ -943,6 +946,9 @@ enum EmbeddedCatalogs {
             "placeholder.assignment": "πεδίο=τιμή",
             "placeholder.field": "πεδίο",
             "placeholder.fields": "πεδία",
+            "archive.noSuchRecord#one": "η αρχειοθήκη δεν έχει εγγραφή %1$@: περιέχει %2$@ εγγραφή, αριθμημένη από το 0",
+            "archive.noSuchRecord#other": "η αρχειοθήκη δεν έχει εγγραφή %1$@: περιέχει %2$@ εγγραφές, αριθμημένες από το 0",
+            "archive.rootNotArray": "η ρίζα της αρχειοθήκης είναι ένα μόνο %1$@, όχι πίνακας εγγραφών: δεν μπορούν να προστεθούν ή να αφαιρεθούν εγγραφές",
         ],
         "en-GB": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1414,6 +1420,9 @@ enum EmbeddedCatalogs {
             "placeholder.assignment": "field=value",
             "placeholder.field": "field",
             "placeholder.fields": "fields",
+            "archive.noSuchRecord#one": "the archive has no record %1$@: it holds %2$@ record, numbered from 0",
+            "archive.noSuchRecord#other": "the archive has no record %1$@: it holds %2$@ records, numbered from 0",
+            "archive.rootNotArray": "the archive's root is one %1$@, not an array of records: records cannot be added to it or removed from it",
         ],
         "en": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1885,6 +1894,9 @@ enum EmbeddedCatalogs {
             "placeholder.assignment": "field=value",
             "placeholder.field": "field",
             "placeholder.fields": "fields",
+            "archive.noSuchRecord#one": "the archive has no record %1$@: it holds %2$@ record, numbered from 0",
+            "archive.noSuchRecord#other": "the archive has no record %1$@: it holds %2$@ records, numbered from 0",
+            "archive.rootNotArray": "the archive's root is one %1$@, not an array of records: records cannot be added to it or removed from it",
         ],
         "es": [
             "cli.abstract": "Ferry convierte, combina y valida conjuntos de datos de productos y libros.",
@@ -2382,6 +2394,10 @@ enum EmbeddedCatalogs {
             "placeholder.assignment": "campo=valor",
             "placeholder.field": "campo",
             "placeholder.fields": "campos",
+            "archive.noSuchRecord#one": "el archivo NSKeyedArchiver no tiene el registro %1$@: contiene %2$@ registro, numerado desde 0",
+            "archive.noSuchRecord#many": "el archivo NSKeyedArchiver no tiene el registro %1$@: contiene %2$@ de registros, numerados desde 0",
+            "archive.noSuchRecord#other": "el archivo NSKeyedArchiver no tiene el registro %1$@: contiene %2$@ registros, numerados desde 0",
+            "archive.rootNotArray": "la raíz del archivo NSKeyedArchiver es un solo %1$@, no un array de registros: no se pueden añadir ni quitar registros",
         ],
         "fr": [
             "cli.abstract": "Ferry convertit, fusionne et valide des jeux de données de produits et de livres.",
@@ -2879,6 +2895,10 @@ enum EmbeddedCatalogs {
             "placeholder.assignment": "champ=valeur",
             "placeholder.field": "champ",
             "placeholder.fields": "champs",
+            "archive.noSuchRecord#one": "l’archive n’a pas d’enregistrement %1$@ : elle en contient %2$@, numéroté à partir de 0",
+            "archive.noSuchRecord#many": "l’archive n’a pas d’enregistrement %1$@ : elle contient %2$@ d’enregistrements, numérotés à partir de 0",
+            "archive.noSuchRecord#other": "l’archive n’a pas d’enregistrement %1$@ : elle en contient %2$@, numérotés à partir de 0",
+            "archive.rootNotArray": "la racine de l’archive est un seul %1$@, pas un tableau d’enregistrements : on ne peut pas y ajouter ni en retirer d’enregistrements",
         ],
         "it": [
             "cli.abstract": "Ferry converte, unisce e convalida dataset di prodotti e libri.",
@@ -3376,6 +3396,10 @@ enum EmbeddedCatalogs {
             "placeholder.assignment": "campo=valore",
             "placeholder.field": "campo",
             "placeholder.fields": "campi",
+            "archive.noSuchRecord#one": "l'archivio non ha il record %1$@: ne contiene %2$@, numerato da 0",
+            "archive.noSuchRecord#many": "l'archivio non ha il record %1$@: contiene %2$@ di record, numerati da 0",
+            "archive.noSuchRecord#other": "l'archivio non ha il record %1$@: ne contiene %2$@, numerati da 0",
+            "archive.rootNotArray": "la radice dell'archivio è un solo %1$@, non un array di record: non si possono aggiungere né togliere record",
         ],
     ]
 }

@@ -9,5 +9,5 @@ extension CodecRegistry {
         ArchiveCodec(),
         PlistXMLCodec(),
         BundleCodec(records: JSONLinesCodec()),
-    ])
+    ], accelerators: [CSVToJSONAccelerator()])
 }

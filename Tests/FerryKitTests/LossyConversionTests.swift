@@ -1,4 +1,4 @@
-import FerryKit
+@testable import FerryKit
 import FerryTestSupport
 import Testing
 

@@ -2,30 +2,39 @@ import FerryKit
 
 /// Reads every record with `next()`, checks it against `kind` and writes it
 /// with `write`; then again with `readRaw` and `writeRaw`; and, when the
-/// reader and writer can, with `readLaidOut`, the reader laying plain
-/// records out as JSON itself. Raw and laid out records are shortcuts that
+/// standard registry has an accelerator for the pair of codecs `pair`
+/// names, through it, as `Converter` runs it (the CSV to JSON accelerator
+/// lays plain records out as JSON itself). Raw and laid out records are shortcuts that
 /// must change nothing, so different bytes or errors stop the process,
 /// which the fuzzer reports as a crash. (After an error, the output so far
 /// may stop at another record each way, but never holds other bytes.)
 public func expectRawMatchesRecords(
-    kind: RecordKind, reader makeReader: () -> (any RecordReader)?,
-    writer makeWriter: (MemoryOutput) -> any RecordWriter
+    kind: RecordKind, pair: (input: any Codec, output: any Codec)? = nil,
+    reader makeReader: () -> (any RecordReader)?, writer makeWriter: (any ByteOutput) -> any RecordWriter
 ) {
     enum Mode { case records, raw, laidOut }
     func run(_ mode: Mode) -> (output: [UInt8], failure: String?)? {
         guard let reader = makeReader() else { return nil }
         let output = MemoryOutput()
-        let writer = makeWriter(output)
+        let accelerated =
+            mode == .laidOut
+            ? pair.flatMap {
+                CodecRegistry.standard.accelerate(reader, from: $0.input, to: $0.output, destination: output)
+            } : nil
+        if mode == .laidOut && accelerated == nil { return nil }
+        defer { accelerated?.close() }
+        let writer = makeWriter(accelerated?.destination ?? output)
         var validator = RecordValidator(kind: kind)
         var failure: String?
         do throws(FerryError) {
-            if mode == .laidOut {
-                guard let laying = reader as? any JSONLayingReader, let layoutWriter = writer as? any JSONLayoutWriter else {
+            if let accelerated {
+                _ = try accelerated.settleKind()
+                guard accelerated.begin(with: writer), let rawWriter = writer as? any RawRecordWriter else {
                     return nil
                 }
-                while try laying.readLaidOut(into: layoutWriter, raw: { (record) throws(FerryError) in
+                while try accelerated.step(general: { (record) throws(FerryError) in
                     try validator.validate(record)
-                    try layoutWriter.writeRaw(record)
+                    try rawWriter.writeRaw(record)
                 }) {}
             } else if mode == .raw {
                 guard let rawReader = reader as? any RawRecordReader, let rawWriter = writer as? any RawRecordWriter else {
@@ -42,6 +51,7 @@ public func expectRawMatchesRecords(
                 }
             }
             try writer.finish()
+            accelerated?.close()
         } catch {
             failure = "\(error.code) \(error.arguments) at \(error.location)"
         }

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FerryCore
+import FerryKit
 
 @Suite struct BackgroundOutputTests {
     /// An output that fails once it has taken `limit` bytes, as a full disk does.

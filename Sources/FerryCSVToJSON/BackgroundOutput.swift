@@ -1,13 +1,6 @@
 import Dispatch
+import FerryCore
 import Synchronization
-
-/// An output that takes whole buffers from `WriteBuffer.drain(to:)` instead
-/// of having their bytes copied out.
-public protocol BufferTakingOutput: ByteOutput {
-    /// Takes the bytes of `buffer` and leaves it empty (possibly another
-    /// buffer's memory).
-    func take(_ buffer: inout WriteBuffer) throws(FerryError)
-}
 
 /// Writes to `base` on a thread of its own once `start()` is called, so that
 /// a conversion that does all its other work on one thread (a reader laying

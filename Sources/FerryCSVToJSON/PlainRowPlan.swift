@@ -1,7 +1,9 @@
+import FerryCSV
 import FerryCore
+import FerryJSON
 
 /// How the plain rows of one header are laid out as JSON for one writer
-/// (see CSVReader+JSON.swift for what makes a row plain). The layout's
+/// (see CSVToJSONRun.swift for what makes a row plain). The layout's
 /// bytes, the columns' rules and the row's field ends live in plain memory
 /// made once, so a row costs no reference counting.
 final class PlainRowPlan {
@@ -18,10 +20,10 @@ final class PlainRowPlan {
         case number, requiredNumber
         case integer, requiredInteger
         case bool, requiredBool
-        /// Always the general way: a field whose rule has other constraints.
+        /// Always the general path: a field whose rule has other constraints.
         case never
         /// An optional string or photo that is not empty: text, or null when
-        /// empty and unquoted (a quoted empty one goes the general way).
+        /// empty and unquoted (a quoted empty one takes the general path).
         case optionalNonEmptyText
 
         /// What a column of `rule` takes (see `ColumnRule`).
@@ -46,12 +48,11 @@ final class PlainRowPlan {
             }
         }
 
-        /// Whether an empty cell must go the general way (null fails).
+        /// Whether an empty cell must take the general path (null fails).
         var isRequired: Bool { self == .requiredNumber || self == .requiredInteger || self == .requiredBool }
     }
 
-    /// The writer the layout is for, and the layout.
-    let writer: ObjectIdentifier
+    /// The writer's layout.
     private let layout: JSONRecordLayout
     let cells: UnsafeMutableBufferPointer<Cell>
     /// The layout's pieces, each in a slot of `pieceStride` bytes: the first
@@ -65,7 +66,7 @@ final class PlainRowPlan {
     let layoutBytes: Int
     /// The end of each field of the row being laid out.
     let ends: UnsafeMutablePointer<Int>
-    /// The classification of the bytes being laid out the simple way: three
+    /// The classification of the bytes being laid out the block path: three
     /// arrays of `chunkBlocks` words (see `layOutBlocks`).
     let bitmaps: UnsafeMutablePointer<UInt64>
     let delimiter: UInt8
@@ -100,11 +101,9 @@ final class PlainRowPlan {
     /// - Parameter signed: the columns (a bit each) whose negative numbers
     ///   the rules take.
     init?(
-        writer: ObjectIdentifier, layout: JSONRecordLayout, cells: [Cell], signed: UInt64, delimiter: UInt8,
-        quote: UInt8, maxFieldBytes: Int
+        layout: JSONRecordLayout, cells: [Cell], signed: UInt64, delimiter: UInt8, quote: UInt8, maxFieldBytes: Int
     ) {
         guard !cells.isEmpty, cells.count <= 64, layout.separators.count == cells.count else { return nil }
-        self.writer = writer
         self.layout = layout
         self.cells = .allocate(capacity: cells.count)
         _ = self.cells.initialize(from: cells)
@@ -174,7 +173,7 @@ final class PlainRowPlan {
         // products), so that the block is not copied as it grows row by row.
         if block.count == 0 { block.reserve(min(count &- scanner.position, 1 << 21) &* 3) }
         while taken < most && scanner.position < count {
-            // Simple rows 64 bytes at a time (PlainRowPlan+Block.swift),
+            // Block rows 64 bytes at a time (PlainRowPlan+Block.swift),
             // when every piece of the layout fits 32 bytes; the cut for the
             // rest, and for the first record.
             if !first && pieceStride == 32 && scanner.position &+ Self.blockReach <= count,
@@ -199,14 +198,14 @@ final class PlainRowPlan {
     /// A plan like this one, for another thread.
     func twin() -> PlainRowPlan? {
         PlainRowPlan(
-            writer: writer, layout: layout, cells: Array(cells), signed: signedColumns, delimiter: delimiter,
-            quote: quote, maxFieldBytes: maxFieldBytes)
+            layout: layout, cells: Array(cells), signed: signedColumns, delimiter: delimiter, quote: quote,
+            maxFieldBytes: maxFieldBytes)
     }
 
     /// Hands the records `twin` laid out to `writer`, as if they had been
     /// laid out here next: `twin` opened its first one as a later record, so
     /// when none came before, that opening becomes the first one.
-    func adopt(_ twin: PlainRowPlan, to writer: any JSONLayoutWriter) throws(FerryError) {
+    func adopt(_ twin: PlainRowPlan, to writer: JSONWriter) throws(FerryError) {
         guard twin.blockRecords > 0 else { return }
         if !anyWritten {
             var fixed = WriteBuffer(capacity: twin.block.count + pieceLengths[0])
@@ -228,7 +227,7 @@ final class PlainRowPlan {
     }
 
     /// Hands the records in `block` to `writer`.
-    func hand(to writer: any JSONLayoutWriter) throws(FerryError) {
+    func hand(to writer: JSONWriter) throws(FerryError) {
         guard blockRecords > 0 else { return }
         try writer.appendLaidOut(&block, records: blockRecords)
         blockRecords = 0
@@ -237,7 +236,7 @@ final class PlainRowPlan {
     /// Lays out the row at the scanner's position when it is plain, and moves
     /// the position past it.
     /// - Returns: false, with nothing appended and the position unchanged,
-    ///   when the row must go the general way.
+    ///   when the row must take the general path.
     func layOut(_ scanner: inout CSVScanner, first: Bool, into out: inout WriteBuffer) -> Bool {
         guard let base = scanner.bytes.baseAddress else { return false }
         let start = scanner.position
@@ -310,7 +309,7 @@ final class PlainRowPlan {
             appendString(value, doubled: doubled, escaped: escaped, to: &out)
         case .optionalText, .optionalNonEmptyText:
             // Only an unquoted empty cell is null; `""` is an empty string,
-            // which a column that is not empty leaves to the general way.
+            // which a column that is not empty leaves to the general path.
             if value.isEmpty && !quoted {
                 out.append("null")
             } else if value.isEmpty && cell == .optionalNonEmptyText {
@@ -334,7 +333,7 @@ final class PlainRowPlan {
                 return true
             }
             // Any other number keeps its text, as `CellTyping` keeps it;
-            // a sign the rule may refuse goes the general way.
+            // a sign the rule may refuse takes the general path.
             let integer = cell == .integer || cell == .requiredInteger
             switch integer ? DecimalText.integerCell(value) : DecimalText.cell(value) {
             case .integer(let number)? where number >= 0 || signed:

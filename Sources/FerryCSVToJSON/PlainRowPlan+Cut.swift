@@ -1,3 +1,4 @@
+import FerryCSV
 import FerryCore
 
 // MARK: - Design

@@ -1,8 +1,9 @@
+import FerryCSV
 import FerryCore
 import FerryJSON
 import Testing
 
-@testable import FerryCSV
+@testable import FerryCSVToJSON
 
 /// The plain rows of a window's second half are laid out by a twin plan on
 /// another thread, each as a later record; adopting them must give what
@@ -31,7 +32,7 @@ import Testing
         let fields = FieldList(["name", "price"])
         let plan = try #require(
             PlainRowPlan(
-                writer: ObjectIdentifier(writer), layout: writer.jsonLayout(for: fields), cells: [.requiredText, .number], signed: 0,
+                layout: writer.jsonLayout(for: fields), cells: [.requiredText, .number], signed: 0,
                 delimiter: UInt8(ascii: ","), quote: UInt8(ascii: "\""), maxFieldBytes: 1 << 20))
         return (plan, try #require(plan.twin()))
     }

@@ -1,10 +1,18 @@
 import CFerryScan
+import FerryCSV
 import FerryCore
 
 // MARK: - Design
 //
-// Most rows of a real file are simpler than plain: no backslash, no control
-// byte, quotes only around fields of text. Such rows are cut by bit masks.
+// The names of the three paths, used in code, comments and ARCHITECTURE.md:
+// the **block path** (here) cuts rows by bit masks a block of 64 bytes at a
+// time; the **cut path** (PlainRowPlan+Cut.swift) cuts one plain row at a
+// time; the **general path** reads every other row as a raw record, which
+// is validated and written by the writer. A *plain* row is one that either
+// of the first two lays out.
+//
+// Most rows of a real file are block rows: under 64 bytes, no backslash, no
+// control byte, quotes only around fields of text. They are cut by bit masks.
 // `ferry_csv_classify_blocks` classifies 1 KiB at a time, a word per 64
 // bytes for the delimiters, the line feeds and the bytes that need a closer
 // look; the 64 bits from a row's start are two words shifted together:
@@ -13,14 +21,14 @@ import FerryCore
 //     lines    ............1 ................1 ………
 //     fields   3, 10, 11      8, 15, 16
 //
-// A row that ends within those 64 bits, with one field per column, is
-// simple when none of its bytes needs a closer look, or when that look
+// A row that ends within those 64 bits, with one field per column, is a
+// block row when none of its bytes needs a closer look, or when that look
 // (`ferry_csv_classify64` from the row's start) finds only quotes around
 // fields (their prefix XOR marks the delimiters inside them as text) and
 // valid UTF-8. Each value is then written where it belongs in the layout,
 // through a pointer kept in a register, with no scan of its bytes: strings
 // between quotes, numbers when `JSONText.printsAsWritten`, empty cells as
-// null. Any other row or cell is left to `layOut(_:first:into:)` (the cut),
+// null. Any other row or cell is left to `layOut(_:first:into:)` (the cut path),
 // which gives the same bytes (`RawRecordTests.mixedRowsConvertTheSame`
 // compares them on rows of every sort).
 
@@ -28,7 +36,7 @@ extension PlainRowPlan {
     /// How many blocks of 64 bytes one classification takes (1 KiB).
     static let chunkBlocks = 16
     /// How many bytes from a row's start must lie within the bytes at hand
-    /// for the simple way: its 64 bytes, 64 more for the classification's
+    /// for the block path: its 64 bytes, 64 more for the classification's
     /// last block, and 32, for a value is copied 32 bytes at a time.
     static let blockReach = 160
 
@@ -39,8 +47,8 @@ extension PlainRowPlan {
         var blocks = 0
     }
 
-    /// Lays out the simple rows (see the design above) from `position` into
-    /// `block`, up to `most` of them, the first one that is not simple, and
+    /// Lays out the block rows (see the design above) from `position` into
+    /// `block`, up to `most` of them, the first one that is not a block row, and
     /// the last that starts `blockReach` bytes before `count`. A record must
     /// have been written before (the rows take the layout's later opening).
     /// - Parameter classified: what `bitmaps` holds, kept from call to call
@@ -87,7 +95,7 @@ extension PlainRowPlan {
                     }
                     let lines = bits(lineFeedBits)
                     let lineLength = lines.trailingZeroBitCount
-                    // A row of 64 bytes or more goes the cut's way.
+                    // A row of 64 bytes or more takes the cut path.
                     guard lines != 0, lineLength <= maxFieldBytes else {
                         stopped = true
                         break
@@ -107,7 +115,7 @@ extension PlainRowPlan {
                             // The bytes inside quotes, from an opening quote up
                             // to its closing one: the prefix XOR of the quotes.
                             // (An odd number of them, this LF inside a field,
-                            // fails the check of the quotes in `layOutSimpleRow`.)
+                            // fails the check of the quotes in `layOutBlockRow`.)
                             var inside = quotes
                             inside ^= inside &<< 1
                             inside ^= inside &<< 2
@@ -135,8 +143,8 @@ extension PlainRowPlan {
                     }
                     let end =
                         quotes == 0
-                        ? layOutSimpleRow(row, delimiters: delimiters, quotes: 0, anyQuotes: false, to: out)
-                        : layOutSimpleRow(row, delimiters: delimiters, quotes: quotes, anyQuotes: true, to: out)
+                        ? layOutBlockRow(row, delimiters: delimiters, quotes: 0, anyQuotes: false, to: out)
+                        : layOutBlockRow(row, delimiters: delimiters, quotes: quotes, anyQuotes: true, to: out)
                     guard let end else {
                         stopped = true
                         break
@@ -153,16 +161,16 @@ extension PlainRowPlan {
         return taken
     }
 
-    /// Writes the simple row `row` (its LF excluded), whose delimiters
+    /// Writes the block row `row` (its LF excluded), whose delimiters
     /// (outside quotes) and quotes are the bits of `delimiters` and `quotes`,
     /// at `target`, where there is room.
     /// - Returns: the address after the record; nil when the row has not as
     ///   many fields as the header, holds a quote other than those around a
-    ///   field of text, or a cell does not fit its column the simple way.
+    ///   field of text, or a cell does not fit its column the block path.
     /// - Parameter anyQuotes: whether `quotes` has a bit; a constant in
     ///   each call, so that the row without quotes makes no checks of them.
     @inline(__always)
-    private func layOutSimpleRow(
+    private func layOutBlockRow(
         _ bytes: UnsafeBufferPointer<UInt8>, delimiters: UInt64, quotes: UInt64, anyQuotes: Bool,
         to target: UnsafeMutablePointer<UInt8>
     ) -> UnsafeMutablePointer<UInt8>? {
@@ -174,7 +182,7 @@ extension PlainRowPlan {
         var out = target
         out = copyPiece(1, to: out)
         var rest = delimiters
-        // Where the quotes around quoted fields must be. A simple row has
+        // Where the quotes around quoted fields must be. A block row has
         // those and no other: no doubled quote, no quote inside a field
         // or after its closing one, none left open.
         var around: UInt64 = 0
@@ -205,7 +213,7 @@ extension PlainRowPlan {
                 case .text, .optionalText: out = quoted(value, length, to: out)
                 case .requiredText where length > 0, .optionalNonEmptyText where length > 0:
                     out = quoted(value, length, to: out)
-                default: return nil  // the cut's way
+                default: return nil  // the cut path
                 }
                 continue
             }
@@ -214,14 +222,14 @@ extension PlainRowPlan {
             if length > 0 {
                 // Most cells, by the plan's column masks: text, and numbers
                 // printed as written (others are parsed and printed the
-                // cut's way).
+                // cut path).
                 if textLike & bit != 0 {
                     out = quoted(value, length, to: out)
                     continue
                 }
                 if (numberColumns | integerColumns) & bit != 0 {
                     let text = UnsafeBufferPointer(start: value, count: length)
-                    // A negative number, where the rule takes one, goes the cut's way.
+                    // A negative number, where the rule takes one, takes the cut path.
                     guard JSONText.printsAsWritten(text) else { return nil }
                     // A double's text has a point; an integer column takes none.
                     if integerColumns & bit != 0 && text.contains(UInt8(ascii: ".")) { return nil }
@@ -229,7 +237,7 @@ extension PlainRowPlan {
                     continue
                 }
                 // What is left with text: bools, and the columns that always
-                // go the cut's way.
+                // take the cut path.
                 guard cells[index] == .bool || cells[index] == .requiredBool,
                     let flag = CellTyping.bool(UnsafeBufferPointer(start: value, count: length))
                 else { return nil }
@@ -255,7 +263,7 @@ extension PlainRowPlan {
     private static var `false`: UInt64 { 0x65_73_6C_61_66 }
 
     /// Writes piece `index` of the layout at `out`: its slot's 32 bytes, as
-    /// the simple way runs only when every piece fits one (`pieceStride` is
+    /// the block path runs only when every piece fits one (`pieceStride` is
     /// 32, which `layOut(_:most:)` checks).
     /// - Returns: the address after it.
     @inline(__always)

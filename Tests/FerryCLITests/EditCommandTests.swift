@@ -51,13 +51,13 @@ import Testing
         #expect(conflicting.diagnosticCodes == ["usage.conflictingOptions"])
     }
 
-    @Test func archivesAreRefusedUntilTheirEditorIsWired() throws {
+    @Test func archivesAreEditedAndListed() throws {
         let folder = try ScratchFolder()
         let archive = try folder.write("Products", [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestPaths.example("Products")))))
         let before = try folder.read("Products")
-        let result = try Ferry.run(["edit", archive, "0", "--set", "price=1"])
-        #expect(result.status == 2)
-        #expect(result.diagnostics == [DiagnosticLine("\(archive): error: x [edit.formatNotEditable]")])
+        let result = try Ferry.run(["edit", archive, "0", "--set", "price=-1"])
+        #expect(result.status == 1)
+        #expect(result.diagnostics == [DiagnosticLine("\(archive): error: x (record 1, field 'price') [record.negative]")])
         #expect(try folder.read("Products") == before)
         // Listing only reads.
         let listed = try Ferry.run(["list", archive])

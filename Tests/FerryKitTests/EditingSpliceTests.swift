@@ -222,11 +222,19 @@ import Testing
         #expect(file.records.map { $0["price"] } == [.integer(199), .integer(499)])
     }
 
-    @Test func archivesAreRefused() throws {
-        let archive = TestPaths.example("Products")
-        let error = try #require(throws: FerryError.self) { _ = try EditedFile(path: archive) }
-        #expect(error.code == .editFormatNotEditable)
-        #expect(error.arguments == [.string("archive")])
-        #expect(error.location.file == archive)
+    @Test func archivesAreEditedInTheirObjects() throws {
+        let folder = try ScratchFolder()
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestPaths.example("Products"))))
+        let path = try folder.write("Products", original)
+        var file = try EditedFile(path: path)
+        #expect(file.format == "archive")
+        try file.edit("Wii", change: change("price=249"))
+        try file.save()
+        let saved = try folder.read("Products")
+        #expect(saved.starts(with: Array("bplist00".utf8)))
+        file = try EditedFile(path: path)
+        #expect(file.records.map { $0["price"] } == [.double(299), .double(249), .double(19.99)])
+        let error = try #require(throws: FerryError.self) { try file.remove("3") }
+        #expect(error.code == .editIndexOutOfRange)
     }
 }

@@ -14,8 +14,8 @@ import Darwin
 /// |---|---|
 /// | JSON, JSON Lines, CSV, TSV (UTF-8) | spliced: only the edited bytes change |
 /// | binary and XML plists, bundles | all records written again by the same codec |
+/// | keyed archives | edited in their `$objects` (`KeyedArchiveEditor`): classes and form kept |
 /// | `.gz` of any of these | the inner bytes as above, compressed again |
-/// | keyed archives | refused (`edit.formatNotEditable`) until their editor is wired |
 ///
 /// Saving goes through `OutputFile`: a temporary file beside the target (a
 /// symbolic link's end: the link stays a link), with the file's mode and,
@@ -93,9 +93,6 @@ public final class EditedFile {
     private static func editor(
         for codec: any Codec, bytes: [UInt8], records: [Record], context: ReadContext
     ) throws(FerryError) -> any RecordFileEditor {
-        // Keyed archives get an editor of their `$objects` of their own;
-        // writing one again from records would lose its classes.
-        if codec.id == "archive" { throw .editFormatNotEditable(codec.id) }
         if let editable = codec as? any EditableCodec {
             return try editable.makeEditor(bytes, records: records, context: context)
         }

@@ -99,6 +99,19 @@ public enum FerryCLI {
                 return try LintCommand.run(parsed, registry: registry, console: console)
             case "inspect":
                 return try InspectCommand.run(parsed, registry: registry, console: console)
+            case "list":
+                let width = streams.outputIsTerminal ? TextTable.terminalWidth(environment: environment) : nil
+                try ListCommand.run(parsed, registry: registry, console: console, width: width)
+                return ExitStatus.success
+            case "add":
+                try AddCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
+            case "edit":
+                try EditCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
+            case "remove":
+                try RemoveCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
             default:
                 FormatsCommand.run(registry: registry, console: console)
                 return ExitStatus.success
@@ -117,7 +130,10 @@ public enum FerryCLI {
             ConvertCommand.spec(registry: registry), MergeCommand.spec(registry: registry),
             ValidateCommand.spec(registry: registry),
             LintCommand.spec(registry: registry),
-            InspectCommand.spec(registry: registry), FormatsCommand.spec,
+            InspectCommand.spec(registry: registry),
+            ListCommand.spec(registry: registry), AddCommand.spec(registry: registry),
+            EditCommand.spec(registry: registry), RemoveCommand.spec(registry: registry),
+            FormatsCommand.spec,
         ]
     }
 

@@ -433,6 +433,78 @@ extension MessageKey {
     public static let optionArchiveClassName = MessageKey("option.archive.className")
     /// NAME=product, NAME=book or NAME=image, separated by commas
     public static let expectedClassMap = MessageKey("expected.classMap")
+    /// List the records of a data file: index, key, main fields and photo.
+    public static let listAbstract = MessageKey("list.abstract")
+    /// Add a record to a data file, in place, in the file's own format and layout.
+    public static let addAbstract = MessageKey("add.abstract")
+    /// Change one record of a data file in place, keeping the file's format and layout.
+    public static let editAbstract = MessageKey("edit.abstract")
+    /// Remove one record from a data file, in place.
+    public static let removeAbstract = MessageKey("remove.abstract")
+    /// The data file to list.
+    public static let listArgumentFile = MessageKey("list.argument.file")
+    /// The data file, changed in place (through a symbolic link, its target).
+    public static let editArgumentFile = MessageKey("edit.argument.file")
+    /// The record: its index, counted from 0, or its key (a product's sku or name; a book's isbn, or title / author; see --key).
+    public static let editArgumentRecord = MessageKey("edit.argument.record")
+    /// How to write the list: text, a table for people (the default), or json, one object for programs.
+    public static let listOptionReport = MessageKey("list.option.report")
+    /// Set a field, as FIELD=VALUE; the value is typed by the field's rule (price is a number, pages an integer, readThisBook a boolean). Repeat for more fields.
+    public static let editOptionSet = MessageKey("edit.option.set")
+    /// Remove a field from the record. Repeat for more fields.
+    public static let editOptionUnset = MessageKey("edit.option.unset")
+    /// The record's photo: a PNG or JPEG file, stored as the format stores photos.
+    public static let editOptionPhoto = MessageKey("edit.option.photo")
+    /// Remove the record's photo.
+    public static let editOptionNoPhoto = MessageKey("edit.option.noPhoto")
+    /// The fields a record is looked up by, separated by commas (default: the kind's key, as merge has it).
+    public static let editOptionKey = MessageKey("edit.option.key")
+    /// The file's format, when neither its content nor its name says it.
+    public static let editOptionFrom = MessageKey("edit.option.from")
+    /// What the records are: product, book or generic (default: inferred from the fields); edits are checked against its rules.
+    public static let editOptionKind = MessageKey("edit.option.kind")
+    /// Check edits against this JSON Schema instead of the kind's rules.
+    public static let editOptionSchema = MessageKey("edit.option.schema")
+    /// %1$@: the record at index %2$@ was added
+    public static let editAdded = MessageKey("edit.added")
+    /// %1$@: the record at index %2$@ was changed
+    public static let editEdited = MessageKey("edit.edited")
+    /// %1$@: the record at index %2$@ was removed
+    public static let editRemoved = MessageKey("edit.removed")
+    /// #
+    public static let listColumnIndex = MessageKey("list.column.index")
+    /// key
+    public static let listColumnKey = MessageKey("list.column.key")
+    /// photo
+    public static let listColumnPhoto = MessageKey("list.column.photo")
+    /// %1$@, %2$@ bytes
+    public static let listPhotoBytes = MessageKey("list.photoBytes")
+    /// List the records of a file, fitted to the terminal's width.
+    public static let exampleList = MessageKey("example.list")
+    /// List the records as JSON, for scripts.
+    public static let exampleListJSON = MessageKey("example.list.json")
+    /// Add a product; the price is typed as a number.
+    public static let exampleAdd = MessageKey("example.add")
+    /// Add a product with its photo.
+    public static let exampleAddPhoto = MessageKey("example.add.photo")
+    /// Change the price of the record at index 2.
+    public static let exampleEdit = MessageKey("example.edit")
+    /// Give the product named Wii a new photo.
+    public static let exampleEditKey = MessageKey("example.edit.key")
+    /// Remove a field from the first book.
+    public static let exampleEditUnset = MessageKey("example.edit.unset")
+    /// Remove the record at index 3.
+    public static let exampleRemove = MessageKey("example.remove")
+    /// Remove a book by its title and author.
+    public static let exampleRemoveKey = MessageKey("example.remove.key")
+    /// record
+    public static let placeholderRecord = MessageKey("placeholder.record")
+    /// field=value
+    public static let placeholderAssignment = MessageKey("placeholder.assignment")
+    /// field
+    public static let placeholderField = MessageKey("placeholder.field")
+    /// fields
+    public static let placeholderFields = MessageKey("placeholder.fields")
     /// Merge datasets of one kind into one, matching records by key, in first-seen order.
     public static let mergeAbstract = MessageKey("merge.abstract")
     /// The files to merge, in any formats and mixes of formats; - reads standard input.
@@ -686,6 +758,42 @@ extension MessageKey {
         .optionArchiveClassMap,
         .optionArchiveClassName,
         .expectedClassMap,
+        .listAbstract,
+        .addAbstract,
+        .editAbstract,
+        .removeAbstract,
+        .listArgumentFile,
+        .editArgumentFile,
+        .editArgumentRecord,
+        .listOptionReport,
+        .editOptionSet,
+        .editOptionUnset,
+        .editOptionPhoto,
+        .editOptionNoPhoto,
+        .editOptionKey,
+        .editOptionFrom,
+        .editOptionKind,
+        .editOptionSchema,
+        .editAdded,
+        .editEdited,
+        .editRemoved,
+        .listColumnIndex,
+        .listColumnKey,
+        .listColumnPhoto,
+        .listPhotoBytes,
+        .exampleList,
+        .exampleListJSON,
+        .exampleAdd,
+        .exampleAddPhoto,
+        .exampleEdit,
+        .exampleEditKey,
+        .exampleEditUnset,
+        .exampleRemove,
+        .exampleRemoveKey,
+        .placeholderRecord,
+        .placeholderAssignment,
+        .placeholderField,
+        .placeholderFields,
         .mergeAbstract,
         .mergeArgumentInput,
         .mergeOptionOutput,

@@ -75,9 +75,10 @@ public struct MergeTextReport {
     }
 
     /// A value as compact JSON (so text `"269"` and the number `269` look
-    /// apart); a missing field says so.
+    /// apart), cut as diagnostics cut values (a photo's bytes run to
+    /// kilobytes; the JSON report has them whole); a missing field says so.
     private func shown(_ value: Value?) -> String {
-        value.map { $0.jsonText(indentLevel: nil) } ?? catalog.message(.mergeMissing)
+        value.map { Diagnostic.truncated($0.jsonText(indentLevel: nil)) } ?? catalog.message(.mergeMissing)
     }
 
     private func plural(_ key: PluralKey, _ count: Int) -> String {

@@ -320,4 +320,20 @@ import Testing
         #expect(heads.prefix(3) == ["\(sources.paths[1]):3:", "\(sources.paths[2]):3:", "\(sources.paths[2]):5:"])
         #expect(result.err.split(separator: "\n").filter { $0.hasPrefix("  ") }.count == 3)
     }
+
+    /// A long value (a photo's data: URI runs to kilobytes) is cut in the
+    /// text report as diagnostics cut values, and whole in the JSON report.
+    @Test func longValuesAreCutInTheTextReportOnly() throws {
+        let folder = try ScratchFolder()
+        let long = "data:image/png;base64," + String(repeating: "A", count: 4000)
+        let first = try folder.write("a.jsonl", #"{"sku":"A-1","name":"Wii","photo":"\#(long)"}"# + "\n")
+        let second = try folder.write("b.jsonl", #"{"sku":"A-1","name":"Wii","photo":"w.png"}"# + "\n")
+        let text = try Ferry.run(["merge", first, second, "-o", folder.path("o.jsonl")])
+        #expect(text.status == 0, "\(text.err)")
+        let field = try #require(text.err.split(separator: "\n").first { $0.contains("'photo'") })
+        #expect(field.count < 200, "\(field)")
+        #expect(field.contains("…"))
+        let (_, report) = try Self.merge([first, second], ["-o", folder.path("p.jsonl")], in: folder)
+        #expect(String(describing: report).contains(String(repeating: "A", count: 4000)))
+    }
 }

@@ -2,7 +2,7 @@
 """Convert with DuckDB or Polars, the engines a user would reach for, as
 Scripts/bench.sh times them beside Ferry.
 
-    bench-engines.py duckdb|polars csv2jsonl|csv2json|tsv2jsonl|json2csv IN OUT
+    bench-engines.py duckdb|polars csv2jsonl|csv2json|tsv2jsonl|csv2jsonl-noheader|json2csv IN OUT
 
 Each call does what a user would type: read the whole input with the
 engine's own reader (types inferred, a header row, a UTF-8 byte order mark
@@ -17,10 +17,11 @@ def duckdb_convert(mode, source, target):
     import duckdb
 
     quoted = lambda path: "'" + path.replace("'", "''") + "'"
-    if mode in ("csv2jsonl", "csv2json", "tsv2jsonl"):
+    if mode in ("csv2jsonl", "csv2json", "tsv2jsonl", "csv2jsonl-noheader"):
         delimiter = "\t" if mode == "tsv2jsonl" else ","
         quote = "''" if mode == "tsv2jsonl" else quoted('"')
-        read = f"read_csv({quoted(source)}, header = true, delim = {quoted(delimiter)}, quote = {quote})"
+        header = "false" if mode == "csv2jsonl-noheader" else "true"
+        read = f"read_csv({quoted(source)}, header = {header}, delim = {quoted(delimiter)}, quote = {quote})"
         array = "true" if mode == "csv2json" else "false"
         duckdb.sql(f"COPY (SELECT * FROM {read}) TO {quoted(target)} (FORMAT json, ARRAY {array})")
     elif mode == "json2csv":
@@ -32,10 +33,12 @@ def duckdb_convert(mode, source, target):
 def polars_convert(mode, source, target):
     import polars as pl
 
-    if mode in ("csv2jsonl", "csv2json", "tsv2jsonl"):
+    if mode in ("csv2jsonl", "csv2json", "tsv2jsonl", "csv2jsonl-noheader"):
         tsv = mode == "tsv2jsonl"
         # TSV has no quoting: a quote is a character like any other.
-        frame = pl.read_csv(source, separator="\t" if tsv else ",", quote_char=None if tsv else "\"")
+        frame = pl.read_csv(
+            source, separator="\t" if tsv else ",", quote_char=None if tsv else "\"",
+            has_header=mode != "csv2jsonl-noheader")
         if mode == "csv2json":
             frame.write_json(target)
         else:

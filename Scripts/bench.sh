@@ -195,7 +195,12 @@ shape, source, target = sys.argv[1:4]
 with open(source, newline="", encoding="utf-8") as rows, open(target, "w", newline="", encoding="utf-8") as out:
     if shape == "bom":
         out.write("\ufeff")
-    if shape == "tsv":
+    if shape == "noheader":
+        # The same rows without the header line (ferry --no-header).
+        rows = csv.reader(rows)
+        next(rows, None)
+        csv.writer(out, lineterminator="\n").writerows(rows)
+    elif shape == "tsv":
         # TSV holds no tabs or line breaks in a field: they become spaces.
         for row in csv.reader(rows):
             out.write("\t".join(f.replace("\t", " ").replace("\r", " ").replace("\n", " ") for f in row) + "\n")
@@ -404,7 +409,7 @@ want_any() { local op; for op; do want "$op" && return 0; done; return 1; }
 IN_JSON= IN_JSONL= IN_CSV=
 want_any "JSON -> JSONL" "JSON -> CSV" && IN_JSON=$(dataset json)
 want_any "JSONL -> JSON" "gzip" "validate" && IN_JSONL=$(dataset jsonl)
-want_any "CSV -> JSON" "CSV -> JSONL" "plan" "validate" && IN_CSV=$(dataset csv)
+want_any "CSV -> JSON" "CSV -> JSONL" "CSV, user schema" "plan" "validate" && IN_CSV=$(dataset csv)
 
 op="JSON -> JSONL"
 want "$op" && ferry_cases "$op" "$IN_JSON" "$OUT/ferry.jsonl" --to jsonl
@@ -459,6 +464,29 @@ if want "$op"; then
     input=$(csv_variant crlf)
     ferry_cases "$op" "$input" "$OUT/ferry-crlf.json" --to json
     engine_cases "$op" csv2json "$input" json
+fi
+
+# Without a header (columns column1…N), and typed by a user's schema rather
+# than a kind: both on Ferry's accelerated path too. The engines read the
+# same file without a header, or the usual one (they take no JSON Schema).
+op="CSV (no header) -> JSONL"
+if want "$op"; then
+    input=$(csv_variant noheader)
+    ferry_cases "$op" "$input" "$OUT/ferry-noheader.jsonl" --to jsonl --no-header
+    bench_case "$op" mlr "$input" -o "$OUT/mlr-noheader.jsonl" -- mlr --icsv --implicit-csv-header --ojsonl cat "$input"
+    engine_cases "$op" csv2jsonl-noheader "$input" jsonl
+fi
+op="CSV, user schema -> JSONL"
+if want "$op"; then
+    schema="$WORK/user-products.schema.json"
+    cat > "$schema" <<'JSON'
+{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["name", "sku"],
+ "properties": {"name": {"type": "string", "minLength": 1}, "price": {"type": "number", "minimum": 0},
+  "photo": {"type": ["string", "null"]}, "sku": {"type": "string"}, "currency": {"type": "string"}}}
+JSON
+    ferry_cases "$op" "$IN_CSV" "$OUT/ferry-schema.jsonl" --to jsonl --schema "$schema"
+    bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-schema.jsonl" -- mlr --icsv --ojsonl cat "$IN_CSV"
+    engine_cases "$op" csv2jsonl "$IN_CSV" jsonl
 fi
 
 # gzip: Ferry converts and compresses (or inflates and converts) in one pass;

@@ -7,7 +7,7 @@ public struct CSVCodec: Codec {
     public let extensions: [String]
     public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
     public let options = CSVDialect.options
-    private let delimiter: UInt8
+    let delimiter: UInt8
 
     /// Comma-separated values, `.csv`.
     public static let csv = CSVCodec(id: "csv", extensions: ["csv"], delimiter: UInt8(ascii: ","))

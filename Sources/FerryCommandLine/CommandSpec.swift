@@ -36,6 +36,9 @@ struct OptionSpec {
     var allowed: [String]?
     /// Other names for allowed values (`xml1` for `plist-xml`), lowercased.
     var aliases: [String: String] = [:]
+    /// Whether the option may be given more than once (`--set`); every
+    /// value is kept, in order (`ParsedArguments.all`).
+    var repeats = false
 
     static let help = OptionSpec(name: "help", short: "h", helpKey: .optionHelp)
     static let quiet = OptionSpec(name: "quiet", short: "q", helpKey: .optionQuiet)
@@ -66,9 +69,13 @@ struct ParsedArguments {
     var positionals: [String] = []
     var values: [String: String] = [:]
     var flags: Set<String> = []
+    /// Every value of each repeating option, in order.
+    var lists: [String: [String]] = [:]
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
     subscript(name: String) -> String? { values[name] }
+    /// Every value given to a repeating option, in order.
+    func all(_ name: String) -> [String] { lists[name] ?? [] }
 }
 
 // MARK: - Usage errors
@@ -140,6 +147,7 @@ extension CommandSpec {
                 throw .usageInvalidValue(option: option.name, value: value, expected: .string(allowed.joined(separator: ", ")))
             }
             parsed.values[option.name] = canonical
+            if option.repeats { parsed.lists[option.name, default: []].append(canonical) }
         }
         if !parsed.flag("help") { try checkArguments(parsed.positionals) }
         return parsed

@@ -14,12 +14,15 @@ final class Console {
         var error: any ByteOutput
         /// Whether standard error is a terminal (progress and summaries are shown only there).
         var errorIsTerminal: Bool
+        /// Whether standard output is a terminal (`ferry list` then fits its width).
+        var outputIsTerminal = false
 
         /// The process's standard output and standard error.
         static var standard: Streams {
             Streams(
                 output: FileOutput(descriptor: 1, name: "-", owns: false),
-                error: FileOutput(descriptor: 2, name: "<stderr>", owns: false), errorIsTerminal: isatty(2) == 1)
+                error: FileOutput(descriptor: 2, name: "<stderr>", owns: false), errorIsTerminal: isatty(2) == 1,
+                outputIsTerminal: isatty(1) == 1)
         }
     }
 
@@ -43,6 +46,11 @@ final class Console {
     /// Writes to standard output as it is, without adding a line break.
     func write(_ text: String) {
         try? standardOutput.write(Array(text.utf8))
+    }
+
+    /// Writes bytes to standard output as they are.
+    func write(bytes: [UInt8]) {
+        try? standardOutput.write(bytes)
     }
 
     func printError(_ text: String) {

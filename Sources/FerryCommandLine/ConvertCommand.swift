@@ -3,13 +3,8 @@ import FerryKit
 /// `ferry convert <input> [<output>]`: one file into another format.
 struct ConvertCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
-        var options = [
-            OptionSpec.format("from", short: "f", helpKey: .convertOptionFrom, registry: registry),
-            OptionSpec.format("to", short: "t", helpKey: .convertOptionTo, registry: registry),
-            OptionSpec(
-                name: "kind", short: "k", valueName: "kind", helpKey: .convertOptionKind,
-                allowed: RecordKind.allCases.map(\.rawValue)),
-            OptionSpec(name: "schema", short: "s", valueName: "file", helpKey: .convertOptionSchema),
+        var options =
+            formatAndKindOptions(registry: registry) + [
             OptionSpec(name: "photos-dir", valueName: "dir", helpKey: .convertOptionPhotosDir),
             OptionSpec(name: "embed-photos", helpKey: .convertOptionEmbedPhotos),
             OptionSpec(name: "force", helpKey: .convertOptionForce),
@@ -38,6 +33,18 @@ struct ConvertCommand {
                 Example(command: "ferry convert books.csv books.jsonl.gz --level 9", key: .exampleConvertGzip),
                 Example(command: "ferry convert books.csv --to jsonl | head", key: .exampleConvertStandardOutput),
             ])
+    }
+
+    /// `--from`, `--to`, `--kind` and `--schema`, which `merge` takes too.
+    static func formatAndKindOptions(registry: CodecRegistry) -> [OptionSpec] {
+        [
+            OptionSpec.format("from", short: "f", helpKey: .convertOptionFrom, registry: registry),
+            OptionSpec.format("to", short: "t", helpKey: .convertOptionTo, registry: registry),
+            OptionSpec(
+                name: "kind", short: "k", valueName: "kind", helpKey: .convertOptionKind,
+                allowed: RecordKind.allCases.map(\.rawValue)),
+            OptionSpec(name: "schema", short: "s", valueName: "file", helpKey: .convertOptionSchema),
+        ]
     }
 
     /// The summary line that counts the changes of `code`.

@@ -91,6 +91,8 @@ public enum FerryCLI {
             case "convert":
                 try ConvertCommand.run(parsed, registry: registry, console: console)
                 return ExitStatus.success
+            case "merge":
+                return try MergeCommand.run(parsed, registry: registry, console: console)
             case "validate":
                 return try ValidateCommand.run(parsed, registry: registry, console: console)
             case "plan":
@@ -100,6 +102,19 @@ public enum FerryCLI {
                 return try LintCommand.run(parsed, registry: registry, console: console)
             case "inspect":
                 return try InspectCommand.run(parsed, registry: registry, console: console)
+            case "list":
+                let width = streams.outputIsTerminal ? TextTable.terminalWidth(environment: environment) : nil
+                try ListCommand.run(parsed, registry: registry, console: console, width: width)
+                return ExitStatus.success
+            case "add":
+                try AddCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
+            case "edit":
+                try EditCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
+            case "remove":
+                try RemoveCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
             default:
                 FormatsCommand.run(registry: registry, console: console)
                 return ExitStatus.success
@@ -115,9 +130,13 @@ public enum FerryCLI {
     /// The subcommands, in the order help lists them.
     static func commands(registry: CodecRegistry) -> [CommandSpec] {
         [
-            ConvertCommand.spec(registry: registry), ValidateCommand.spec(registry: registry),
+            ConvertCommand.spec(registry: registry), MergeCommand.spec(registry: registry),
+            ValidateCommand.spec(registry: registry),
             LintCommand.spec(registry: registry),
-            InspectCommand.spec(registry: registry), PlanCommand.spec(registry: registry), FormatsCommand.spec,
+            InspectCommand.spec(registry: registry), PlanCommand.spec(registry: registry),
+            ListCommand.spec(registry: registry), AddCommand.spec(registry: registry),
+            EditCommand.spec(registry: registry), RemoveCommand.spec(registry: registry),
+            FormatsCommand.spec,
         ]
     }
 

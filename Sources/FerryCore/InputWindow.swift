@@ -144,12 +144,15 @@ public struct LineCounter {
     var column = 0
     var endsInCR = false
 
-    package init() {}
+    public init() {}
+
+    /// The 1-based line the next byte is on.
+    public var line: Int { lines + 1 }
 
     /// Advances over `chunk`. A chunk without a CR (nearly every one) has
     /// its LFs counted sixteen bytes at a time; otherwise each line's end is
     /// found with `memchr`, so that long runs without line ends cost little.
-    package mutating func consume(_ chunk: UnsafeRawBufferPointer) {
+    public mutating func consume(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress, chunk.count > 0 else { return }
         let end = base + chunk.count
         var lastLineStart = base

@@ -433,6 +433,114 @@ extension MessageKey {
     public static let optionArchiveClassName = MessageKey("option.archive.className")
     /// NAME=product, NAME=book or NAME=image, separated by commas
     public static let expectedClassMap = MessageKey("expected.classMap")
+    /// List the records of a data file: index, key, main fields and photo.
+    public static let listAbstract = MessageKey("list.abstract")
+    /// Add a record to a data file, in place, in the file's own format and layout.
+    public static let addAbstract = MessageKey("add.abstract")
+    /// Change one record of a data file in place, keeping the file's format and layout.
+    public static let editAbstract = MessageKey("edit.abstract")
+    /// Remove one record from a data file, in place.
+    public static let removeAbstract = MessageKey("remove.abstract")
+    /// The data file to list.
+    public static let listArgumentFile = MessageKey("list.argument.file")
+    /// The data file, changed in place (through a symbolic link, its target).
+    public static let editArgumentFile = MessageKey("edit.argument.file")
+    /// The record: its index, counted from 0, or its key (a product's sku or name; a book's isbn, or title / author; see --key).
+    public static let editArgumentRecord = MessageKey("edit.argument.record")
+    /// How to write the list: text, a table for people (the default), or json, one object for programs.
+    public static let listOptionReport = MessageKey("list.option.report")
+    /// Set a field, as FIELD=VALUE; the value is typed by the field's rule (price is a number, pages an integer, readThisBook a boolean). Repeat for more fields.
+    public static let editOptionSet = MessageKey("edit.option.set")
+    /// Remove a field from the record. Repeat for more fields.
+    public static let editOptionUnset = MessageKey("edit.option.unset")
+    /// The record's photo: a PNG or JPEG file, stored as the format stores photos.
+    public static let editOptionPhoto = MessageKey("edit.option.photo")
+    /// Remove the record's photo.
+    public static let editOptionNoPhoto = MessageKey("edit.option.noPhoto")
+    /// The fields a record is looked up by, separated by commas (default: the kind's key, as merge has it).
+    public static let editOptionKey = MessageKey("edit.option.key")
+    /// The file's format, when neither its content nor its name says it.
+    public static let editOptionFrom = MessageKey("edit.option.from")
+    /// What the records are: product, book or generic (default: inferred from the fields); edits are checked against its rules.
+    public static let editOptionKind = MessageKey("edit.option.kind")
+    /// Check edits against this JSON Schema instead of the kind's rules.
+    public static let editOptionSchema = MessageKey("edit.option.schema")
+    /// %1$@: the record at index %2$@ was added
+    public static let editAdded = MessageKey("edit.added")
+    /// %1$@: the record at index %2$@ was changed
+    public static let editEdited = MessageKey("edit.edited")
+    /// %1$@: the record at index %2$@ was removed
+    public static let editRemoved = MessageKey("edit.removed")
+    /// #
+    public static let listColumnIndex = MessageKey("list.column.index")
+    /// key
+    public static let listColumnKey = MessageKey("list.column.key")
+    /// photo
+    public static let listColumnPhoto = MessageKey("list.column.photo")
+    /// %1$@, %2$@ bytes
+    public static let listPhotoBytes = MessageKey("list.photoBytes")
+    /// List the records of a file, fitted to the terminal's width.
+    public static let exampleList = MessageKey("example.list")
+    /// List the records as JSON, for scripts.
+    public static let exampleListJSON = MessageKey("example.list.json")
+    /// Add a product; the price is typed as a number.
+    public static let exampleAdd = MessageKey("example.add")
+    /// Add a product with its photo.
+    public static let exampleAddPhoto = MessageKey("example.add.photo")
+    /// Change the price of the record at index 2.
+    public static let exampleEdit = MessageKey("example.edit")
+    /// Give the product named Wii a new photo.
+    public static let exampleEditKey = MessageKey("example.edit.key")
+    /// Remove a field from the first book.
+    public static let exampleEditUnset = MessageKey("example.edit.unset")
+    /// Remove the record at index 3.
+    public static let exampleRemove = MessageKey("example.remove")
+    /// Remove a book by its title and author.
+    public static let exampleRemoveKey = MessageKey("example.remove.key")
+    /// record
+    public static let placeholderRecord = MessageKey("placeholder.record")
+    /// field=value
+    public static let placeholderAssignment = MessageKey("placeholder.assignment")
+    /// field
+    public static let placeholderField = MessageKey("placeholder.field")
+    /// fields
+    public static let placeholderFields = MessageKey("placeholder.fields")
+    /// Merge datasets of one kind into one, matching records by key, in first-seen order.
+    public static let mergeAbstract = MessageKey("merge.abstract")
+    /// The files to merge, in any formats and mixes of formats; - reads standard input.
+    public static let mergeArgumentInput = MessageKey("merge.argument.input")
+    /// The file to write (required); - writes standard output. Its format comes from the extension, or from --to.
+    public static let mergeOptionOutput = MessageKey("merge.option.output")
+    /// The key fields, separated by commas (default: a product's sku when every record has one, else its name; a book's isbn when every record has one, else title and author).
+    public static let mergeOptionKey = MessageKey("merge.option.key")
+    /// What to do when records of one key differ: keep the one read first (default), keep the one read last (at the place of the first), or fail and write nothing.
+    public static let mergeOptionOnConflict = MessageKey("merge.option.onConflict")
+    /// Write the whole report, every conflict with its differing fields, to this file; - writes standard output.
+    public static let mergeOptionReport = MessageKey("merge.option.report")
+    /// The form of the report: text (default) or json (see Formats/merge-report.schema.json).
+    public static let mergeOptionReportFormat = MessageKey("merge.option.reportFormat")
+    /// The memory the merge's records may take, in bytes or with K, M or G (default 1G); beyond it they are sorted in runs on disk.
+    public static let mergeOptionMemory = MessageKey("merge.option.memory")
+    /// Replace the output and the report if they exist.
+    public static let mergeOptionForce = MessageKey("merge.option.force")
+    /// a size in bytes, optionally with K, M or G (such as 512M)
+    public static let expectedSize = MessageKey("expected.size")
+    /// Merge an app archive, a CSV export and a JSON feed into one JSON file, by the default key.
+    public static let exampleMerge = MessageKey("example.merge")
+    /// Merge books by title and author, keep the last of each, and write a JSON report.
+    public static let exampleMergeKey = MessageKey("example.merge.key")
+    /// %1$@: key %2$@ differs from %3$@ (kept: %4$@)
+    public static let mergeConflict = MessageKey("merge.conflict")
+    ///   field '%1$@': %2$@ / %3$@
+    public static let mergeDifference = MessageKey("merge.difference")
+    /// (missing)
+    public static let mergeMissing = MessageKey("merge.missing")
+    /// %1$@ (record %2$@)
+    public static let mergePlaceRecord = MessageKey("merge.place.record")
+    /// %1$@ read from %2$@, %3$@ written (key: %4$@): %5$@, %6$@, %7$@.
+    public static let mergeSummary = MessageKey("merge.summary")
+    /// %1$@ read from %2$@ (key: %3$@): %4$@; nothing was written.
+    public static let mergeSummaryNotWritten = MessageKey("merge.summary.notWritten")
     /// Cut a CSV, TSV, JSON Lines or JSON array file into byte ranges that begin at record boundaries, for convert and validate to read one each.
     public static let planAbstract = MessageKey("plan.abstract")
     /// The file to plan (not standard input, not gzip).
@@ -678,6 +786,60 @@ extension MessageKey {
         .optionArchiveClassMap,
         .optionArchiveClassName,
         .expectedClassMap,
+        .listAbstract,
+        .addAbstract,
+        .editAbstract,
+        .removeAbstract,
+        .listArgumentFile,
+        .editArgumentFile,
+        .editArgumentRecord,
+        .listOptionReport,
+        .editOptionSet,
+        .editOptionUnset,
+        .editOptionPhoto,
+        .editOptionNoPhoto,
+        .editOptionKey,
+        .editOptionFrom,
+        .editOptionKind,
+        .editOptionSchema,
+        .editAdded,
+        .editEdited,
+        .editRemoved,
+        .listColumnIndex,
+        .listColumnKey,
+        .listColumnPhoto,
+        .listPhotoBytes,
+        .exampleList,
+        .exampleListJSON,
+        .exampleAdd,
+        .exampleAddPhoto,
+        .exampleEdit,
+        .exampleEditKey,
+        .exampleEditUnset,
+        .exampleRemove,
+        .exampleRemoveKey,
+        .placeholderRecord,
+        .placeholderAssignment,
+        .placeholderField,
+        .placeholderFields,
+        .mergeAbstract,
+        .mergeArgumentInput,
+        .mergeOptionOutput,
+        .mergeOptionKey,
+        .mergeOptionOnConflict,
+        .mergeOptionReport,
+        .mergeOptionReportFormat,
+        .mergeOptionMemory,
+        .mergeOptionForce,
+        .expectedSize,
+        .exampleMerge,
+        .exampleMergeKey,
+        .mergeConflict,
+        .mergeDifference,
+        .mergeMissing,
+        .mergePlaceRecord,
+        .mergeSummary,
+        .mergeSummaryNotWritten,
         .planAbstract,
         .planArgumentInput,
         .planOptionShards,
@@ -718,6 +880,12 @@ extension PluralKey {
     public static let convertLossNestedAsJSON = PluralKey("convert.loss.nestedAsJSON")
     /// %1$@ objects repeated the name '%2$@'.
     public static let convertLossDuplicateName = PluralKey("convert.loss.duplicateName")
+    /// %1$@ identical duplicates merged
+    public static let mergeCountIdentical = PluralKey("merge.count.identical")
+    /// %1$@ conflicts resolved by %2$@
+    public static let mergeCountResolved = PluralKey("merge.count.resolved")
+    /// %1$@ records without a key kept as they are
+    public static let mergeCountWithoutKey = PluralKey("merge.count.withoutKey")
 
     /// Every key above, in the catalog's order.
     static let all: [PluralKey] = [
@@ -732,5 +900,8 @@ extension PluralKey {
         .convertLossNullAsEmpty,
         .convertLossNestedAsJSON,
         .convertLossDuplicateName,
+        .mergeCountIdentical,
+        .mergeCountResolved,
+        .mergeCountWithoutKey,
     ]
 }

@@ -124,10 +124,13 @@ extension BackgroundSource where Batch == [Record] {
 
 extension BackgroundSource where Batch == RecordTape {
     /// Reads raw records from `reader`, checks them against `schema` (nil:
-    /// the kind's), and copies them onto tapes of about `tapeBytes` each.
+    /// the kind's), and copies them onto tapes of about `tapeBytes` each;
+    /// with `keying`, each record's key digest too (`RecordTape.digests`),
+    /// made here on the reading thread while the record is in its cache.
     convenience init(
         raw reader: any RawRecordReader, inputPath: String, kind: RecordKind?, schema: Schema?,
-        counting: CountingInput, tapeBytes: Int = 1 << 18
+        counting: CountingInput, tapeBytes: Int = 1 << 18,
+        keying: ((RawRecord, RecordKind) -> KeyDigest?)? = nil
     ) {
         self.init(counting: counting) { (background) throws(FerryError) -> RecordKind? in
             var kind = kind
@@ -149,6 +152,7 @@ extension BackgroundSource where Batch == RecordTape {
                             .located(reader.location(of: error.location.field, inRecordAt: record.origin.byteOffset))
                     }
                     tape.append(record)
+                    if let keying, let kind { tape.digests.append(keying(record, kind)) }
                     if tape.byteCount >= tapeBytes {
                         background.send(tape, kind: kind)
                         pool += background.takeSpent()

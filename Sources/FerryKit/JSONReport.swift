@@ -12,10 +12,7 @@ struct JSONReport {
 
     var value: Value {
         var root = JSONObjectBuilder()
-        var toolObject = JSONObjectBuilder()
-        toolObject.set("name", tool.name)
-        toolObject.set("version", tool.version)
-        root.set("tool", toolObject.value)
+        root.set("tool", JSONObjectBuilder.tool(tool))
         root.set("reportVersion", Self.version)
         root.set("valid", report.isValid)
         root.set("partial", report.isPartial)

@@ -38,10 +38,14 @@ public final class OutputFile {
 
     /// Opens `path` for writing: a temporary file beside what it names, or,
     /// for a special file, the file itself.
-    /// - Parameter overwrite: whether an existing regular file may be replaced.
+    /// - Parameters:
+    ///   - overwrite: whether an existing regular file may be replaced.
+    ///   - keepingOwner: whether a replaced file keeps its owner and group,
+    ///     where the user may give them (`ferry edit`); else the new file
+    ///     is the user's, as a new file is.
     /// - Throws: `io.outputExists`, `io.isDirectory`, `io.cannotOpen`,
     ///   `output.folderMissing`, `io.temporaryFile`.
-    public init(path: String, overwrite: Bool) throws(FerryError) {
+    public init(path: String, overwrite: Bool, keepingOwner: Bool = false) throws(FerryError) {
         self.path = path
         var info = stat()
         let exists = stat(path, &info) == 0
@@ -81,6 +85,10 @@ public final class OutputFile {
         // mkstemp makes the file 0600: a replaced file keeps its mode, a new
         // one gets the usual mode for new files.
         if exists {
+            // Owner first: a change of owner clears the set-user-ID bits,
+            // which the mode then puts back. EPERM (another user's file)
+            // leaves the file the user's.
+            if keepingOwner { _ = fchown(descriptor, info.st_uid, info.st_gid) }
             fchmod(descriptor, info.st_mode & 0o7777)
         } else {
             let mask = umask(0)

@@ -26,6 +26,9 @@ final class RecordTape: @unchecked Sendable {
     /// The tape's own copies of the records' field lists.
     @exclusivity(unchecked) private var fieldLists = FieldListCopies()
     @exclusivity(unchecked) private var cells = RawCellBuffer()
+    /// The key digest of each record, when the reading thread made them
+    /// (merge); else empty.
+    @exclusivity(unchecked) var digests: [KeyDigest?] = []
 
     private enum Tag: UInt8 {
         case null, no, yes, integer, double, text, bytes, value, number
@@ -47,6 +50,7 @@ final class RecordTape: @unchecked Sendable {
         count = 0
         values.removeAll(keepingCapacity: true)
         fieldLists.removeAll()
+        digests.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Writing
@@ -115,6 +119,12 @@ final class RecordTape: @unchecked Sendable {
 
     /// Calls `body` with each record in turn; their text borrows the tape.
     func forEach(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) {
+        try forEachWithOffset { (record, _) throws(FerryError) in try body(record) }
+    }
+
+    /// Calls `body` with each record in turn and the offset it starts at on
+    /// the tape, for `withRecord(at:)`; their text borrows the tape.
+    func forEachWithOffset(_ body: (RawRecord, Int) throws(FerryError) -> Void) throws(FerryError) {
         var cells = RawCellBuffer()
         swap(&cells, &self.cells)
         defer { swap(&cells, &self.cells) }
@@ -125,35 +135,63 @@ final class RecordTape: @unchecked Sendable {
         var fieldsIndex = -1
         var fields = FieldList([])
         for _ in 0..<count {
+            let start = cursor.offset
             let index = Int(cursor.load(UInt32.self))
             if index != fieldsIndex {
                 fieldsIndex = index
                 fields = fieldLists.copies[index]
             }
-            let cellCount = Int(cursor.load(UInt32.self))
-            let origin = RecordOrigin(index: Int(cursor.load(Int64.self)), byteOffset: Int(cursor.load(Int64.self)))
-            cells.removeAll()
-            for _ in 0..<cellCount {
-                switch Tag(rawValue: cursor.load(UInt8.self)) {
-                case .null, nil: cells.append(.null)
-                case .no: cells.append(.bool(false))
-                case .yes: cells.append(.bool(true))
-                case .integer: cells.append(.integer(cursor.load(Int64.self)))
-                case .double: cells.append(.double(Double(bitPattern: cursor.load(UInt64.self))))
-                case .text:
-                    let length = Int(cursor.load(Int64.self))
-                    cells.append(.text(cursor.bytes(length)))
-                case .number:
-                    let length = Int(cursor.load(Int64.self))
-                    cells.append(.number(cursor.bytes(length)))
-                case .bytes:
-                    let length = Int(cursor.load(Int64.self))
-                    cells.append(.bytes(UnsafeRawBufferPointer(cursor.bytes(length))))
-                case .value: cells.append(.other(Int(cursor.load(UInt32.self))))
-                }
+            let origin = Self.loadCells(&cursor, into: &cells)
+            try RawRecord.with(fields: fields, values: cells.cells, others: others, origin: origin) {
+                (record) throws(FerryError) in try body(record, start)
             }
-            try RawRecord.with(fields: fields, values: cells.cells, others: others, origin: origin, body)
         }
+    }
+
+    /// Calls `body` with the record that starts at `offset` (as
+    /// `forEachWithOffset` gives it), its cells decoded into `cells`.
+    func withRecord<Result>(
+        at offset: Int, cells: inout RawCellBuffer, _ body: (RawRecord) throws(FerryError) -> Result
+    ) throws(FerryError) -> Result {
+        var cursor = Cursor(base: UnsafeRawPointer(base), offset: offset)
+        let fields = fieldLists.copies[Int(cursor.load(UInt32.self))]
+        let origin = Self.loadCells(&cursor, into: &cells)
+        return try RawRecord.with(fields: fields, values: cells.cells, others: values, origin: origin, body)
+    }
+
+    /// Puts the tape's copy of each field list through `replace`: a tape
+    /// kept after its batch can share one list per shape with the other
+    /// kept tapes.
+    func replaceFieldLists(_ replace: (FieldList) -> FieldList) {
+        fieldLists.replaceCopies(replace)
+    }
+
+    /// Reads a record's cell count, origin and cells, after its field list's index.
+    @inline(__always)
+    private static func loadCells(_ cursor: inout Cursor, into cells: inout RawCellBuffer) -> RecordOrigin {
+        let cellCount = Int(cursor.load(UInt32.self))
+        let origin = RecordOrigin(index: Int(cursor.load(Int64.self)), byteOffset: Int(cursor.load(Int64.self)))
+        cells.removeAll()
+        for _ in 0..<cellCount {
+            switch Tag(rawValue: cursor.load(UInt8.self)) {
+            case .null, nil: cells.append(.null)
+            case .no: cells.append(.bool(false))
+            case .yes: cells.append(.bool(true))
+            case .integer: cells.append(.integer(cursor.load(Int64.self)))
+            case .double: cells.append(.double(Double(bitPattern: cursor.load(UInt64.self))))
+            case .text:
+                let length = Int(cursor.load(Int64.self))
+                cells.append(.text(cursor.bytes(length)))
+            case .number:
+                let length = Int(cursor.load(Int64.self))
+                cells.append(.number(cursor.bytes(length)))
+            case .bytes:
+                let length = Int(cursor.load(Int64.self))
+                cells.append(.bytes(UnsafeRawBufferPointer(cursor.bytes(length))))
+            case .value: cells.append(.other(Int(cursor.load(UInt32.self))))
+            }
+        }
+        return origin
     }
 
     /// Writes the tape, or reads it from the start.
@@ -215,6 +253,11 @@ struct FieldListCopies {
 
     /// The copy of `fields`.
     mutating func copy(of fields: FieldList) -> FieldList { copies[index(of: fields)] }
+
+    /// Replaces each copy with what `replace` gives for it.
+    mutating func replaceCopies(_ replace: (FieldList) -> FieldList) {
+        copies = copies.map(replace)
+    }
 
     mutating func removeAll() {
         sources.removeAll(keepingCapacity: true)

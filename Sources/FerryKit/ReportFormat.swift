@@ -56,16 +56,27 @@ struct JSONObjectBuilder {
     mutating func set(_ key: String, _ flag: Bool) { set(key, Value.bool(flag)) }
 
     var value: Value { .object(OrderedObject(pairs)) }
+
+    /// The `tool` object of the machine reports: its name and version.
+    static func tool(_ tool: (name: String, version: String)) -> Value {
+        var object = JSONObjectBuilder()
+        object.set("name", tool.name)
+        object.set("version", tool.version)
+        return object.value
+    }
 }
 
 extension Value {
     /// This value as indented JSON text with a final line break.
-    var prettyJSON: String {
+    var prettyJSON: String { jsonText(indentLevel: 0) + "\n" }
+
+    /// This value as JSON text, indented from `indentLevel`, or on one line
+    /// for nil.
+    func jsonText(indentLevel: Int?) -> String {
         var buffer = WriteBuffer(capacity: 4096)
         defer { buffer.release() }
         // Reports hold no infinities; were one to slip in, it shows as null.
-        if (try? JSONText.appendValue(self, to: &buffer, indentLevel: 0)) == nil { return "null\n" }
-        buffer.append(0x0A)
+        if (try? JSONText.appendValue(self, to: &buffer, indentLevel: indentLevel)) == nil { return "null" }
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 }

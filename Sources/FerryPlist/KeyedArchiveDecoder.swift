@@ -49,22 +49,10 @@ public struct KeyedArchiveDecoder {
     public mutating func archiveClass(_ uid: Int, of object: Int) throws(FerryError) -> ArchiveClass {
         if let known = classes[uid] { return known }
         guard case .dictionary(let dictionary) = try objects.object(uid),
-            case .string(let name)? = dictionary["$classname"]
+            let made = ArchiveClass(description: dictionary, classMap: classMap)
         else {
             throw .archiveInvalidClass(object, at: location(object))
         }
-        var superclasses: [String] = []
-        if case .array(let names)? = dictionary["$classes"] {
-            for case .string(let superclass) in names { superclasses.append(superclass) }
-        }
-        if superclasses.isEmpty { superclasses = [name] }
-        // Classes a reader may use instead, when it lacks this one
-        // (`classFallbacksForKeyedArchiver`), come after the superclasses.
-        var hints: [String] = []
-        if case .array(let names)? = dictionary["$classhints"] {
-            for case .string(let hint) in names { hints.append(hint) }
-        }
-        let made = ArchiveClass(name: name, superclasses: superclasses, hints: hints, classMap: classMap)
         classes[uid] = made
         return made
     }
@@ -421,6 +409,23 @@ public struct ArchiveClass: Sendable, Hashable {
         chain = superclasses + hints
         foundationKind = chain.lazy.compactMap { FoundationKind.byName[$0] ?? (classMap.isImage($0) ? .image : nil) }.first
         classesField = superclasses == Self.usualChain(name) ? nil : .array(superclasses.map { .string($0) })
+    }
+
+    /// The class a class description names: `$classname`, with its
+    /// `$classes` and then its `$classhints`, the classes a reader may use
+    /// instead when it lacks this one (`classFallbacksForKeyedArchiver`).
+    /// - Returns: nil without a `$classname` string.
+    init?(description: PlistDictionary, classMap: ClassMap) {
+        guard case .string(let name)? = description["$classname"] else { return nil }
+        var superclasses: [String] = []
+        if case .array(let names)? = description["$classes"] {
+            for case .string(let superclass) in names { superclasses.append(superclass) }
+        }
+        var hints: [String] = []
+        if case .array(let names)? = description["$classhints"] {
+            for case .string(let hint) in names { hints.append(hint) }
+        }
+        self.init(name: name, superclasses: superclasses.isEmpty ? [name] : superclasses, hints: hints, classMap: classMap)
     }
 
     /// The chain of a class that names no other: the class, then NSObject.

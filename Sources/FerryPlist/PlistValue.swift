@@ -62,6 +62,20 @@ public struct PlistDictionary: Sendable, Hashable {
         keys.append(key)
         values.append(value)
     }
+
+    /// Sets the value of `key` where the key is, or appends the pair when
+    /// the dictionary lacks it. Keys are compared byte-wise.
+    public mutating func set(_ key: String, to value: PlistValue) {
+        guard let index = keys.firstIndex(where: { $0.hasSameBytes(as: key) }) else { return append(key: key, value: value) }
+        values[index] = value
+    }
+
+    /// Removes `key` and its value, keeping the other pairs' order.
+    public mutating func remove(_ key: String) {
+        guard let index = keys.firstIndex(where: { $0.hasSameBytes(as: key) }) else { return }
+        keys.remove(at: index)
+        values.remove(at: index)
+    }
 }
 
 extension PlistValue {

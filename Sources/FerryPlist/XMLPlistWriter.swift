@@ -96,11 +96,12 @@ public final class XMLPlistWriter: RecordWriter {
     /// A whole document holding `value`, with the standard header.
     /// - Throws: `xmlplist.invalidCharacter`, `xmlplist.nullValue` for the
     ///   binary null object, `xmlplist.invalidDate`.
-    public static func document(_ value: PlistValue) throws(FerryError) -> [UInt8] {
+    /// - Parameter lines: how `<data>` is cut into lines.
+    public static func document(_ value: PlistValue, dataLines lines: DataLines = .plutil) throws(FerryError) -> [UInt8] {
         var out = WriteBuffer(capacity: 1 << 12)
         defer { out.release() }
         out.append(header)
-        try appendValue(value, level: 0, to: &out)
+        try appendValue(value, level: 0, lines: lines, to: &out)
         out.append("\n</plist>\n")
         return out.bytes
     }
@@ -128,7 +129,9 @@ public final class XMLPlistWriter: RecordWriter {
 
     /// Appends `value` as an element; the caller has written the indentation
     /// of its first line, and `level` is its depth in tabs.
-    static func appendValue(_ value: PlistValue, level: Int, to out: inout WriteBuffer) throws(FerryError) {
+    static func appendValue(
+        _ value: PlistValue, level: Int, lines: DataLines = .plutil, to out: inout WriteBuffer
+    ) throws(FerryError) {
         switch value {
         case .bool(let flag):
             out.append(flag ? "<true/>" : "<false/>")
@@ -147,7 +150,8 @@ public final class XMLPlistWriter: RecordWriter {
             out.append("<key>CF$UID</key>\n")
             out.append(repeating: 0x09, count: inner)
             try appendValue(
-                index <= UInt64(Int64.max) ? .integer(Int64(index)) : .unsignedInteger(index), level: inner, to: &out)
+                index <= UInt64(Int64.max) ? .integer(Int64(index)) : .unsignedInteger(index), level: inner, lines: lines,
+                to: &out)
             out.append(0x0A)
             out.append(repeating: 0x09, count: level)
             out.append("</dict>")
@@ -177,7 +181,7 @@ public final class XMLPlistWriter: RecordWriter {
             out.append(Array(Timestamp.iso8601(Date(timeIntervalSince1970: seconds)).utf8))
             out.append("</date>")
         case .data(let bytes):
-            appendData(bytes, level: level, to: &out)
+            appendData(bytes, level: level, width: lines.width(atLevel: level), to: &out)
         case .string(let text):
             if text.isEmpty { return out.append("<string></string>") }
             out.append("<string>")
@@ -188,7 +192,7 @@ public final class XMLPlistWriter: RecordWriter {
             out.append("<array>\n")
             for element in elements {
                 out.append(repeating: 0x09, count: level + 1)
-                try appendValue(element, level: level + 1, to: &out)
+                try appendValue(element, level: level + 1, lines: lines, to: &out)
                 out.append(0x0A)
             }
             out.append(repeating: 0x09, count: level)
@@ -202,7 +206,7 @@ public final class XMLPlistWriter: RecordWriter {
                 try appendEscaped(key, to: &out)
                 out.append("</key>\n")
                 out.append(repeating: 0x09, count: level + 1)
-                try appendValue(element, level: level + 1, to: &out)
+                try appendValue(element, level: level + 1, lines: lines, to: &out)
                 out.append(0x0A)
             }
             out.append(repeating: 0x09, count: level)
@@ -212,15 +216,15 @@ public final class XMLPlistWriter: RecordWriter {
         }
     }
 
-    /// Appends `<data>`, the Base64 of `bytes` in lines of 76 characters at
-    /// the element's indentation, and `</data>`, as plutil does.
-    private static func appendData(_ bytes: [UInt8], level: Int, to out: inout WriteBuffer) {
+    /// Appends `<data>`, the Base64 of `bytes` in lines of `width`
+    /// characters at the element's indentation, and `</data>`.
+    private static func appendData(_ bytes: [UInt8], level: Int, width: Int, to out: inout WriteBuffer) {
         var encoded: [UInt8] = []
         Base64.encode(bytes, into: &encoded)
         out.append("<data>\n")
         var start = 0
         while start < encoded.count {
-            let end = min(start + 76, encoded.count)
+            let end = min(start + width, encoded.count)
             out.append(repeating: 0x09, count: level)
             encoded.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[start..<end])) }
             out.append(0x0A)

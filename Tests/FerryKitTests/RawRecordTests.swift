@@ -300,6 +300,15 @@ import Testing
                 header: productHeader, cells: productCells, rows: 20_000, seed: 13, lineEnds: ["\r\n", "\n", "\r"]),
             records: 20_000, testDescription: "products, CRLF, LF and CR mixed"),
         failing(products: true, seed: 14, bad: "Wii,-1,,x", at: 2900, "a negative price, CRLF", lineEnds: ["\r\n"]),
+        // A byte order mark before CRLF rows, as Excel's "CSV UTF-8" writes.
+        MixedFile(
+            text: "\u{FEFF}"
+                + mixedRows(header: productHeader, cells: productCells, rows: 30_000, seed: 15, lineEnds: ["\r\n"]),
+            records: 30_000, testDescription: "products, BOM and CRLF"),
+        // No header: the first line is a record too, of columns column1…N.
+        MixedFile(
+            text: mixedRows(header: productHeader, cells: productCells, rows: 20_000, seed: 16),
+            options: ["no-header": ""], records: 20_001, testDescription: "products, no header"),
         // A column name long enough for a layout piece of over 32 bytes,
         // which the block path does not take.
         MixedFile(
@@ -319,6 +328,42 @@ import Testing
             #expect(file.failsAt == error.location.record, "\(outcome)")
         }
         expectSameBothWays(input, kinds: [nil, .generic], codecOptions: [file.options])
+    }
+
+    /// A user's schema types the columns instead of the kind: the
+    /// accelerated path follows its rules (an integer price, a name of at
+    /// least one character, a bool column), and fails where the general
+    /// path fails.
+    @Test(arguments: [false, true]) func userSchemaConvertsTheSame(crlf: Bool) throws {
+        let text = Array(
+                #"""
+                {"type": "object", "required": ["name"], "properties": {
+                  "name": {"type": "string", "minLength": 1},
+                  "price": {"type": "integer", "minimum": 0},
+                  "sku": {"type": "string"},
+                  "photo": {"type": ["string", "null"]},
+                  "inStock": {"type": "boolean"}}}
+                """#.utf8)
+        let document = try #require(text.withUnsafeBufferPointer { JSONCodec.value($0, maxDepth: 16) })
+        let schema = try Schema(document: document, source: "user.json")
+        let lineEnds = crlf ? ["\r\n"] : ["\n"]
+        let cells = Self.productCells.prefix(1) + [["299", "0", "", "7", "12345678"]] + Self.productCells.dropFirst(2)
+            + [["true", "false", "", "yes"]]
+        let header = Self.productHeader + ["inStock"]
+        let good = Self.mixedRows(header: header, cells: Array(cells), rows: 20_000, seed: 17, lineEnds: lineEnds)
+        expectSameBothWays(try scratch.write("user-\(crlf).csv", good), schema: schema)
+        // A price with a point, which the schema's integer refuses.
+        let bad = Self.mixedRows(
+            header: header, cells: Array(cells), rows: 20_000, seed: 18, bad: ("Wii,2.5,,x,true", 12_000),
+            lineEnds: lineEnds)
+        let path = try scratch.write("user-bad-\(crlf).csv", bad)
+        expectSameBothWays(path, schema: schema)
+        guard case .failed(let error) = convert(path, to: "jsonl", kind: nil, codecOptions: [:], path: .laidOut, schema: schema)
+        else {
+            Issue.record("the integer rule was not applied")
+            return
+        }
+        #expect(error.location.record == 12_000)
     }
 
     @Test func examplesConvertTheSame() throws {

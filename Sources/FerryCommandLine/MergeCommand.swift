@@ -1,0 +1,117 @@
+import FerryKit
+
+/// `ferry merge <input>... --output FILE`: inputs of one kind into one
+/// output, duplicates by key merged, conflicts settled by a policy.
+struct MergeCommand {
+    static func spec(registry: CodecRegistry) -> CommandSpec {
+        var options =
+            [OptionSpec(name: "output", short: "o", valueName: "file", helpKey: .mergeOptionOutput)]
+            + ConvertCommand.formatAndKindOptions(registry: registry) + [
+                OptionSpec(name: "key", valueName: "fields", helpKey: .mergeOptionKey),
+                OptionSpec(
+                    name: "on-conflict", valueName: "policy", helpKey: .mergeOptionOnConflict,
+                    allowed: ConflictPolicy.allCases.map(\.rawValue)),
+                OptionSpec(name: "report", short: "r", valueName: "file", helpKey: .mergeOptionReport),
+                OptionSpec(
+                    name: "report-format", valueName: "format", helpKey: .mergeOptionReportFormat,
+                    allowed: MergeReportFormat.allCases.map(\.rawValue)),
+                OptionSpec(name: "memory", valueName: "size", helpKey: .mergeOptionMemory),
+                OptionSpec(name: "force", helpKey: .mergeOptionForce),
+            ] + CodecOptions.limitSpecs + [.quiet]
+        options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)))
+        options.append(.help)
+        return CommandSpec(
+            name: "merge", abstractKey: .mergeAbstract,
+            arguments: [ArgumentSpec(name: "input", helpKey: .mergeArgumentInput, isRepeating: true)],
+            options: options,
+            examples: [
+                Example(
+                    command: "ferry merge Products.archive export.csv feed.json --output products.json",
+                    key: .exampleMerge),
+                Example(
+                    command:
+                        "ferry merge a.jsonl b.csv -o books.jsonl --key title,author --on-conflict keep-last --report r.json --report-format json",
+                    key: .exampleMergeKey),
+            ])
+    }
+
+    /// Merges, then reports.
+    /// - Returns: 0 when merged, 1 when `--on-conflict fail` met a conflict
+    ///   (nothing written).
+    static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
+        guard let output = arguments["output"] else {
+            throw FerryError(.usageMissingArgument, [.string("--output"), .string("merge")])
+        }
+        var options = MergeOptions()
+        options.from = arguments["from"]
+        options.to = arguments["to"]
+        options.kind = arguments["kind"].flatMap(RecordKind.init(rawValue:))
+        options.schema = try ReportOptions.schema(arguments)
+        options.key = arguments["key"].map { $0.split(separator: ",").map { String($0).trimmingSpaces } }
+        options.policy = arguments["on-conflict"].flatMap(ConflictPolicy.init(rawValue:)) ?? .keepFirst
+        options.overwrite = arguments.flag("force")
+        options.limits = try CodecOptions.limits(arguments)
+        options.codecOptions = CodecOptions.values(arguments, registry: registry)
+        if let text = arguments["memory"] {
+            guard let bytes = byteSize(text) else {
+                throw .usageInvalidValue(option: "memory", value: text, expected: .message(.expectedSize))
+            }
+            options.memoryBudget = bytes
+        }
+        let format = arguments["report-format"].flatMap(MergeReportFormat.init(rawValue:)) ?? .text
+        let quiet = arguments.flag("quiet")
+        // The report's file is opened first, so a wrong path fails at once.
+        let reportFile = try arguments["report"].flatMap { (path) throws(FerryError) -> OutputFile? in
+            path == "-" ? nil : try OutputFile(path: path, overwrite: options.overwrite)
+        }
+        let report: MergeReport
+        do throws(FerryError) {
+            report = try Merger(registry: registry).merge(arguments.positionals, into: output, options: options)
+            for warning in report.warnings { console.report(warning) }
+            let text = format.render(report, catalog: console.catalog, tool: ("ferry", FerryCLI.version))
+            if let reportFile {
+                try reportFile.output.write(Array(text.utf8))
+                try reportFile.commit()
+            } else if arguments["report"] == "-" {
+                console.write(text)
+            }
+        } catch {
+            reportFile?.discard()
+            throw error
+        }
+        let lines = MergeTextReport(report: report, catalog: console.catalog)
+        // Without a report file, the conflicts and the summary go to standard error.
+        if arguments["report"] == nil && !quiet { lines.conflictLines.forEach(console.printError) }
+        if !quiet { console.printError(lines.summary) }
+        guard report.written else {
+            console.report(FerryError.mergeConflicts(report.conflictsResolved, output: output))
+            return ExitStatus.invalidData
+        }
+        return ExitStatus.success
+    }
+
+    /// A size in bytes: digits, optionally followed by K, M or G (powers
+    /// of 1,024, any case, with an optional `iB` or `B`).
+    static func byteSize(_ text: String) -> Int? {
+        var digits = Substring(text)
+        var unit = 1
+        for (suffix, scale) in [("g", 1 << 30), ("m", 1 << 20), ("k", 1 << 10)] {
+            for spelling in [suffix + "ib", suffix + "b", suffix] where digits.lowercased().hasSuffix(spelling) {
+                digits = digits.dropLast(spelling.count)
+                unit = scale
+                break
+            }
+            if unit != 1 { break }
+        }
+        guard let number = Int(digits), number > 0 else { return nil }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : bytes
+    }
+}
+
+extension String {
+    /// The text without spaces at either end.
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,102 @@
+/// The records a merge keeps, in first-seen order, and what became of the
+/// others: records are added in reading order, matched by the digest of
+/// their key (`KeyFields`), and a duplicate is compared with the record kept
+/// for its key (`RecordEquality`).
+///
+/// Per key it holds one 24-byte slot (`UniqueKeys`: the key's digest and its
+/// place in the output); per record kept, its index in the store (4 bytes).
+///
+///     record 0  A-1  new      kept: [0]
+///     record 1  A-2  new      kept: [0, 1]
+///     record 2  A-1  equal    kept: [0, 1]      identical duplicates: 1
+///     record 3  A-2  differs  kept: [0, 1]      conflict (1, 3); keep-last: kept [0, 3]
+///
+/// Used by one thread: the run-time exclusivity checks are left out.
+final class MergeIndex {
+    let keyFields: KeyFields
+    let policy: ConflictPolicy
+    private let equality: RecordEquality
+    /// Each key's place in `kept`.
+    private let places = UniqueKeys()
+    /// The store index of each record kept, in output order.
+    @exclusivity(unchecked) private(set) var kept: [UInt32] = []
+    @exclusivity(unchecked) private(set) var identicalDuplicates = 0
+    @exclusivity(unchecked) private(set) var recordsWithoutKey = 0
+    @exclusivity(unchecked) private(set) var conflicts: [Conflict] = []
+
+    /// Two records of one key that differ, by their store indices.
+    struct Conflict {
+        var key: [String?]
+        var first: Int
+        var second: Int
+        var keptSecond: Bool
+        var differences: [FieldDifference]
+    }
+
+    /// Matches records by `fields`, typed and compared as `schema` says.
+    init(fields: [String], schema: Schema, policy: ConflictPolicy) {
+        keyFields = KeyFields(fields, schema: schema)
+        equality = RecordEquality(schema: schema, keyFields: fields)
+        self.policy = policy
+    }
+
+    /// Records waiting to be placed, with their key's digest: they are
+    /// placed a few dozen at a time, so that the cache misses of a large
+    /// table overlap (as `ferry validate`'s unique keys do).
+    @exclusivity(unchecked) private var pending: [(index: Int, digest: KeyDigest?)] = []
+
+    /// Adds record `index` of `store`, which is `record`; `finish` places
+    /// the last ones.
+    /// - Parameter made: the record's digest for these key fields, when the
+    ///   reading thread made it.
+    func add(_ record: RawRecord, index: Int, store: MergeStore, digest made: KeyDigest?? = .none) throws(FerryError) {
+        let digest: KeyDigest? =
+            switch made {
+            case .some(let digest): digest
+            case .none: keyFields.digest(of: record)
+            }
+        if let digest { places.prefetch((digest.low, digest.high)) }
+        pending.append((index, digest))
+        if pending.count >= 64 { try finish(store) }
+    }
+
+    /// Places every record added.
+    func finish(_ store: MergeStore) throws(FerryError) {
+        for (index, digest) in pending { try place(index, digest: digest, store: store) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// The conflict between `earlier`, the record kept for a key, and
+    /// `later`, a duplicate (records `first` and `second` in reading
+    /// order); nil when they are equal.
+    func conflict(_ earlier: RawRecord, _ later: RawRecord, first: Int, second: Int) -> Conflict? {
+        // Equal records (most duplicates) cost no allocation.
+        guard !equality.equal(earlier, later) else { return nil }
+        return Conflict(
+            key: keyFields.key(of: later)?.parts ?? [], first: first, second: second,
+            keptSecond: policy == .keepLast, differences: equality.differences(earlier, later))
+    }
+
+    private func place(_ index: Int, digest: KeyDigest?, store: MergeStore) throws(FerryError) {
+        guard let digest else {
+            // No key: kept as it is, never merged.
+            recordsWithoutKey += 1
+            kept.append(UInt32(truncatingIfNeeded: index))
+            return
+        }
+        guard let place = places.insert((digest.low, digest.high), record: kept.count) else {
+            kept.append(UInt32(truncatingIfNeeded: index))
+            return
+        }
+        let keptIndex = Int(kept[place])
+        let conflict = try store.withRecords(keptIndex, index) { (earlier, later) throws(FerryError) -> Conflict? in
+            self.conflict(earlier, later, first: keptIndex, second: index)
+        }
+        guard let conflict else {
+            identicalDuplicates += 1
+            return
+        }
+        conflicts.append(conflict)
+        if conflict.keptSecond { kept[place] = UInt32(truncatingIfNeeded: index) }
+    }
+}

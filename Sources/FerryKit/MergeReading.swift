@@ -1,0 +1,265 @@
+/// The reading half of a merge: each input in turn, read and checked on a
+/// second thread (`BackgroundSource`, as `convert` reads), its records kept
+/// in the store and added to the index as they come.
+///
+/// The kind is settled by the first input that has records (or `--kind`),
+/// and every later input must have it. The key is `--key`, or the kind's
+/// default: records are matched by the preferred key (`sku`, `isbn`) until
+/// one lacks it; the index then starts over on the fallback (`name`;
+/// `title` and `author`) with the records read so far, once.
+final class MergeReading {
+    let options: MergeOptions
+    let registry: CodecRegistry
+    private(set) var store = MergeStore()
+    private(set) var index: MergeIndex?
+    /// The index the merge started with, whose key fields the reading
+    /// threads' digests are of.
+    private var firstIndex: MergeIndex?
+    /// The records on disk, once they outgrew the memory budget.
+    private(set) var spill: MergeSpill?
+    /// What the merge on disk found, once `finish` has run.
+    private var spilled: MergeSpill.Outcome?
+    /// Records read so far, in every input.
+    private var recordsRead = 0
+    private(set) var kind: RecordKind?
+    /// The codec of the first input, whose format a stream output takes.
+    private(set) var firstCodec: (any Codec)?
+    private var defaultKey: DefaultKey?
+    private var sources: [MergeReport.Source] = []
+    /// The store index of each input's first record.
+    private var sourceStarts: [Int] = []
+    /// Whether each input can be read again to count lines: a file (not
+    /// standard input) of a text format.
+    private var hasLines: [Bool] = []
+    private(set) var warnings: [FerryWarning] = []
+
+    init(options: MergeOptions, registry: CodecRegistry) {
+        self.options = options
+        self.registry = registry
+    }
+
+    /// Reads the input at `path` to its end.
+    /// - Throws: what reading and checking throw, located;
+    ///   `merge.kindMismatch`; `merge.keyRequired`.
+    func read(_ path: String) throws(FerryError) {
+        try OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) in
+            let codec = try FormatResolver(registry: registry).inputCodec(
+                path: opened.formatPath, prefix: opened.prefix, from: options.from)
+            if firstCodec == nil { firstCodec = codec }
+            sources.append(MergeReport.Source(path: path, format: codec.id))
+            sourceStarts.append(recordsRead)
+            hasLines.append(path != "-" && !codec.capabilities.contains(.writesBinary))
+            let context = ReadContext(
+                kind: options.kind, schema: options.schema, options: options.codecOptions, limits: options.limits)
+            context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            defer { warnings += context.takeWarnings() }
+            let reader = try codec.makeReader(opened.input, context: context)
+            if let raw = reader as? any RawRecordReader {
+                try drain(
+                    BackgroundSource(
+                        raw: raw, inputPath: path, kind: options.kind, schema: options.schema,
+                        counting: opened.counting, keying: Self.keying(options)),
+                    path: path, tape: { $0 })
+            } else {
+                let source = RecordSource(
+                    reader: reader, inputPath: path, kind: options.kind, schema: options.schema,
+                    photos: PhotoStore(
+                        inputDirectory: OutputFile.directory(of: path), outputDirectory: ".", photosDirectory: nil,
+                        overwrite: false),
+                    embedPhotos: false, context: context)
+                try drain(BackgroundSource(source, counting: opened.counting), path: path) { records in
+                    let tape = RecordTape()
+                    for record in records { RawRecord.with(record) { tape.append($0) } }
+                    return tape
+                }
+            }
+        }
+    }
+
+    /// Keeps every batch the reading thread sends, until its end.
+    private func drain<Batch>(
+        _ background: BackgroundSource<Batch>, path: String, tape: (Batch) -> RecordTape
+    ) throws(FerryError) {
+        background.start()
+        defer { background.stop() }
+        while true {
+            switch background.receive() {
+            case .batch(let batch, let batchKind, _):
+                try settle(batchKind, path: path)
+                let tape = tape(batch)
+                sources[sources.count - 1].records += tape.count
+                recordsRead += tape.count
+                if let spill {
+                    try tape.forEach { (record) throws(FerryError) in
+                        defaultKey?.observe(record)
+                        try spill.append(record)
+                    }
+                    continue
+                }
+                try store.keep(tape) { (record, index, digest) throws(FerryError) in
+                    try add(record, index: index, digest: digest)
+                }
+                // The store, its entries and the index's slots, roughly.
+                if store.byteCount + store.count * 48 > options.memoryBudget { try startSpilling() }
+            case .end(let finalKind, _):
+                if sources[sources.count - 1].records > 0 { try settle(finalKind, path: path) }
+                return
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    /// Settles the kind at the first records, and holds every input to it.
+    private func settle(_ batchKind: RecordKind?, path: String) throws(FerryError) {
+        guard let batchKind else { return }
+        sources[sources.count - 1].kind = batchKind
+        if let kind {
+            guard batchKind == kind else {
+                let first = sources.first { $0.kind != nil }?.path ?? path
+                throw .mergeKindMismatch(path, kind: batchKind, first: first, expected: kind)
+            }
+            return
+        }
+        kind = batchKind
+        if let key = options.key {
+            index = MergeIndex(fields: key, schema: schema(batchKind), policy: options.policy)
+            firstIndex = index
+            return
+        }
+        let choice = DefaultKey(kind: batchKind)
+        guard let fields = choice.fields else { throw .mergeKeyRequired() }
+        defaultKey = choice
+        index = MergeIndex(fields: fields, schema: schema(batchKind), policy: options.policy)
+        firstIndex = index
+    }
+
+    private func schema(_ kind: RecordKind) -> Schema { options.schema ?? kind.schema }
+
+    /// Moves the records read so far to disk, and reads the rest there.
+    private func startSpilling() throws(FerryError) {
+        let spill = try MergeSpill()
+        try store.forEach(before: store.count) { (record, _) throws(FerryError) in try spill.append(record) }
+        self.spill = spill
+        store = MergeStore()
+    }
+
+    /// Digests of the key fields a merge starts with (`--key`, or the
+    /// kind's preferred key), made on a reading thread.
+    private static func keying(_ options: MergeOptions) -> (RawRecord, RecordKind) -> KeyDigest? {
+        var fields: KeyFields?
+        return { record, kind in
+            let keyFields =
+                fields ?? KeyFields(options.key ?? DefaultKey(kind: kind).fields ?? [], schema: options.schema ?? kind.schema)
+            fields = keyFields
+            return keyFields.digest(of: record)
+        }
+    }
+
+    /// Adds record `recordIndex` of the store to the index, with its key's
+    /// digest when the reading thread made it for the first key fields.
+    private func add(_ record: RawRecord, index recordIndex: Int, digest: KeyDigest?? = .none) throws(FerryError) {
+        guard let current = index else { return }
+        if defaultKey != nil {
+            defaultKey?.observe(record)
+            if let fields = defaultKey?.fields, let kind, fields != current.keyFields.names {
+                // A record without the preferred key: the fallback, from the start.
+                let fresh = MergeIndex(fields: fields, schema: schema(kind), policy: options.policy)
+                index = fresh
+                try store.forEach(before: recordIndex) { (earlier, earlierIndex) throws(FerryError) in
+                    try fresh.add(earlier, index: earlierIndex, store: store)
+                }
+                try fresh.add(record, index: recordIndex, store: store)
+                return
+            }
+        }
+        // After a fallback the digests made while reading are of the other key.
+        try current.add(record, index: recordIndex, store: store, digest: current === firstIndex ? digest : .none)
+    }
+
+    // MARK: - The report
+
+    /// The report of what was read and matched.
+    func finish() throws(FerryError) -> MergeReport {
+        if let spill, let kind, let fields = options.key ?? defaultKey?.fields {
+            let final = MergeIndex(fields: fields, schema: schema(kind), policy: options.policy)
+            index = final
+            spilled = try spill.merge(with: final, budget: options.memoryBudget)
+        } else {
+            try index?.finish(store)
+        }
+        var report = MergeReport()
+        report.sources = sources
+        report.kind = kind ?? options.kind ?? .generic
+        report.keyFields = index?.keyFields.names ?? options.key ?? []
+        report.keyChoice = options.key == nil ? .kindDefault : .option
+        report.policy = options.policy
+        report.spilled = spilled != nil
+        report.recordsOut = spilled?.recordsOut ?? index?.kept.count ?? 0
+        report.identicalDuplicates = spilled?.identicalDuplicates ?? index?.identicalDuplicates ?? 0
+        report.recordsWithoutKey = spilled?.recordsWithoutKey ?? index?.recordsWithoutKey ?? 0
+        let conflicts = spilled?.conflicts ?? index?.conflicts ?? []
+        var places: [Int: MergeReport.Place] = [:]
+        for conflict in conflicts {
+            for record in [conflict.first, conflict.second] where places[record] == nil {
+                places[record] = try withRecord(record) { place(of: record, record: $0) }
+            }
+        }
+        let files = Dictionary(sources.indices.map { (sources[$0].path, hasLines[$0]) }) { first, _ in first }
+        try SourceLines.fill(&places, hasLines: files, limits: options.limits)
+        report.conflicts = conflicts.map { conflict in
+            MergeReport.Conflict(
+                key: conflict.key, first: places[conflict.first]!, second: places[conflict.second]!,
+                keptSecond: conflict.keptSecond, differences: conflict.differences)
+        }
+        return report
+    }
+
+    /// Calls `body` with record `sequence` (0-based, in reading order) of a
+    /// conflict, in memory or on disk.
+    private func withRecord<Result>(
+        _ sequence: Int, _ body: (RawRecord) throws(FerryError) -> Result
+    ) throws(FerryError) -> Result {
+        guard let spill, let offset = spilled?.offsets[sequence] else { return try store.withRecord(sequence, body) }
+        return try spill.withRecord(at: offset, body)
+    }
+
+    /// Calls `body` with each record kept, in first-seen order, and its
+    /// sequence; after `finish`.
+    func forEachKept(_ body: (RawRecord, Int) throws(FerryError) -> Void) throws(FerryError) {
+        guard let spill, let spilled else {
+            let kept = index?.kept ?? []
+            // In reading order unless keep-last moved a record up.
+            if zip(kept, kept.dropFirst()).allSatisfy({ $0 < $1 }) { return try store.forEach(ascending: kept, body) }
+            for index in kept {
+                try store.withRecord(Int(index)) { (record) throws(FerryError) in try body(record, Int(index)) }
+            }
+            return
+        }
+        try spill.forEach { (record, sequence, _) throws(FerryError) in
+            guard spilled.keptBits[sequence >> 6] & (1 << UInt64(sequence & 63)) != 0 else { return }
+            if let replacement = spilled.replacements[sequence] {
+                try spill.withRecord(at: replacement.offset) { (record) throws(FerryError) in
+                    try body(record, replacement.sequence)
+                }
+            } else {
+                try body(record, sequence)
+            }
+        }
+    }
+
+    /// The names of every field, in the order they were first seen.
+    var fieldUnion: [String] { MergeStore.union(of: spill?.shapes ?? store.shapes) }
+
+    /// Where record `index` of the store, which is `record`, came from
+    /// (without its line, which `SourceLines` adds).
+    func place(of index: Int, record: RawRecord) -> MergeReport.Place {
+        var low = 0
+        var high = sourceStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if sourceStarts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return MergeReport.Place(file: sources[low].path, line: nil, record: record.origin.index, byteOffset: record.origin.byteOffset)
+    }
+}

@@ -1,0 +1,135 @@
+/// What a merge should do, as the `merge` command's options say it.
+public struct MergeOptions: Sendable {
+    /// The input format; nil to sniff each input's.
+    public var from: String?
+    /// The output format; nil to take it from the output's extension.
+    public var to: String?
+    /// The kind of every input's records; nil to infer it from the first
+    /// input's, which the others must then match.
+    public var kind: RecordKind?
+    /// The schema the records are checked against and typed by; nil for
+    /// the kind's.
+    public var schema: Schema?
+    /// The key fields; nil for the kind's default key (see `DefaultKey`).
+    public var key: [String]?
+    public var policy = ConflictPolicy.keepFirst
+    /// Replace an existing output.
+    public var overwrite = false
+    /// The memory the records of a merge may take (`--memory`).
+    public var memoryBudget = MergeOptions.defaultMemoryBudget
+    public var codecOptions = OptionValues()
+    public var limits = ReadLimits()
+
+    /// 1 GiB.
+    public static let defaultMemoryBudget = 1 << 30
+
+    public init() {}
+}
+
+/// Merges inputs of one kind into one output: duplicates by key merged,
+/// conflicts settled by the policy, the output in first-seen order.
+///
+///     inputs ─▶ reader ─▶ rules ─▶ tapes, kept (MergeStore)
+///                                    └▶ key digest ─▶ MergeIndex: new, identical, conflict
+///            ─▶ writer, the records kept in first-seen order ─▶ temporary file ─▶ rename
+///
+/// See Formats/merge.md.
+public struct Merger {
+    public let registry: CodecRegistry
+
+    public init(registry: CodecRegistry = .standard) { self.registry = registry }
+
+    /// Merges `paths` (`-` for standard input) into `output` (`-` for
+    /// standard output).
+    /// - Returns: the report; under `fail` with conflicts, nothing was
+    ///   written (`written` is false).
+    /// - Throws: the first error reading, checking or writing; the output is
+    ///   then left as it was.
+    public func merge(_ paths: [String], into output: String, options: MergeOptions) throws(FerryError) -> MergeReport {
+        if options.kind == .generic && options.key == nil && options.schema == nil { throw .mergeKeyRequired() }
+        // Opened first, so that a wrong path fails before any reading.
+        let file = output == "-" ? nil : try OutputFile(path: output, overwrite: options.overwrite)
+        do throws(FerryError) {
+            let reading = MergeReading(options: options, registry: registry)
+            for path in paths { try reading.read(path) }
+            var report = try reading.finish()
+            report.output = output
+            report.warnings = reading.warnings
+            guard report.conflicts.isEmpty || options.policy != .fail else {
+                file?.discard()
+                return report
+            }
+            report.outputFormat = try write(reading, to: file, path: output, options: options)
+            report.written = true
+            return report
+        } catch {
+            file?.discard()
+            throw error
+        }
+    }
+
+    /// Writes the records kept, in first-seen order.
+    /// - Returns: the output's format.
+    private func write(
+        _ reading: MergeReading, to file: OutputFile?, path: String, options: MergeOptions
+    ) throws(FerryError) -> String {
+        let gzSuffix = path.lowercased().hasSuffix(".gz")
+        let formatPath = gzSuffix ? String(path.dropLast(3)) : path
+        let namesFormat = file != nil && (!OutputFile.writesDirectly(path) || registry.codec(forPath: formatPath) != nil)
+        let codec = try FormatResolver(registry: registry).outputCodec(
+            path: namesFormat ? path : nil, to: options.to, inputCodec: reading.firstCodec ?? JSONLinesCodec())
+        let destination: any ByteOutput = file?.output ?? FileOutput.standardOutput()
+        let gzip =
+            gzSuffix
+            ? try GzipOutput(
+                destination, level: 6, jobs: 1, fileName: formatPath.split(separator: "/").last.map(String.init),
+                modified: 0)
+            : nil
+        let context = WriteContext(kind: reading.kind, options: options.codecOptions)
+        context.schema = options.schema
+        // The system calls that copy the output go to the other core: by now
+        // the reading is done.
+        let background = BackgroundOutput(gzip ?? destination)
+        background.start()
+        defer { background.close() }
+        let writer = try codec.makeWriter(background, context: context)
+        let rawWriter = writer as? any RawRecordWriter
+        // A CSV header is the first record's fields: the first one written
+        // has every field, null where it has none.
+        var union = codec is CSVCodec ? FieldList(reading.fieldUnion) : nil
+        try reading.forEachKept { (record, index) throws(FerryError) in
+            do throws(FerryError) {
+                if let fields = union {
+                    union = nil
+                    try Self.padded(record, to: fields) { (padded) throws(FerryError) in
+                        if let rawWriter { try rawWriter.writeRaw(padded) } else { try writer.write(padded.record()) }
+                    }
+                } else if let rawWriter {
+                    try rawWriter.writeRaw(record)
+                } else {
+                    try writer.write(record.record())
+                }
+            } catch {
+                let place = reading.place(of: index, record: record)
+                throw error.located(SourceLocation(file: place.file, record: place.record))
+            }
+        }
+        try writer.finish()
+        // Any write that failed on the other thread is thrown here.
+        try background.flush()
+        background.close()
+        try gzip?.finish()
+        try file?.commit()
+        return codec.id
+    }
+
+    /// Calls `body` with `record` laid out on `fields`, null where it has no value.
+    private static func padded(
+        _ record: RawRecord, to fields: FieldList, _ body: (RawRecord) throws(FerryError) -> Void
+    ) throws(FerryError) {
+        let cells = fields.names.map { name in record.fields.index(of: name).map { record.values[$0] } ?? .null }
+        try cells.withUnsafeBufferPointer { (cells) throws(FerryError) in
+            try body(RawRecord(fields: fields, values: cells, others: record.others, origin: record.origin))
+        }
+    }
+}

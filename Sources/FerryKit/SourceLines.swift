@@ -1,0 +1,47 @@
+/// The lines of records, found after the reading: a conflict names
+/// `file:line`, but the readers have moved past their records by the time
+/// a merge knows which ones conflict. So each file that has lines (a text
+/// format, not standard input) is read once more, inflated if it is gzip,
+/// and its lines counted up to each record's first byte (`LineCounter`:
+/// LF, CRLF or a lone CR end a line).
+enum SourceLines {
+    /// Fills in the line of every place in a file `hasLines` says has lines.
+    /// - Throws: `io.*` when a file can no longer be read.
+    static func fill(
+        _ places: inout [Int: MergeReport.Place], hasLines: [String: Bool], limits: ReadLimits
+    ) throws(FerryError) {
+        let files = Set(places.values.map(\.file)).filter { hasLines[$0] == true }
+        for file in files.sorted() {
+            let wanted = places.filter { $0.value.file == file }.sorted { $0.value.byteOffset < $1.value.byteOffset }
+            let lines = try self.lines(of: file, at: wanted.map(\.value.byteOffset), limits: limits)
+            for ((record, _), line) in zip(wanted, lines) { places[record]?.line = line }
+        }
+    }
+
+    /// The 1-based line of each of `offsets`, which are in ascending order.
+    static func lines(of path: String, at offsets: [Int], limits: ReadLimits) throws(FerryError) -> [Int] {
+        let opened = try OpenedInput(path: path, limits: limits)
+        var counter = LineCounter()
+        var lines: [Int] = []
+        var position = 0
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
+        defer { chunk.deallocate() }
+        var pending = offsets[...]
+        while !pending.isEmpty {
+            let read = try opened.input.read(into: chunk)
+            if read == 0 { break }
+            var start = 0
+            while let next = pending.first, next < position + read {
+                counter.consume(UnsafeRawBufferPointer(rebasing: chunk[start..<(next - position)]))
+                start = next - position
+                lines.append(counter.line)
+                pending.removeFirst()
+            }
+            counter.consume(UnsafeRawBufferPointer(rebasing: chunk[start..<read]))
+            position += read
+        }
+        // Offsets past the end (none, unless the file changed) get the last line.
+        lines += pending.map { _ in counter.line }
+        return lines
+    }
+}

@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "FerryCSVToJSON", dependencies: ["FerryCore", "FerryCSV", "FerryJSON", "CFerryScan"]),
         .target(name: "FerryPlist", dependencies: ["FerryCore"]),
         .target(name: "FerryBundle", dependencies: ["FerryCore", "FerryGzip", "CZlib"]),
-        .target(name: "FerryKit", dependencies: ["FerryCore", "CFerrySystem", "FerryJSON", "FerryCSV", "FerryCSVToJSON", "FerryGzip", "FerryPlist", "FerryBundle"]),
+        .target(name: "FerryKit", dependencies: ["FerryCore", "CFerrySystem", "CFerryScan", "FerryJSON", "FerryCSV", "FerryCSVToJSON", "FerryGzip", "FerryPlist", "FerryBundle"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore", "FerryTestSupport"]),

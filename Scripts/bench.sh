@@ -22,7 +22,8 @@
 # Tools are compared within one run only: timings on these machines drift by
 # about ±30% from day to day (see ../shared/ANCHORS.md).
 #
-# Operations: JSON -> JSONL and JSONL -> JSON (ferry, mlr, jq); CSV -> JSON,
+# Operations: JSON -> JSONL and JSONL -> JSON (ferry, mlr, jq); ferry plan
+# of the CSV in 4 shards beside one ferry convert of it; CSV -> JSON,
 # JSON -> CSV and CSV -> JSONL (ferry, mlr, and Python's csv + json through
 # Scripts/bench-python.py); binary plist -> JSON (ferry, Python's plistlib +
 # json), binary plist -> XML plist (ferry --to plist-xml when this build has
@@ -76,6 +77,8 @@ target_ratio() {
         jsonschema-rs) echo 10 ;;
         bpylist2) echo 30 ;;
         gzip | pigz) echo 1 ;;
+        # ferry plan reads a file in under a third of one conversion's time.
+        convert) [[ $2 == plan* ]] && echo 3 || echo 0 ;;
         duckdb | polars)
             case $2 in
                 *"-> JSON"*) echo 5 ;;
@@ -406,7 +409,7 @@ want_any() { local op; for op; do want "$op" && return 0; done; return 1; }
 IN_JSON= IN_JSONL= IN_CSV=
 want_any "JSON -> JSONL" "JSON -> CSV" && IN_JSON=$(dataset json)
 want_any "JSONL -> JSON" "gzip" "validate" && IN_JSONL=$(dataset jsonl)
-want_any "CSV -> JSON" "CSV -> JSONL" "CSV, user schema" "validate" && IN_CSV=$(dataset csv)
+want_any "CSV -> JSON" "CSV -> JSONL" "CSV, user schema" "plan" "validate" && IN_CSV=$(dataset csv)
 
 op="JSON -> JSONL"
 want "$op" && ferry_cases "$op" "$IN_JSON" "$OUT/ferry.jsonl" --to jsonl
@@ -435,6 +438,12 @@ want "$op" && ferry_cases "$op" "$IN_CSV" "$OUT/ferry-csv.jsonl" --to jsonl
 want "$op" && bench_case "$op" mlr "$IN_CSV" -o "$OUT/mlr-csv.jsonl" -- mlr --icsv --ojsonl cat "$IN_CSV"
 want "$op" && bench_case "$op" python "$IN_CSV" -- python3 "$PYBENCH" csv2jsonl "$IN_CSV" "$OUT/python-csv.jsonl"
 want "$op" && engine_cases "$op" csv2jsonl "$IN_CSV" jsonl
+
+# Shards (Formats/shards.md): `ferry plan` reads the CSV once, quote-aware,
+# beside one conversion of it (the `convert` row, whose ratio is the target).
+op="plan CSV (4 shards)"
+want "$op" && bench_case "$op" ferry-plan "$IN_CSV" -o "$OUT/plan.json" -- "$FERRY" plan "$IN_CSV" --shards 4
+want "$op" && bench_case "$op" convert "$IN_CSV" -o "$OUT/ferry-plan.jsonl" -- "$FERRY" convert "$IN_CSV" - --to jsonl --quiet
 
 # The same rows in the shapes users' files have. Most CSV in the wild ends
 # its lines with CRLF (RFC 4180, Excel, Python's csv module).

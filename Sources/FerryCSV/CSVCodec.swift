@@ -50,9 +50,10 @@ public struct CSVCodec: Codec {
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        CSVWriter(
-            output, dialect: try CSVDialect(delimiter: delimiter, options: context.options),
-            schema: context.schema ?? context.kind?.schema, losses: context.losses)
+        var dialect = try CSVDialect(delimiter: delimiter, options: context.options)
+        // A shard after the first writes no header (Formats/shards.md).
+        dialect.hasHeader = dialect.hasHeader && context.part.writesHeader
+        return CSVWriter(output, dialect: dialect, schema: context.schema ?? context.kind?.schema, losses: context.losses)
     }
 
     /// Checks the structure only (quotes, ragged rows, encoding): cells are

@@ -14,7 +14,7 @@ struct ConvertCommand {
                 name: "level", valueName: "n", helpKey: .convertOptionLevel, allowed: (1...9).map(String.init)),
             OptionSpec(name: "jobs", short: "j", valueName: "n", helpKey: .convertOptionJobs),
             .quiet,
-        ]
+        ] + ShardOptions.specs + [ShardOptions.header]
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)))
         options.append(.help)
         return CommandSpec(
@@ -76,6 +76,7 @@ struct ConvertCommand {
 
         let input = arguments.positionals[0]
         let output = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+        options.shard = try ShardOptions.range(arguments, input: input)
         let bar = ProgressBar(console: console, enabled: !arguments.flag("quiet"))
         var converter = Converter(registry: registry)
         converter.progress = { bar.update(bytesRead: $0, total: $1) }

@@ -95,6 +95,9 @@ public enum FerryCLI {
                 return try MergeCommand.run(parsed, registry: registry, console: console)
             case "validate":
                 return try ValidateCommand.run(parsed, registry: registry, console: console)
+            case "plan":
+                try PlanCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
             case "lint":
                 return try LintCommand.run(parsed, registry: registry, console: console)
             case "inspect":
@@ -130,7 +133,7 @@ public enum FerryCLI {
             ConvertCommand.spec(registry: registry), MergeCommand.spec(registry: registry),
             ValidateCommand.spec(registry: registry),
             LintCommand.spec(registry: registry),
-            InspectCommand.spec(registry: registry),
+            InspectCommand.spec(registry: registry), PlanCommand.spec(registry: registry),
             ListCommand.spec(registry: registry), AddCommand.spec(registry: registry),
             EditCommand.spec(registry: registry), RemoveCommand.spec(registry: registry),
             FormatsCommand.spec,

@@ -10,7 +10,8 @@ struct ValidateCommand {
                 name: "kind", short: "k", valueName: "kind", helpKey: .validateOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
             OptionSpec(name: "schema", short: "s", valueName: "file", helpKey: .validateOptionSchema),
-        ]
+            OptionSpec(name: "combine", helpKey: .validateOptionCombine),
+        ] + ShardOptions.specs
         return CommandSpec(
             name: "validate", abstractKey: .validateAbstract,
             arguments: [ArgumentSpec(name: "input", helpKey: .validateArgumentInput, isRepeating: true)],
@@ -20,6 +21,9 @@ struct ValidateCommand {
                 Example(
                     command: "ferry validate data/*.jsonl --schema shop.schema.json --report junit -o report.xml",
                     key: .exampleValidateReport),
+                Example(
+                    command: "ferry validate --combine shard-0.json shard-1.json --report junit",
+                    key: .exampleValidateCombine),
             ])
     }
 
@@ -27,8 +31,17 @@ struct ValidateCommand {
     /// - Returns: the exit status (see `ReportOptions.write`).
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
         var options = try ReportOptions.validationOptions(arguments, registry: registry)
+        if arguments.flag("combine") {
+            let combined = try ReportCombiner(registry: registry).combine(
+                arguments.positionals, maxErrors: options.maxErrors)
+            return try ReportOptions.run(arguments, console: console) { combined }
+        }
         options.kind = arguments["kind"].flatMap(RecordKind.init(rawValue:))
         options.schema = try ReportOptions.schema(arguments)
+        options.shard = try ShardOptions.range(arguments, input: arguments.positionals[0])
+        if options.shard != nil && arguments.positionals.count > 1 {
+            throw FerryError(.usageUnexpectedArgument, [.string(arguments.positionals[1])])
+        }
         return try ReportOptions.run(arguments, console: console) {
             Validator(registry: registry).validate(arguments.positionals, options: options)
         }

@@ -109,6 +109,9 @@ public final class WriteContext {
     public var options: OptionValues
     /// The values the writer could not write as they came, for the summary.
     public let losses = LossTally()
+    /// Which part of the document the writer writes: all of it, or one
+    /// shard's, whose outputs are concatenated (Formats/shards.md).
+    public var part = DocumentPart.whole
 
     public init(kind: RecordKind? = nil, options: OptionValues = OptionValues()) {
         self.kind = kind
@@ -133,4 +136,30 @@ extension ReadContext {
             }
         }
     }
+}
+
+/// The part of an output document one writer writes. A document cut into
+/// shards is written a part per shard, and the parts concatenated in order
+/// give the document one writer would have written.
+///
+///     JSON, pretty:  "[\n  {…}"   ",\n  {…}"   ""   ",\n  {…}\n]\n"
+///                    continues:no  continues:yes  (no records)  closes:yes
+public struct DocumentPart: Sendable, Hashable {
+    /// Whether records of the document come before this part's: its first
+    /// record follows them (a JSON array's comma, no opening bracket).
+    public var continues: Bool
+    /// Whether the document ends with this part (a JSON array's `]`, or
+    /// `[]` for a document of no records).
+    public var closes: Bool
+    /// Whether a CSV or TSV header row is written before the part's first record.
+    public var writesHeader: Bool
+
+    public init(continues: Bool, closes: Bool, writesHeader: Bool) {
+        self.continues = continues
+        self.closes = closes
+        self.writesHeader = writesHeader
+    }
+
+    /// The whole document.
+    public static let whole = DocumentPart(continues: false, closes: true, writesHeader: true)
 }

@@ -76,20 +76,24 @@ public final class RandomAccessFile: @unchecked Sendable {
 ///
 /// Offsets and lines a reader of it gives are its own: the caller moves
 /// them to the file's (`byteOffset + range.lowerBound - prefix.count`).
+/// A `suffix` follows the range's bytes: the `]` that closes a shard of a
+/// JSON array (see Formats/shards.md).
 public final class FileRangeInput: ByteInput {
     public var name: String { file.path }
-    public var sizeHint: Int? { prefix.count + range.count }
+    public var sizeHint: Int? { prefix.count + range.count + suffix.count }
     private let file: RandomAccessFile
     private let range: Range<Int>
     private let prefix: [UInt8]
+    private let suffix: [UInt8]
     /// Bytes handed out so far, the prefix's first.
     private var position = 0
 
     /// - Parameter range: the bytes of `file` the input holds after `prefix`.
-    public init(_ file: RandomAccessFile, range: Range<Int>, prefix: [UInt8] = []) {
+    public init(_ file: RandomAccessFile, range: Range<Int>, prefix: [UInt8] = [], suffix: [UInt8] = []) {
         self.file = file
         self.range = range
         self.prefix = prefix
+        self.suffix = suffix
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
@@ -103,10 +107,21 @@ public final class FileRangeInput: ByteInput {
         }
         let offset = range.lowerBound + position - prefix.count
         let count = min(buffer.count, range.upperBound - offset)
-        guard count > 0 else { return 0 }
+        guard count > 0 else { return readSuffix(into: buffer, at: offset - range.upperBound) }
         let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
         position += got
         return got
+    }
+
+    /// Hands out the suffix from its byte `index`, once the range is read.
+    private func readSuffix(into buffer: UnsafeMutableRawBufferPointer, at index: Int) -> Int {
+        let count = min(buffer.count, suffix.count - index)
+        guard count > 0 else { return 0 }
+        suffix.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[index..<index + count]))
+        }
+        position += count
+        return count
     }
 }
 
@@ -117,6 +132,13 @@ extension LineCounter {
         var counter = LineCounter()
         counter.consume(bytes)
         return counter.lines
+    }
+
+    /// How many characters (Unicode scalars) `bytes` hold after their last line end.
+    public static func column(after bytes: UnsafeRawBufferPointer) -> Int {
+        var counter = LineCounter()
+        counter.consume(bytes)
+        return counter.column
     }
 
     /// How many lines the bytes of `range` in `file` end.

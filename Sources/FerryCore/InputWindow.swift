@@ -140,7 +140,7 @@ public final class InputWindow {
 /// Counts lines (LF, CRLF or a lone CR each end one) and the column, in
 /// Unicode scalars, after the last line end.
 public struct LineCounter {
-    var lines = 0
+    package var lines = 0
     var column = 0
     var endsInCR = false
 

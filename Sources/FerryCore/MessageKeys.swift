@@ -541,6 +541,34 @@ extension MessageKey {
     public static let mergeSummary = MessageKey("merge.summary")
     /// %1$@ read from %2$@ (key: %3$@): %4$@; nothing was written.
     public static let mergeSummaryNotWritten = MessageKey("merge.summary.notWritten")
+    /// Cut a CSV, TSV, JSON Lines or JSON array file into byte ranges that begin at record boundaries, for convert and validate to read one each.
+    public static let planAbstract = MessageKey("plan.abstract")
+    /// The file to plan (not standard input, not gzip).
+    public static let planArgumentInput = MessageKey("plan.argument.input")
+    /// How many shards to cut the file into (some may be empty when there are fewer records).
+    public static let planOptionShards = MessageKey("plan.option.shards")
+    /// The form of the plan: json, the shape Formats/plan.schema.json documents.
+    public static let planOptionReport = MessageKey("plan.option.report")
+    /// Read one shard of the input: the plan ferry plan wrote (with --shard).
+    public static let optionShardPlan = MessageKey("option.shard.plan")
+    /// The shard of --plan to read, from 0.
+    public static let optionShardShard = MessageKey("option.shard.shard")
+    /// Read only the bytes START:END of the input, which begin at a record boundary (with --first-record and --first-line).
+    public static let optionShardRange = MessageKey("option.shard.range")
+    /// With --range: the number of the range's first record in the whole file (default 1).
+    public static let optionShardFirstRecord = MessageKey("option.shard.firstRecord")
+    /// With --range: the line START is on in the whole file (default 1).
+    public static let optionShardFirstLine = MessageKey("option.shard.firstLine")
+    /// CSV and TSV output of a shard: auto writes the header row in the first shard only, always in every shard, never in none.
+    public static let optionShardHeader = MessageKey("option.shard.header")
+    /// The inputs are the json reports of a file's shards, in order: combine them into the report one run over the whole file gives.
+    public static let validateOptionCombine = MessageKey("validate.option.combine")
+    /// START:END, two byte offsets
+    public static let expectedRange = MessageKey("expected.range")
+    /// Cut a CSV file into 4 shards, then convert shard 2 of them.
+    public static let examplePlan = MessageKey("example.plan")
+    /// Combine the reports of validated shards into one, as JUnit.
+    public static let exampleValidateCombine = MessageKey("example.validateCombine")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -812,6 +840,20 @@ extension MessageKey {
         .mergePlaceRecord,
         .mergeSummary,
         .mergeSummaryNotWritten,
+        .planAbstract,
+        .planArgumentInput,
+        .planOptionShards,
+        .planOptionReport,
+        .optionShardPlan,
+        .optionShardShard,
+        .optionShardRange,
+        .optionShardFirstRecord,
+        .optionShardFirstLine,
+        .optionShardHeader,
+        .validateOptionCombine,
+        .expectedRange,
+        .examplePlan,
+        .exampleValidateCombine,
     ]
 }
 

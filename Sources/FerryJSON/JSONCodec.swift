@@ -26,7 +26,7 @@ public struct JSONCodec: Codec {
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        JSONWriter(output, style: context.options.flag("compact") ? .compact : .pretty)
+        JSONWriter(output, style: context.options.flag("compact") ? .compact : .pretty, part: context.part)
     }
 
     /// Any JSON text is well formed, scalars included.

@@ -22,6 +22,8 @@ public final class JSONWriter: RawRecordWriter {
     // so the run-time exclusivity checks are left out.
     @exclusivity(unchecked) private var buffer = WriteBuffer()
     private let style: Style
+    /// The part of the document written: all of it, or a shard's.
+    private let part: DocumentPart
     /// The indent level of a record's values: nil when compact.
     private let valueLevel: Int?
     @exclusivity(unchecked) private var written = 0
@@ -33,9 +35,10 @@ public final class JSONWriter: RawRecordWriter {
     /// Bytes are handed to the output once this many have gathered.
     private static let drainThreshold = 1 << 18
 
-    public init(_ output: any ByteOutput, style: Style) {
+    public init(_ output: any ByteOutput, style: Style, part: DocumentPart = .whole) {
         self.output = output
         self.style = style
+        self.part = part
         valueLevel = style == .pretty ? 2 : nil
     }
 
@@ -101,7 +104,7 @@ public final class JSONWriter: RawRecordWriter {
 
     @inline(__always)
     private func openRecord(to out: inout WriteBuffer) {
-        if style != .lines { append(opening(first: written == 0), to: &out) }
+        if style != .lines { append(opening(first: written == 0 && !part.continues), to: &out) }
     }
 
     @inline(__always)
@@ -124,7 +127,7 @@ public final class JSONWriter: RawRecordWriter {
             Array(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
         return JSONRecordLayout(
-            firstOpening: bytes(opening(first: true)) + keys.segment(0),
+            firstOpening: bytes(opening(first: !part.continues)) + keys.segment(0),
             opening: bytes(opening(first: false)) + keys.segment(0),
             separators: [[]] + (1..<max(fields.count, 1)).map { keys.segment($0) },
             closing: bytes(closing))
@@ -154,10 +157,13 @@ public final class JSONWriter: RawRecordWriter {
     public func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
+        // A document of no records is `[]`; a part that does not close it
+        // leaves the bracket to a later part.
+        let empty = written == 0 && !part.continues
         switch style {
-        case .pretty: buffer.append(written == 0 ? "[]\n" : "\n]\n")
-        case .compact: buffer.append(written == 0 ? "[]\n" : "]\n")
-        case .lines: break
+        case .pretty where part.closes: buffer.append(empty ? "[]\n" : "\n]\n")
+        case .compact where part.closes: buffer.append(empty ? "[]\n" : "]\n")
+        case .pretty, .compact, .lines: break
         }
         try buffer.drain(to: output)
         try output.flush()

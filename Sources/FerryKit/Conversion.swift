@@ -35,6 +35,9 @@ public struct ConversionOptions: Sendable {
     /// Options of the codecs (`compact`, …).
     public var codecOptions = OptionValues()
     public var limits = ReadLimits()
+    /// One shard of the input to read, not the whole file; its output is the
+    /// part of the document that concatenates (Formats/shards.md).
+    public var shard: ShardRange?
     /// Whether a conversion between two codecs that hand over raw records
     /// skips `Record`s (see `RawRecord`). The output is the same either way;
     /// tests (through `@testable import`) turn this off to compare the two
@@ -80,9 +83,20 @@ public struct Converter {
     ) throws(FerryError) -> ConversionSummary {
         let opened = try OpenedInput(path: inputPath, limits: options.limits)
         let counting = opened.counting
-        let input = opened.input
+        var input: any ByteInput = opened.input
         let resolver = FormatResolver(registry: registry)
         let inputCodec = try resolver.inputCodec(path: opened.formatPath, prefix: opened.prefix, from: options.from)
+        var codecOptions = options.codecOptions
+        var shard: (reading: ShardReading, part: DocumentPart)?
+        if let range = options.shard {
+            let source = try ShardSource(
+                path: inputPath, registry: registry, from: inputCodec.id, codecOptions: codecOptions,
+                limits: options.limits)
+            let reading = try ShardReading(source, range: range)
+            shard = (reading, range.part(fileSize: source.file.size))
+            input = reading.input
+            codecOptions = source.codecOptions
+        }
         let gzSuffix = outputPath?.lowercased().hasSuffix(".gz") ?? false
         let outputFormatPath = outputPath.map { gzSuffix ? String($0.dropLast(3)) : $0 }
         // A FIFO or a device (`/dev/stdout`) is a stream, as `-` is: its name
@@ -93,6 +107,9 @@ public struct Converter {
         let outputCodec = try resolver.outputCodec(
             path: namesFormat == true ? outputPath : nil, to: options.to, inputCodec: inputCodec)
         let compress = try Converter.compresses(outputCodec, gzSuffix: gzSuffix, options: options)
+        if shard != nil, compress || !["json", "jsonl", "csv", "tsv"].contains(outputCodec.id) {
+            throw .shardOutputNotConcatenable(compress ? "gzip" : outputCodec.id)
+        }
 
         let toFile = outputPath.map { $0 != "-" } ?? false
         let file = toFile ? try OutputFile(path: outputPath ?? "-", overwrite: options.overwrite) : nil
@@ -120,7 +137,7 @@ public struct Converter {
         var accelerated: (any AcceleratedConversion)?
         do throws(FerryError) {
             let readContext = ReadContext(
-                kind: options.kind, schema: options.schema, options: options.codecOptions, limits: options.limits)
+                kind: options.kind, schema: options.schema, options: codecOptions, limits: options.limits)
             let reader = try inputCodec.makeReader(input, context: readContext)
             let embedPhotos = options.embedPhotos || outputCodec.embedsMedia
             let rawPath =
@@ -133,6 +150,7 @@ public struct Converter {
             readContext.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             let writeContext = WriteContext(options: options.codecOptions)
             writeContext.schema = options.schema
+            if let shard { writeContext.part = shard.part }
             func makeWriter(_ kind: RecordKind?) throws(FerryError) -> any RecordWriter {
                 writeContext.kind = kind
                 return try outputCodec.makeWriter(writerOutput, context: writeContext)
@@ -191,11 +209,17 @@ public struct Converter {
             accelerated?.close()
             try gzip?.finish()
             try file?.commit()
+            let shift = shard?.reading.shift
             return ConversionSummary(
                 inputFormat: inputCodec.id, outputFormat: outputCodec.id, kind: kind ?? .generic, records: count,
-                warnings: readContext.takeWarnings(),
+                warnings: readContext.takeWarnings().map { warning in
+                    var warning = warning
+                    if let shift { warning.location = shift.apply(to: warning.location) }
+                    return warning
+                },
                 losses: (readContext.losses.losses + writeContext.losses.losses).map { loss in
                     var loss = loss
+                    if let shift { loss.warning.location = shift.apply(to: loss.warning.location) }
                     loss.warning.location = loss.warning.location.filling(from: SourceLocation(file: inputPath))
                     return loss
                 })
@@ -204,7 +228,9 @@ public struct Converter {
             accelerated?.close()
             file?.discard()
             photos.removeWrittenFiles()
-            throw input.unlessChanged(error).located(SourceLocation(file: inputPath))
+            var located = input.unlessChanged(error)
+            if let shift = shard?.reading.shift { located.location = shift.apply(to: located.location) }
+            throw located.located(SourceLocation(file: inputPath))
         }
     }
 }

@@ -28,6 +28,7 @@ struct JSONReport {
         root.set("summary", summary.value)
         root.set("files", .array(report.files.map(fileValue)))
         root.set("errors", .array(report.diagnostics.map(diagnosticValue)))
+        if let trace = report.shard { root.set("shard", shardValue(trace)) }
         return root.value
     }
 

@@ -58,6 +58,8 @@ public struct ValidationReport: Sendable {
     public var reachedCap = false
     /// The categories of every error found, those past the cap included.
     public var errorCategories: Set<FerryError.Category> = []
+    /// When one shard of a file was checked: what `--combine` needs.
+    public var shard: ShardTrace?
 
     public init() {}
 

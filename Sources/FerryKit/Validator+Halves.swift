@@ -104,30 +104,18 @@ struct Halves {
     /// then finds (it does not end cleanly at the split).
     private static func split(_ file: RandomAccessFile, quote: UInt8?) throws(FerryError) -> Int? {
         let middle = file.size / 2
-        var quoted = false
-        if let quote {
-            var quotes = 0
-            try file.scan(0..<middle) { chunk, _ in
-                if let base = chunk.baseAddress {
-                    quotes += LineCounter.occurrences(of: quote, from: base, to: base + chunk.count)
-                }
-                return true
-            }
-            quoted = quotes % 2 == 1
+        var rows = RowEndScanner(quote: quote)
+        try file.scan(0..<middle) { chunk, _ in
+            rows.skip(chunk)
+            return true
         }
         // A line feed outside quotes is near: rows are short.
         var found: Int?
         try file.scan(middle..<min(file.size, middle + (4 << 20)), chunk: 1 << 16) { chunk, offset in
-            for index in chunk.indices {
-                let byte = chunk[index]
-                if byte == quote {
-                    quoted.toggle()
-                } else if byte == 0x0A && !quoted {
-                    found = offset + index + 1
-                    return false
-                }
+            rows.scan(chunk) { end in
+                found = offset + end
+                return false
             }
-            return true
         }
         return found.flatMap { $0 < file.size ? $0 : nil }
     }
@@ -137,9 +125,15 @@ struct Halves {
         var records: Int
         var lines: Int
         var bytes: Int
+        /// Columns added on the reader's line `columnsLine` (1-based; 0 for
+        /// none): a shard that starts inside a line (a JSON array on one
+        /// line) reads its first bytes at another column than the file has them.
+        var columns = 0
+        var columnsLine = 0
 
         func apply(to location: SourceLocation) -> SourceLocation {
             var moved = location
+            if columnsLine > 0, location.line == columnsLine { moved.column = location.column.map { $0 + columns } }
             moved.record = location.record.map { $0 + records }
             moved.line = location.line.map { $0 + lines }
             moved.byteOffset = location.byteOffset.map { $0 + bytes }
@@ -194,8 +188,9 @@ extension Validator {
         let shift = Halves.Shift(
             records: first.run.file.records, lines: second.linesBeforeSplit - halves.prefixLines,
             bytes: halves.split - halves.prefix.count)
-        var relocator = Relocator(
-            halves: halves, codec: codec, context: { halfContext(options, kind: kind) },
+        var relocator = RecordRelocator(
+            file: halves.file, prefix: halves.prefix, prefixLines: halves.prefixLines, codec: codec,
+            context: { halfContext(options, kind: kind) },
             lineEnd: (offset: halves.split, line: second.linesBeforeSplit + 1))
         run.adopt(first: first.run, first.collector, second: second.run, second.collector, shift: shift) {
             relocator.location(of: $0, inRecordAt: $1)
@@ -205,7 +200,7 @@ extension Validator {
 
     /// The read context of a half: resuming after a bad record, as the
     /// single pass does.
-    fileprivate func halfContext(_ options: ValidationOptions, kind: RecordKind?) -> ReadContext {
+    func halfContext(_ options: ValidationOptions, kind: RecordKind?) -> ReadContext {
         let context = ReadContext(
             kind: options.schema == nil ? kind : .generic, schema: options.schema, options: options.codecOptions,
             limits: options.limits)
@@ -264,37 +259,6 @@ private final class HalfJob: @unchecked Sendable {
             run.file.complete = false
             run.report(Diagnostic(error.located(SourceLocation(file: path))))
         }
-    }
-}
-
-/// Finds the cell of a record of the second half again, for a key that
-/// proves to repeat one of the first half's: a reader of the record alone
-/// finds its field's line and column; the lines before it are counted from
-/// the last one found, so that all of them together cost one pass over the
-/// second half.
-private struct Relocator {
-    let halves: Halves
-    let codec: any Codec
-    let context: () -> ReadContext
-    /// The last line end counted: the byte after it, and its line (1-based).
-    var lineEnd: (offset: Int, line: Int)
-
-    /// The location of `field` in the record at `offset` of the file, and
-    /// the field's value as a key's text.
-    mutating func location(of field: String, inRecordAt offset: Int) -> (location: SourceLocation, text: String?) {
-        if offset > lineEnd.offset, let lines = try? LineCounter.lineEnds(in: halves.file, range: lineEnd.offset..<offset) {
-            lineEnd = (offset, lineEnd.line + lines)
-        }
-        let here = SourceLocation(file: halves.path, byteOffset: offset, line: lineEnd.line)
-        let input = FileRangeInput(halves.file, range: offset..<halves.file.size, prefix: halves.prefix)
-        guard let reader = try? codec.makeReader(input, context: context()), let record = try? reader.next() else {
-            return (here, nil)
-        }
-        let text = record[field].flatMap(FileRun.keyText)
-        guard let found = reader.location(ofField: field, inRecordAt: halves.prefix.count) else { return (here, text) }
-        let shift = Halves.Shift(
-            records: 0, lines: lineEnd.line - 1 - halves.prefixLines, bytes: offset - halves.prefix.count)
-        return (shift.apply(to: found).filling(from: here), text)
     }
 }
 
@@ -417,7 +381,7 @@ extension FileRun {
     }
 
     /// File-level warnings with the same code, one each, their counts added.
-    private static func merged(_ warnings: [Diagnostic]) -> [Diagnostic] {
+    static func merged(_ warnings: [Diagnostic]) -> [Diagnostic] {
         var result: [Diagnostic] = []
         for warning in warnings {
             if let index = result.firstIndex(where: { $0.code == warning.code }),
@@ -435,13 +399,13 @@ extension FileRun {
 
 extension Diagnostic {
     /// Whether it is about the file as a whole (a count, at no record or line).
-    fileprivate var isFileLevel: Bool {
+    var isFileLevel: Bool {
         severity == .warning && location.record == nil && location.line == nil
     }
 
     /// Whether it comes from a record's rules or its reading, which one pass
     /// reports before the record's unique keys and photo.
-    fileprivate var isOfRules: Bool {
+    var isOfRules: Bool {
         code != .recordDuplicateKey && rule != "photo.format"
     }
 }

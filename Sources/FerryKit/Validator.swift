@@ -18,6 +18,9 @@ public struct ValidationOptions: Sendable {
     /// Files of at least this many bytes are checked in two halves at once
     /// (`Validator+Halves.swift`); tests lower it, or raise it to `.max`.
     var halvesThreshold = Halves.threshold
+    /// One shard of the input to check, not the whole file; its report
+    /// carries what `--combine` needs (`ShardTrace`).
+    public var shard: ShardRange?
 
     public init() {}
 }
@@ -49,30 +52,10 @@ public struct Validator {
             var file = ValidationReport.File(path: path)
             var run = FileRun(path: path, sink: sink, file: file)
             do throws(FerryError) {
-                try OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) in
-                    let codec = try FormatResolver(registry: registry).inputCodec(
-                        path: opened.formatPath, prefix: opened.prefix, from: options.from)
-                    run.file.format = codec.id
-                    let context = ReadContext(
-                        kind: options.schema == nil ? options.kind : .generic, schema: options.schema,
-                        options: options.codecOptions, limits: options.limits)
-                    if options.wellFormednessOnly {
-                        run.file.countsRecords = false
-                        try run.lint(opened.input, codec: codec, context: context)
-                        return
-                    }
-                    context.resumesAfterBadRecords = true
-                    context.reportsEveryLoss = true
-                    if let halves = Halves(path: path, codec: codec, opened: opened, options: options),
-                        check(halves, into: &run, codec: codec, options: options)
-                    {
-                        return
-                    }
-                    let reader = try codec.makeReader(opened.input, context: context)
-                    let photos = PhotoStore(
-                        inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",
-                        photosDirectory: nil, overwrite: false)
-                    try run.check(reader, context: context, kind: options.kind, schema: options.schema, photos: photos)
+                if let range = options.shard, !options.wellFormednessOnly {
+                    report.shard = try check(shard: range, path: path, into: &run, options: options)
+                } else {
+                    try checkWhole(path, into: &run, options: options)
                 }
             } catch {
                 // The file could not be opened or read on: one error, located.
@@ -88,6 +71,35 @@ public struct Validator {
         report.errorCategories = sink.errorCategories
         report.rules = options.schema?.source ?? kinds.map(\.rawValue).joined(separator: ", ")
         return report
+    }
+
+    /// Checks the whole of the file at `path` into `run`.
+    private func checkWhole(_ path: String, into run: inout FileRun, options: ValidationOptions) throws(FerryError) {
+        try OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) in
+            let codec = try FormatResolver(registry: registry).inputCodec(
+                path: opened.formatPath, prefix: opened.prefix, from: options.from)
+            run.file.format = codec.id
+            let context = ReadContext(
+                kind: options.schema == nil ? options.kind : .generic, schema: options.schema,
+                options: options.codecOptions, limits: options.limits)
+            if options.wellFormednessOnly {
+                run.file.countsRecords = false
+                try run.lint(opened.input, codec: codec, context: context)
+                return
+            }
+            context.resumesAfterBadRecords = true
+            context.reportsEveryLoss = true
+            if let halves = Halves(path: path, codec: codec, opened: opened, options: options),
+                check(halves, into: &run, codec: codec, options: options)
+            {
+                return
+            }
+            let reader = try codec.makeReader(opened.input, context: context)
+            let photos = PhotoStore(
+                inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",
+                photosDirectory: nil, overwrite: false)
+            try run.check(reader, context: context, kind: options.kind, schema: options.schema, photos: photos)
+        }
     }
 }
 

@@ -15,7 +15,9 @@ import Foundation
 /// one that a killed process left half made is made again.
 public enum PythonEnvironment {
     /// The packages installed, one a line: also the marker file's content.
-    public static let packages = ["jsonschema"]
+    /// `.ci/run` installs the same list (`PYTHON_PACKAGES`; pyspark is for
+    /// the Spark example it runs).
+    public static let packages = ["jsonschema", "pyspark"]
 
     public static let folder = TestPaths.packageRoot.appendingPathComponent(".build/python-venv")
     static let marker = folder.appendingPathComponent(".ferry-ready")

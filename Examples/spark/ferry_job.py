@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Runs ferry on Apache Spark: one shard of a large file per task.
+
+    spark-submit --master 'local[2]' Examples/spark/ferry_job.py \
+        convert|validate INPUT OUTPUT_DIR --shards N [--to FMT] [--kind K]
+
+The driver plans the input (`ferry plan INPUT --shards N`); each task runs
+`ferry convert --range START:END --first-record R --first-line L` or
+`ferry validate --range … --report json` on one shard in a subprocess
+(a mapPartitions over one shard per partition). Then:
+
+- convert writes OUTPUT_DIR/part-00000 … part-(N-1), in shard order:
+  `cat OUTPUT_DIR/part-*` is what `ferry convert INPUT - --to FMT` writes.
+  A shard whose records fail stops the job with that shard's error and
+  ferry's exit status, as the one-machine convert would (the first
+  failing shard holds the file's first bad record).
+- validate writes each shard's json report to OUTPUT_DIR/shards/, combines
+  them into OUTPUT_DIR/report.json with `ferry validate --combine` (the
+  report `ferry validate INPUT --report json` gives), prints the text
+  report, and exits with ferry validate's status: 0 valid, 1 invalid,
+  2 usage, 3 I/O.
+
+On a cluster only the master URL and the paths change: `ferry` must be on
+each worker's PATH (or give --ferry), and INPUT and OUTPUT_DIR on storage
+every worker and the driver reach at the same path (NFS, a mounted bucket).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(description="Run ferry convert or validate on Spark, a shard per task.")
+    parser.add_argument("command", choices=["convert", "validate"])
+    parser.add_argument("input")
+    parser.add_argument("output_dir")
+    parser.add_argument("--shards", type=int, required=True, help="how many shards (and tasks)")
+    parser.add_argument("--to", help="convert: the output format (json, jsonl, csv, tsv)")
+    parser.add_argument("--kind", choices=["product", "book", "generic"], help="the records' kind")
+    parser.add_argument("--compact", action="store_true", help="convert: compact JSON")
+    parser.add_argument("--max-errors", help="validate: the cap on errors (as ferry validate)")
+    parser.add_argument("--ferry", default=os.environ.get("FERRY", "ferry"), help="the ferry executable")
+    return parser.parse_args(argv)
+
+
+def plan(ferry, source, shards):
+    """The plan of the input, made on the driver: one pass over the file."""
+    done = subprocess.run([ferry, "plan", source, "--shards", str(shards)], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        sys.exit(done.returncode)
+    return json.loads(done.stdout)
+
+
+def shard_arguments(shard):
+    """The options that read one shard, as a scheduler passes them."""
+    return [
+        "--range", "%d:%d" % (shard["start"], shard["end"]),
+        "--first-record", str(shard["firstRecord"]),
+        "--first-line", str(shard["firstLine"]),
+    ]
+
+
+def make_task(args, source, output_dir):
+    """What a task runs on its partition: ferry on each shard it holds."""
+    ferry, command = args.ferry, args.command
+    common = (["--kind", args.kind] if args.kind else [])
+    if command == "convert":
+        common += (["--to", args.to] if args.to else []) + (["--compact"] if args.compact else [])
+    elif args.max_errors:
+        common += ["--max-errors", args.max_errors]
+
+    def run(shards):
+        for shard in shards:
+            index = shard["shard"]
+            if command == "convert":
+                target = os.path.join(output_dir, "part-%05d" % index)
+                line = [ferry, "convert", source, target, "--force", "--quiet"] + shard_arguments(shard) + common
+            else:
+                target = os.path.join(output_dir, "shards", "report-%05d.json" % index)
+                line = [ferry, "validate", source, "--report", "json", "--output", target, "--force", "--quiet"]
+                line += shard_arguments(shard) + common
+            done = subprocess.run(line, capture_output=True, text=True)
+            yield (index, done.returncode, done.stderr, target)
+    return run
+
+
+def main(argv):
+    args = parse_arguments(argv)
+    from pyspark import SparkConf
+    from pyspark.sql import SparkSession
+
+    # As given, so the reports name the file as ferry validate does; on a
+    # cluster, give a path every worker reads (an absolute one).
+    source = args.input
+    output_dir = os.path.abspath(args.output_dir)
+    os.makedirs(os.path.join(output_dir, "shards") if args.command == "validate" else output_dir, exist_ok=True)
+    the_plan = plan(args.ferry, source, args.shards)
+    shards = the_plan["shards"]
+
+    conf = SparkConf().setAppName("ferry %s %s" % (args.command, os.path.basename(source)))
+    conf.setIfMissing("spark.master", "local[2]")
+    spark = SparkSession.builder.config(conf=conf).getOrCreate()
+    try:
+        # One shard per partition, so one ferry per task.
+        rdd = spark.sparkContext.parallelize(shards, len(shards))
+        results = sorted(rdd.mapPartitions(make_task(args, source, output_dir)).collect())
+    finally:
+        spark.stop()
+
+    failed = [result for result in results if result[1] != 0 and not (args.command == "validate" and result[1] == 1)]
+    if failed:
+        index, status, stderr, _ = failed[0]
+        sys.stderr.write(stderr)
+        if args.command == "convert":
+            for result in results:
+                if os.path.exists(result[3]):
+                    os.remove(result[3])
+        return status
+
+    if args.command == "convert":
+        return 0
+    reports = [result[3] for result in results]
+    combined = os.path.join(output_dir, "report.json")
+    limit = ["--max-errors", args.max_errors] if args.max_errors else []
+    done = subprocess.run(
+        [args.ferry, "validate", "--combine"] + reports + ["--report", "json", "--output", combined, "--force", "--quiet"]
+        + limit)
+    if done.returncode not in (0, 1):
+        return done.returncode
+    text = subprocess.run([args.ferry, "validate", "--combine"] + reports + limit)
+    return text.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,163 @@
+// MARK: - Design
+//
+// `ferry validate --combine` reads the json reports of a file's shards, in
+// order, and gives the report one run over the whole file gives:
+//
+//     shard 0: errors at records 3, 9      keys A-1 (record 1), B-2 (record 9)
+//     shard 1: errors at records 14        keys B-2 (record 12), C-3 (record 15)
+//     whole:   errors at records 3, 9, 12 (B-2 repeats record 9), 14
+//
+// Each shard's diagnostics are already at the file's lines, records and
+// bytes. A key a shard saw first that an earlier shard had is a duplicate
+// the shards could not see: it is reported among that shard's diagnostics
+// at its record, after the record's rules and before its other keys and
+// its photo, as one pass orders them, at the cell found again by reading
+// that record from the file (`RecordRelocator`). A shard's own duplicates
+// name the first record of the key in the whole file. The cap on errors
+// and the counts are then those of one pass: the diagnostics go through
+// one `FileRun`, in order.
+
+/// Combines the json reports of a file's shards into the report of the file.
+public struct ReportCombiner {
+    public let registry: CodecRegistry
+
+    public init(registry: CodecRegistry = .standard) { self.registry = registry }
+
+    /// - Parameters:
+    ///   - paths: the shards' json reports, in the order of their shards.
+    ///   - maxErrors: the cap on errors of the combined report.
+    /// - Throws: `shard.badReport`, `shard.reportsNotContiguous`, `io.*`.
+    public func combine(_ paths: [String], maxErrors: Int?) throws(FerryError) -> ValidationReport {
+        var shards: [ShardReport] = []
+        for path in paths { shards.append(try ShardReport(path: path)) }
+        var expected = 0
+        for shard in shards {
+            guard shard.trace.range.start == expected, shard.trace.input == shards[0].trace.input else {
+                throw .shardReportsNotContiguous(shard.path, expected: expected)
+            }
+            expected = shard.trace.range.end
+        }
+        guard let first = shards.first, expected == first.trace.size else {
+            throw .shardReportsNotContiguous(paths.last ?? "", expected: expected)
+        }
+        let input = first.trace.input
+        var report = ValidationReport()
+        report.maxErrors = maxErrors
+        report.rulesChoice = first.rulesChoice
+        let sink = DiagnosticCollector(maxErrors: maxErrors)
+        var run = FileRun(path: input, sink: sink, file: ValidationReport.File(path: input))
+        run.file.format = first.trace.format
+        run.file.kind = shards.lazy.compactMap(\.kind).first
+        var tables: [String: UniqueKeys] = [:]
+        var fileWarnings: [Diagnostic] = []
+        var capRecord: Int?
+        var relocator: RecordRelocator?
+        for shard in shards {
+            run.file.records += shard.records
+            run.file.complete = run.file.complete && shard.complete
+            if sink.reachedCap { continue }
+            // The keys an earlier shard had, each at its record here.
+            var crossings: [(key: ShardTrace.Key, first: Int)] = []
+            for key in shard.trace.keys {
+                let field = shard.trace.uniqueFields[key.field]
+                let table = tables[field] ?? UniqueKeys()
+                tables[field] = table
+                if let earlier = table.insert((key.digest.low, key.digest.high), record: key.record) {
+                    crossings.append((key, earlier))
+                }
+            }
+            var next = 0
+            let diagnostics = shard.diagnostics
+            func report(_ diagnostic: Diagnostic) {
+                let wasCapped = sink.reachedCap
+                run.report(diagnostic)
+                if !wasCapped && sink.reachedCap { capRecord = diagnostic.location.record }
+            }
+            /// The shard's diagnostics up to record `record` (only those of
+            /// its rules at that record, for `rulesOnly`).
+            func reportShard(through record: Int, rulesOnly: Bool) {
+                while next < diagnostics.count, !sink.reachedCap {
+                    let diagnostic = diagnostics[next]
+                    let at = diagnostic.location.record ?? record
+                    guard at < record || (at == record && (!rulesOnly || diagnostic.isOfRules)) else { return }
+                    next += 1
+                    if diagnostic.isFileLevel || diagnostic.code == .photoNotChecked {
+                        fileWarnings.append(diagnostic)
+                    } else if diagnostic.code == .recordDuplicateKey {
+                        report(firstOfKey(diagnostic, tables))
+                    } else {
+                        report(diagnostic)
+                    }
+                }
+            }
+            for crossing in crossings {
+                reportShard(through: crossing.key.record, rulesOnly: true)
+                if sink.reachedCap { break }
+                if relocator == nil || relocator?.lineEnd.offset ?? 0 > crossing.key.byteOffset {
+                    relocator = try relocatorFor(shard)
+                }
+                let field = shard.trace.uniqueFields[crossing.key.field]
+                let found = relocator?.location(of: field, inRecordAt: crossing.key.byteOffset)
+                let text = found?.text ?? ""
+                report(
+                    Diagnostic(
+                        .error, .recordDuplicateKey, [.string(field), .string(text), .integer(crossing.first + 1)],
+                        at: SourceLocation(file: input, record: crossing.key.record, field: field), value: text,
+                        rule: "/properties/\(field)/x-ferry-unique"
+                    ).located(found?.location ?? SourceLocation()))
+            }
+            reportShard(through: .max, rulesOnly: false)
+            relocator = nil
+        }
+        for warning in Self.combined(fileWarnings) { run.report(warning) }
+        if let capRecord {
+            run.file.uncheckedRecords = max(run.file.records - (capRecord + 1), 0)
+        } else {
+            run.file.uncheckedRecords = shards.reduce(0) { $0 + $1.uncheckedRecords }
+        }
+        report.files = [run.file]
+        report.diagnostics = sink.diagnostics
+        report.reachedCap = sink.reachedCap
+        report.errorCategories = sink.errorCategories
+        for shard in shards { report.errorCategories.formUnion(shard.errorCategories) }
+        report.rules = first.rules
+        return report
+    }
+
+    /// A reader of records of `shard` again, from its start.
+    private func relocatorFor(_ shard: ShardReport) throws(FerryError) -> RecordRelocator {
+        let source = try ShardSource(
+            path: shard.trace.input, registry: registry, from: shard.trace.format,
+            codecOptions: shard.trace.codecOptions, limits: ReadLimits())
+        let prefix: [UInt8]
+        if let header = source.header {
+            prefix = try source.file.bytes(0..<header.end)
+        } else {
+            prefix = source.codec.id == "json" ? [UInt8(ascii: "[")] : []
+        }
+        let kind = shard.kind ?? .generic
+        let options = source.codecOptions
+        return RecordRelocator(
+            file: source.file, prefix: prefix, prefixLines: source.header?.lines ?? 0, codec: source.codec,
+            context: { ReadContext(kind: kind, options: options) },
+            lineEnd: (offset: shard.trace.range.start, line: shard.trace.range.firstLine))
+    }
+
+    /// A shard's own duplicate, naming the key's first record in the file.
+    private func firstOfKey(_ diagnostic: Diagnostic, _ tables: [String: UniqueKeys]) -> Diagnostic {
+        guard diagnostic.arguments.count == 3, case .string(let field) = diagnostic.arguments[0],
+            case .string(var text) = diagnostic.arguments[1], let table = tables[field]
+        else { return diagnostic }
+        let digest = text.withUTF8 { UniqueKeys.digest(UnsafeRawBufferPointer($0)) }
+        guard let first = table.record(of: digest) else { return diagnostic }
+        var moved = diagnostic
+        moved.arguments[2] = .integer(first + 1)
+        return moved
+    }
+
+    /// File-level warnings with the same code, one each, their counts
+    /// added; a photo warning keeps the first shard's place.
+    private static func combined(_ warnings: [Diagnostic]) -> [Diagnostic] {
+        FileRun.merged(warnings)
+    }
+}

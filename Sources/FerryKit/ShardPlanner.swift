@@ -1,0 +1,213 @@
+import FerryCSV
+import FerryJSON
+
+// MARK: - Design
+//
+// `ferry plan` reads the file once, from its start, and cuts it at the
+// first record boundary at or after each of N−1 evenly spaced offsets:
+//
+//     size 100, 4 shards: targets 25, 50, 75
+//     rows end at 0…19, 19…41, 41…48, 48…90, 90…100
+//     cuts:             41 (≥ 25), 90 (≥ 50), 90 (≥ 75)
+//     shards:           0..<41, 41..<90, 90..<90 (empty), 90..<100
+//
+// A row ends at a line feed outside quotes (`RowEndScanner`, the quote rule
+// the halves of a validation use too); a JSON array is cut at the commas
+// between its elements (`JSONArrayCutter`). On the way it counts records
+// (rows that are not blank, the header aside) and lines (as `LineCounter`
+// counts them for locations), so that each shard knows the number of its
+// first record and the line it starts on, and a reader of it names every
+// place as a reader of the whole file would.
+
+/// Plans the shards of a CSV, TSV, JSON Lines or JSON array file.
+public struct ShardPlanner {
+    public let registry: CodecRegistry
+
+    public init(registry: CodecRegistry = .standard) { self.registry = registry }
+
+    /// Cuts the file at `path` into `count` ranges.
+    /// - Parameter options: the input format (`from`) and the codec options
+    ///   (the CSV dialect) it is read with.
+    /// - Throws: `shard.compressed`, `shard.notSplittable`, `io.*`.
+    public func plan(_ path: String, shards count: Int, options: ValidationOptions) throws(FerryError) -> ShardPlan {
+        let source = try ShardSource(
+            path: path, registry: registry, from: options.from, codecOptions: options.codecOptions,
+            limits: options.limits)
+        let file = source.file
+        // A file of no bytes is one empty shard, which writes the empty document.
+        let targets = file.size == 0 ? [] : (1..<max(count, 1)).map { Int((Int64(file.size) * Int64($0)) / Int64(count)) }
+        var cuts = Cuts(targets: targets)
+        if source.codec.id == "json" {
+            try cutArray(file, into: &cuts)
+        } else {
+            try cutRows(file, from: source.header?.end ?? 0, quote: source.quote, csv: source.quote != nil, into: &cuts)
+        }
+        cuts.finish(size: file.size)
+        var shards: [ShardPlan.Shard] = []
+        let starts = [(start: 0, records: 0, line: 1)] + cuts.found
+        for (index, start) in starts.enumerated() {
+            let next = index + 1 < starts.count ? starts[index + 1] : (file.size, cuts.records, 0)
+            shards.append(
+                ShardPlan.Shard(
+                    start: start.start, end: next.0, firstRecord: start.records + 1, firstLine: start.line,
+                    records: next.1 - start.records))
+        }
+        return ShardPlan(
+            input: path, size: file.size, format: source.codec.id, delimiter: source.delimiter, header: source.header,
+            records: cuts.records, shards: shards)
+    }
+
+    /// The cuts found so far, and the records and lines counted.
+    private struct Cuts {
+        let targets: [Int]
+        var found: [(start: Int, records: Int, line: Int)] = []
+        var records = 0
+        var lines = LineCounter()
+
+        /// Cuts at `offset` for every target at or before it; `lines` has
+        /// counted the bytes before it.
+        mutating func cut(at offset: Int) {
+            while found.count < targets.count && targets[found.count] <= offset {
+                found.append((offset, records, lines.lines + 1))
+            }
+        }
+
+        var wantsMore: Bool { found.count < targets.count }
+
+        mutating func finish(size: Int) {
+            while found.count < targets.count { found.append((size, records, lines.lines + 1)) }
+        }
+    }
+
+    /// Rows of CSV, TSV or JSON Lines, from `start` (after the header).
+    private func cutRows(
+        _ file: RandomAccessFile, from start: Int, quote: UInt8?, csv: Bool, into cuts: inout Cuts
+    ) throws(FerryError) {
+        if start > 0 { try file.scan(0..<start) { chunk, _ in cuts.lines.consume(chunk); return true } }
+        var rows = RowEndScanner(quote: quote)
+        // Whether a row starts at the next byte, and whether it is a CR
+        // that starts a row (a CRLF row, blank, across two blocks).
+        var startCarry: UInt64 = 1
+        var crCarry: UInt64 = 0
+        var lastEnd = start
+        // Lines are counted from the masks as `LineCounter` counts them: a
+        // LF, a CR LF or a lone CR each end one.
+        var lines = cuts.lines.lines
+        var crAtEnd: UInt64 = 0
+        /// 1 when the last byte read is a CR outside quotes; 2 once a lone one is found.
+        var loneCR: UInt64 = 0
+        func lineEnds(_ lineFeeds: UInt64, _ returns: UInt64, _ crBefore: UInt64) -> Int {
+            lineFeeds.nonzeroBitCount + returns.nonzeroBitCount - (returns & (lineFeeds >> 1)).nonzeroBitCount
+                - Int(crBefore & lineFeeds & 1)
+        }
+        try file.scan(start..<file.size) { chunk, offset in
+            guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+            var block = 0
+            var padded = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            while block < chunk.count {
+                var ends: UInt64
+                if block + 64 <= chunk.count {
+                    ends = rows.rowEnds(in64: base + block)
+                } else {
+                    let count = chunk.count - block
+                    ends = withUnsafeMutableBytes(of: &padded) { bytes in
+                        bytes.copyMemory(from: UnsafeRawBufferPointer(start: base + block, count: count))
+                        return bytes.baseAddress.map { rows.rowEnds(in64: $0.assumingMemoryBound(to: UInt8.self)) } ?? 0
+                    }
+                }
+                let lineFeeds = rows.lineFeeds
+                let returns = rows.carriageReturns
+                defer {
+                    lines += lineEnds(lineFeeds, returns, crAtEnd)
+                    crAtEnd = returns >> 63
+                }
+                // A CR outside quotes with no LF after it ends a CSV row for
+                // the reader, but is no cut here: such a file is refused.
+                let outsideReturns = returns & ~rows.insideQuotes
+                if csv && ((outsideReturns & ~(lineFeeds >> 1)) << 1 != 0 || (loneCR == 1 && lineFeeds & 1 == 0)) {
+                    loneCR = 2
+                    return false
+                }
+                loneCR = outsideReturns >> 63
+                if ends == 0 {
+                    startCarry = 0
+                    crCarry = 0
+                    block += 64
+                    continue
+                }
+                // CSV: a row that is a line end alone (LF, or CR LF) is blank.
+                // JSON Lines: a row is looked at when it starts with white space.
+                let starts = (ends << 1) | startCarry
+                let crStarts = rows.carriageReturns & starts
+                let blankCSV = ends & (starts | (crStarts << 1) | crCarry)
+                startCarry = ends >> 63
+                crCarry = crStarts >> 63
+                let end = offset + block + 64
+                if csv && !(cuts.wantsMore && cuts.targets[cuts.found.count] <= end) {
+                    cuts.records += ends.nonzeroBitCount - blankCSV.nonzeroBitCount
+                    lastEnd = offset + block + 64 - ends.leadingZeroBitCount
+                    block += 64
+                    continue
+                }
+                while ends != 0 {
+                    let bit = ends.trailingZeroBitCount
+                    let rowEnd = block + bit + 1
+                    let blank: Bool
+                    if csv {
+                        blank = blankCSV & (1 << UInt64(bit)) != 0
+                    } else if lastEnd >= offset {
+                        blank = !Self.holdsRecord(UnsafeRawBufferPointer(rebasing: chunk[(lastEnd - offset)..<rowEnd]), csv: false)
+                    } else {
+                        // A line from the chunk before: read again, once.
+                        blank = !Self.holdsRecord((try? file.bytes(lastEnd..<offset + rowEnd)) ?? [], csv: false)
+                    }
+                    if !blank { cuts.records += 1 }
+                    lastEnd = offset + rowEnd
+                    if cuts.wantsMore && cuts.targets[cuts.found.count] <= offset + rowEnd {
+                        // The line ends of this block up to the row's.
+                        let upTo = bit == 63 ? UInt64.max : (1 << UInt64(bit + 1)) - 1
+                        cuts.lines.lines = lines + lineEnds(lineFeeds & upTo, returns & upTo, crAtEnd)
+                        cuts.cut(at: offset + rowEnd)
+                    }
+                    ends &= ends &- 1
+                }
+                block += 64
+            }
+            return true
+        }
+        cuts.lines.lines = lines
+        if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
+        if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
+        // The last row, when no line end closes it.
+        if lastEnd < file.size, Self.holdsRecord(try file.bytes(lastEnd..<file.size), csv: csv) { cuts.records += 1 }
+    }
+
+    /// Whether the bytes of a row hold a record: a CSV row that is more than
+    /// a line end, a JSON Lines line that is more than white space.
+    private static func holdsRecord<Bytes: Collection<UInt8>>(_ bytes: Bytes, csv: Bool) -> Bool {
+        csv ? bytes.contains { $0 != 0x0D && $0 != 0x0A } : bytes.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }
+    }
+
+    /// The elements of a JSON array.
+    private func cutArray(_ file: RandomAccessFile, into cuts: inout Cuts) throws(FerryError) {
+        var cutter = JSONArrayCutter()
+        try file.scan(0..<file.size) { chunk, offset in
+            var counted = 0
+            _ = cutter.scan(chunk) { index, elements in
+                if cuts.wantsMore && cuts.targets[cuts.found.count] <= offset + index {
+                    cuts.lines.consume(UnsafeRawBufferPointer(rebasing: chunk[counted..<index]))
+                    counted = index
+                    cuts.records = elements
+                    cuts.cut(at: offset + index)
+                }
+                return true
+            }
+            cuts.lines.consume(UnsafeRawBufferPointer(rebasing: chunk[counted...]))
+            return cutter.state != .notArray
+        }
+        if cutter.state == .notArray || (cutter.state == .before && file.size > 0) {
+            throw .shardNotSplittable(file.path, format: "json")
+        }
+        cuts.records = cutter.elements
+    }
+}

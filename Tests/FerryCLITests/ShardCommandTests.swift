@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+
+/// `ferry plan`, `--plan/--shard` and `--range` on convert and validate,
+/// and `validate --combine`: the shards' outputs, concatenated, are the
+/// one-machine output byte for byte, and their combined report is the
+/// one-machine report.
+@Suite struct ShardCommandTests {
+    // MARK: - Data
+
+    /// Products whose notes hold quoted line breaks, commas and doubled
+    /// quotes (most bytes of the file are inside quotes, so the planner's
+    /// targets fall inside them), with a blank line, a negative price, an
+    /// empty name, and skus repeated near and far (record 7's at 58, 59
+    /// and 118; record 60's at 61).
+    static func productsCSV() -> String {
+        var lines = ["name,price,sku,notes"]
+        for row in 1...120 {
+            var name = "Product \(row)"
+            var price = "\(row).5"
+            var sku = "SKU-\(row)"
+            if row == 13 { price = "-2" }
+            if row == 77 { name = "" }
+            if row == 58 || row == 59 || row == 118 { sku = "SKU-7" }
+            if row == 61 { sku = "SKU-60" }
+            let notes = "\"line one of \(row)\nline two, \"\"quoted\"\"\nline three\n\nend\""
+            lines.append("\(name),\(price),\(sku),\(notes)")
+            if row == 40 { lines.append("") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The inputs: the CSV above, and the same records as JSON Lines,
+    /// pretty JSON and compact JSON (converted by ferry, kind generic so
+    /// that the bad records pass).
+    static func inputs(in folder: ScratchFolder) throws -> [String: String] {
+        let csv = try folder.write("p.csv", productsCSV())
+        var inputs = ["csv": csv]
+        for (name, extra) in [("p.jsonl", [String]()), ("p.json", []), ("c.json", ["--compact"])] {
+            let path = folder.path(name)
+            let made = try Ferry.run(["convert", csv, path, "--kind", "generic", "-q"] + extra)
+            #expect(made.status == 0, "\(made.err)")
+            inputs[name] = path
+        }
+        return inputs
+    }
+
+    static let shardCounts = [1, 2, 7, 64]
+
+    /// What each input is converted to.
+    static let outputs: [String: [[String]]] = [
+        "csv": [["--to", "json"], ["--to", "csv"]],
+        "p.jsonl": [["--to", "json"], ["--to", "jsonl"]],
+        "p.json": [["--to", "json"], ["--to", "csv"]],
+        "c.json": [["--to", "json", "--compact"]],
+    ]
+
+    /// Plans `input` in `count` shards, in the folder as `plan-<count>.json`.
+    static func plan(_ input: String, _ count: Int, in folder: ScratchFolder) throws -> (path: String, plan: [String: Any]) {
+        let path = folder.path("plan-\(URL(fileURLWithPath: input).lastPathComponent)-\(count).json")
+        let result = try Ferry.run(["plan", input, "--shards", String(count)])
+        #expect(result.status == 0, "\(result.err)")
+        try Data(result.stdout).write(to: URL(fileURLWithPath: path))
+        let plan = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        return (path, plan)
+    }
+
+    // MARK: - The plan
+
+    @Test(arguments: shardCounts)
+    func rangesCoverTheFileInOrderAndStartAtRecords(count: Int) throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let bytes = try folder.read("p.csv")
+        let (_, plan) = try Self.plan(input, count, in: folder)
+        let shards = try #require(plan["shards"] as? [[String: Int]])
+        #expect(shards.count == count)
+        #expect(plan["records"] as? Int == 120)
+        var end = 0
+        var records = 0
+        var naiveCutsDiffer = false
+        for (index, shard) in shards.enumerated() {
+            let start = try #require(shard["start"])
+            #expect(start == end, "shard \(index) starts where the one before ended")
+            end = try #require(shard["end"])
+            #expect(start <= end)
+            #expect(shard["firstRecord"] == records + 1)
+            records += try #require(shard["records"])
+            // The line is the file's: one more than the line ends before it.
+            #expect(shard["firstLine"] == bytes[..<start].count(where: { $0 == 0x0A }) + 1)
+            if index > 0 {
+                // The first line feed at or after the target is not always
+                // a row end: the planner did not cut there.
+                let target = bytes.count * index / count
+                if let lineFeed = bytes[target...].firstIndex(of: 0x0A), lineFeed + 1 != start, start != end {
+                    naiveCutsDiffer = true
+                }
+            }
+        }
+        #expect(end == bytes.count)
+        #expect(records == 120)
+        if count >= 7 { #expect(naiveCutsDiffer, "some target should fall inside a quoted field") }
+    }
+
+    @Test func moreShardsThanRecordsLeavesSomeEmpty() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.jsonl", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3}\n")
+        let (_, plan) = try Self.plan(input, 7, in: folder)
+        let shards = try #require(plan["shards"] as? [[String: Int]])
+        #expect(shards.count == 7)
+        #expect(shards.filter { $0["start"] == $0["end"] }.count == 4)
+        #expect(shards.filter { $0["records"] == 1 }.count == 3)
+    }
+
+    // MARK: - Convert
+
+    @Test(arguments: ["csv", "p.jsonl", "p.json", "c.json"])
+    func concatenatedShardsAreTheOneMachineOutput(input name: String) throws {
+        let folder = try ScratchFolder()
+        let input = try #require(try Self.inputs(in: folder)[name])
+        for count in Self.shardCounts {
+            let (plan, _) = try Self.plan(input, count, in: folder)
+            for output in Self.outputs[name] ?? [] {
+                let whole = try Ferry.run(["convert", input, "-", "--kind", "generic"] + output)
+                #expect(whole.status == 0, "\(whole.err)")
+                var joined: [UInt8] = []
+                for shard in 0..<count {
+                    let part = try Ferry.run(
+                        ["convert", input, "-", "--kind", "generic", "--plan", plan, "--shard", String(shard)] + output)
+                    #expect(part.status == 0, "\(part.err)")
+                    joined += part.stdout
+                }
+                #expect(joined == whole.stdout, "\(name) in \(count) shards, \(output)")
+                #expect(!whole.stdout.isEmpty)
+            }
+        }
+    }
+
+    @Test func rangeOptionsGiveTheShardOfThePlan() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let (plan, parsed) = try Self.plan(input, 7, in: folder)
+        let shards = try #require(parsed["shards"] as? [[String: Int]])
+        for (index, shard) in shards.enumerated() {
+            let byPlan = try Ferry.run([
+                "convert", input, "-", "--to", "jsonl", "--kind", "generic", "--plan", plan, "--shard", String(index),
+            ])
+            let byRange = try Ferry.run([
+                "convert", input, "-", "--to", "jsonl", "--kind", "generic", "--range", "\(shard["start"] ?? 0):\(shard["end"] ?? 0)",
+                "--first-record", String(shard["firstRecord"] ?? 0), "--first-line", String(shard["firstLine"] ?? 0),
+            ])
+            #expect(byPlan.status == 0 && byRange.status == 0, "\(byPlan.err)\(byRange.err)")
+            #expect(byPlan.stdout == byRange.stdout)
+        }
+    }
+
+    @Test func headerAlwaysAndNeverOnCSVOutput() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let (plan, _) = try Self.plan(input, 2, in: folder)
+        let header = "name,price,sku,notes\n"
+        let always = try Ferry.run(["convert", input, "-", "--to", "csv", "-k", "generic", "--plan", plan, "--shard", "1", "--header", "always"])
+        #expect(always.out.hasPrefix(header), "\(always.err)")
+        let auto = try Ferry.run(["convert", input, "-", "--to", "csv", "-k", "generic", "--plan", plan, "--shard", "1"])
+        #expect(!auto.out.hasPrefix(header) && !auto.out.isEmpty)
+        let never = try Ferry.run(["convert", input, "-", "--to", "csv", "-k", "generic", "--plan", plan, "--shard", "0", "--header", "never"])
+        #expect(!never.out.hasPrefix(header) && !never.out.isEmpty)
+    }
+
+    @Test func convertErrorInALaterShardIsAtTheFilesPlace() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        // Where a whole-file run names record 77's empty name.
+        let whole = try Ferry.run(["validate", input])
+        let expected = try #require(whole.diagnostics.first { $0.record == 77 })
+        #expect(expected.code == "record.emptyField" && expected.line != nil && expected.column != nil)
+        let (plan, parsed) = try Self.plan(input, 7, in: folder)
+        let shards = try #require(parsed["shards"] as? [[String: Int]])
+        let index = try #require(
+            shards.firstIndex { ($0["firstRecord"] ?? 0) <= 77 && 77 < ($0["firstRecord"] ?? 0) + ($0["records"] ?? 0) })
+        #expect(index > 0, "the bad record is not in the first shard")
+        let part = try Ferry.run(["convert", input, "-", "--to", "jsonl", "--plan", plan, "--shard", String(index)])
+        #expect(part.status == 1)
+        #expect(part.diagnostics.first == expected)
+    }
+
+    // MARK: - Validate and combine
+
+    @Test(arguments: ["csv", "p.jsonl", "p.json", "c.json"])
+    func combinedReportIsTheOneMachineReport(input name: String) throws {
+        let folder = try ScratchFolder()
+        let input = try #require(try Self.inputs(in: folder)[name])
+        for count in Self.shardCounts {
+            let (plan, _) = try Self.plan(input, count, in: folder)
+            var reports: [String] = []
+            for shard in 0..<count {
+                let report = folder.path("\(name)-\(count)-\(shard).json")
+                let part = try Ferry.run([
+                    "validate", input, "--kind", "product", "--plan", plan, "--shard", String(shard), "--report", "json",
+                    "--output", report, "-q",
+                ])
+                #expect(part.status <= 1, "\(part.err)")
+                reports.append(report)
+            }
+            for (form, cap) in [("json", "1000"), ("text", "1000"), ("sarif", "1000"), ("json", "3")] {
+                let whole = try Ferry.run(["validate", input, "--kind", "product", "--report", form, "--max-errors", cap])
+                let combined = try Ferry.run(["validate", "--combine"] + reports + ["--report", form, "--max-errors", cap])
+                #expect(combined.status == whole.status, "\(combined.err)")
+                #expect(combined.out == whole.out, "\(name) in \(count) shards, \(form), cap \(cap)")
+            }
+            // The duplicates across shards are there: record 58, 59 and 118 repeat record 7.
+            let whole = try Ferry.run(["validate", input, "--kind", "product"])
+            let duplicates = whole.diagnostics.filter { $0.code == "record.duplicateKey" }.map(\.record)
+            #expect(duplicates == [58, 59, 61, 118])
+        }
+    }
+
+    @Test func planAndShardReportFollowTheirSchemas() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let (plan, _) = try Self.plan(input, 3, in: folder)
+        let formats = TestPaths.packageRoot.appendingPathComponent("Formats")
+        #expect(try PythonCheck.run("json", plan, schema: formats.appendingPathComponent("plan.schema.json").path) == "valid")
+        let report = folder.path("r1.json")
+        let result = try Ferry.run(["validate", input, "--plan", plan, "--shard", "1", "--report", "json", "-o", report, "-q"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(try PythonCheck.run("json", report, schema: formats.appendingPathComponent("report.schema.json").path) == "valid")
+        let parsed = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let shard = try #require(parsed["shard"] as? [String: Any])
+        #expect((shard["keys"] as? [Any])?.isEmpty == false, "the shard's unique keys are in its report")
+    }
+
+    // MARK: - Failures
+
+    @Test func failuresAreCodedAndPlaced() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let gzip = try folder.write("p.csv.gz", [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        let object = try folder.write("o.json", "{\"name\": \"Wii\"}\n")
+        let (plan, _) = try Self.plan(input, 2, in: folder)
+        let cases: [(arguments: [String], status: Int32, code: String, file: String?)] = [
+            (["plan", gzip, "--shards", "2"], 2, "shard.compressed", gzip),
+            (["plan", object, "--shards", "2"], 2, "shard.notSplittable", object),
+            (["convert", input, "-", "--plan", plan, "--shard", "2"], 2, "shard.noSuchShard", nil),
+            (["convert", input, "-", "--range", "9:3"], 2, "shard.badRange", nil),
+            (["convert", input, "-", "--range", "0:99999999"], 2, "shard.badRange", nil),
+            (["convert", input, folder.path("o.plist"), "--plan", plan, "--shard", "0"], 2, "shard.outputNotConcatenable", nil),
+            (["convert", input, "-", "--shard", "1"], 2, "shard.optionNeeds", nil),
+            (["convert", object, "-", "--plan", plan, "--shard", "0"], 2, "shard.planStale", object),
+            (["validate", "--combine", plan], 2, "shard.badReport", plan),
+        ]
+        for (arguments, status, code, file) in cases {
+            let result = try Ferry.run(arguments)
+            #expect(result.status == status, "\(arguments): \(result.err)")
+            #expect(result.diagnosticCodes.first == code, "\(arguments): \(result.err)")
+            if let file { #expect(result.diagnostics.first?.file == file) }
+        }
+    }
+
+    @Test func combineRefusesReportsThatLeaveAGap() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let (plan, parsed) = try Self.plan(input, 3, in: folder)
+        var reports: [String] = []
+        for shard in [0, 2] {
+            let report = folder.path("r\(shard).json")
+            _ = try Ferry.run(["validate", input, "--plan", plan, "--shard", String(shard), "--report", "json", "-o", report, "-q"])
+            reports.append(report)
+        }
+        let result = try Ferry.run(["validate", "--combine"] + reports)
+        #expect(result.status == 2)
+        let line = try #require(result.diagnostics.first)
+        #expect(line.code == "shard.reportsNotContiguous")
+        #expect(line.file == reports[1])
+        let shards = try #require(parsed["shards"] as? [[String: Int]])
+        #expect(result.err.contains(" \(shards[0]["end"] ?? -1)"), "the expected offset is an argument")
+    }
+}

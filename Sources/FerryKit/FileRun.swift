@@ -189,8 +189,10 @@ struct FileRun {
         }
         guard sink.diagnostics.count > kept else { return }
         file.errors += 1
-        let record = diagnostic.location.record
-        if record == nil || record != lastFailedRecord {
+        // An error of no record (a file that cannot be opened) spoils no
+        // record: counting it made "-1 records valid".
+        guard let record = diagnostic.location.record else { return }
+        if record != lastFailedRecord {
             lastFailedRecord = record
             file.invalidRecords += 1
         }

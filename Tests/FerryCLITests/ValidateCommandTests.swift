@@ -422,6 +422,8 @@ import Testing
         let missing = try Ferry.run(["validate", folder.path("absent.csv")])
         #expect(missing.status == 3)
         #expect(missing.out.contains("io.cannotOpen"), "\(missing.out)")
+        // A file that cannot be opened holds no record, valid or not.
+        #expect(missing.out.contains("; 0 records valid"), "\(missing.out)")
         // An unreadable file past the cap still makes the run an I/O failure.
         let capped = try Ferry.run([
             "validate", try folder.write("q.csv", Self.threeErrorsCSV()), folder.path("absent.csv"), "--max-errors", "1",

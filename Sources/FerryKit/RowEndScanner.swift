@@ -19,9 +19,9 @@ import CFerryScan
 
 /// Finds the ends of rows in bytes read in order, chunk by chunk.
 ///
-/// 64 bytes at a time: `ferry_csv_classify64` (CFerryScan, SSE2; the
-/// classifier the CSV to JSON path reads) gives a bit per line feed and per
-/// quote; the prefix XOR of the quotes marks the bytes inside quotes, so a
+/// 64 bytes at a time: `ferry_csv_line_bits64` (CFerryScan, SSE2, beside
+/// the classifier the CSV to JSON path reads) gives a bit per line feed, per
+/// carriage return and per quote; the prefix XOR of the quotes marks the bytes inside quotes, so a
 /// line feed ends a row when its bit is not among them.
 struct RowEndScanner {
     /// The quote byte; nil for JSON Lines, where every line feed ends a row.
@@ -47,9 +47,8 @@ struct RowEndScanner {
     /// a line feed at byte i outside quotes.
     @inline(__always)
     mutating func rowEnds(in64 bytes: UnsafePointer<UInt8>) -> UInt64 {
-        // No delimiter is asked for: the carriage return stands in (a blank
-        // row may be one), which is neither a line feed nor a quote.
-        let bits = ferry_csv_classify64(bytes, 0x0D, quote ?? 0)
+        // The carriage returns come as the delimiters.
+        let bits = ferry_csv_line_bits64(bytes, quote ?? 0)
         carriageReturns = bits.delimiters
         lineFeeds = bits.lineFeeds
         guard quote != nil else {
@@ -64,9 +63,12 @@ struct RowEndScanner {
         inside ^= inside << 8
         inside ^= inside << 16
         inside ^= inside << 32
+        // Its last bit is the parity of all the quotes: whether the block
+        // leaves a quote open or closes one (no count of bits needed).
+        let toggles = inside >> 63 == 1
         if quoted { inside = ~inside }
         insideQuotes = inside
-        if bits.quotes.nonzeroBitCount & 1 == 1 { quoted.toggle() }
+        if toggles { quoted.toggle() }
         return bits.lineFeeds & ~inside
     }
 

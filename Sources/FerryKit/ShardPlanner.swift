@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
 import FerryCSV
 import FerryJSON
 
@@ -40,7 +46,9 @@ public struct ShardPlanner {
         if source.codec.id == "json" {
             try cutArray(file, into: &cuts)
         } else {
-            try cutRows(file, from: source.header?.end ?? 0, quote: source.quote, csv: source.quote != nil, into: &cuts)
+            try cutRows(
+                file, from: source.header?.end ?? 0, quote: source.quote, csv: source.quote != nil,
+                inHalvesFrom: options.halvesThreshold, into: &cuts)
         }
         cuts.finish(size: file.size)
         var shards: [ShardPlan.Shard] = []
@@ -59,10 +67,15 @@ public struct ShardPlanner {
 
     /// The cuts found so far, and the records and lines counted.
     private struct Cuts {
-        let targets: [Int]
+        var targets: [Int]
         var found: [(start: Int, records: Int, line: Int)] = []
         var records = 0
         var lines = LineCounter()
+
+        init(targets: [Int], lines: LineCounter = LineCounter()) {
+            self.targets = targets
+            self.lines = lines
+        }
 
         /// Cuts at `offset` for every target at or before it; `lines` has
         /// counted the bytes before it.
@@ -80,111 +93,222 @@ public struct ShardPlanner {
     }
 
     /// Rows of CSV, TSV or JSON Lines, from `start` (after the header).
+    ///
+    /// A large file is read in two halves at once, one on each core (see
+    /// `RowCutter`): the second from just after a line feed near the
+    /// middle, as if no quote were open there. When the first half ends
+    /// with a quote open after all (the line feed was inside a quoted
+    /// field), the second half's work is dropped and it is read again after
+    /// the first, in order.
+    /// - Parameter threshold: the size from which the rows are read in two
+    ///   halves (`ValidationOptions.halvesThreshold`).
     private func cutRows(
-        _ file: RandomAccessFile, from start: Int, quote: UInt8?, csv: Bool, into cuts: inout Cuts
+        _ file: RandomAccessFile, from start: Int, quote: UInt8?, csv: Bool, inHalvesFrom threshold: Int,
+        into cuts: inout Cuts
     ) throws(FerryError) {
         if start > 0 { try file.scan(0..<start) { chunk, _ in cuts.lines.consume(chunk); return true } }
-        var rows = RowEndScanner(quote: quote)
-        // Whether a row starts at the next byte, and whether it is a CR
-        // that starts a row (a CRLF row, blank, across two blocks).
+        var first = RowCutter(cuts: cuts, quote: quote, csv: csv, start: start)
+        if file.size - start >= max(threshold, 2), sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1,
+            let split = try Self.lineStart(in: file, after: start + (file.size - start) / 2)
+        {
+            first.cuts = Cuts(targets: cuts.targets.filter { $0 <= split }, lines: cuts.lines)
+            let second = SecondHalf(
+                RowCutter(
+                    cuts: Cuts(targets: cuts.targets.filter { $0 > split }, lines: LineCounter()), quote: quote,
+                    csv: csv, start: split))
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                second.scan(file, split..<file.size)
+                done.signal()
+            }
+            try first.scan(file, start..<split)
+            done.wait()
+            if !first.rows.quoted && first.loneCR == 0 {
+                if let error = second.error { throw error }
+                try second.cutter.finish(file)
+                cuts = first.joined(with: second.cutter)
+                return
+            }
+            // In order: the first half again, then on.
+            first = RowCutter(cuts: Cuts(targets: cuts.targets, lines: cuts.lines), quote: quote, csv: csv, start: start)
+        }
+        try first.scan(file, start..<file.size)
+        try first.finish(file)
+        cuts = first.cuts
+    }
+
+    /// The offset just after the first line feed at or after `offset`; nil
+    /// when there is none within 4 MiB.
+    private static func lineStart(in file: RandomAccessFile, after offset: Int) throws(FerryError) -> Int? {
+        var found: Int?
+        try file.scan(offset..<min(file.size, offset + (4 << 20)), chunk: 1 << 16) { chunk, at in
+            guard let index = chunk.firstIndex(of: 0x0A) else { return true }
+            found = at + index + 1
+            return false
+        }
+        return found.flatMap { $0 < file.size ? $0 : nil }
+    }
+
+    /// The second half's cutter, scanned on another thread; only that
+    /// thread touches it until it signals.
+    private final class SecondHalf: @unchecked Sendable {
+        var cutter: RowCutter
+        var error: FerryError?
+        init(_ cutter: RowCutter) { self.cutter = cutter }
+        func scan(_ file: RandomAccessFile, _ range: Range<Int>) {
+            do throws(FerryError) { try cutter.scan(file, range) } catch { self.error = error }
+        }
+    }
+
+    /// The reading of rows from one offset on: the cuts, records and lines
+    /// found, and the state that spans blocks of 64 bytes.
+    private struct RowCutter {
+        var cuts: Cuts
+        let csv: Bool
+        var rows: RowEndScanner
+        /// Whether a row starts at the next byte, and whether it is a CR
+        /// that starts a row (a CRLF row, blank, across two blocks).
         var startCarry: UInt64 = 1
         var crCarry: UInt64 = 0
-        var lastEnd = start
-        // Lines are counted from the masks as `LineCounter` counts them: a
-        // LF, a CR LF or a lone CR each end one.
-        var lines = cuts.lines.lines
+        var lastEnd: Int
+        /// Lines are counted from the masks as `LineCounter` counts them: a
+        /// LF, a CR LF or a lone CR each end one.
+        var lines: Int
         var crAtEnd: UInt64 = 0
         /// 1 when the last byte read is a CR outside quotes; 2 once a lone one is found.
         var loneCR: UInt64 = 0
-        func lineEnds(_ lineFeeds: UInt64, _ returns: UInt64, _ crBefore: UInt64) -> Int {
-            lineFeeds.nonzeroBitCount + returns.nonzeroBitCount - (returns & (lineFeeds >> 1)).nonzeroBitCount
-                - Int(crBefore & lineFeeds & 1)
+
+        init(cuts: Cuts, quote: UInt8?, csv: Bool, start: Int) {
+            self.cuts = cuts
+            self.csv = csv
+            rows = RowEndScanner(quote: quote)
+            lastEnd = start
+            lines = cuts.lines.lines
         }
-        try file.scan(start..<file.size) { chunk, offset in
-            guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
-            var block = 0
-            var padded = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-            while block < chunk.count {
-                var ends: UInt64
-                if block + 64 <= chunk.count {
-                    ends = rows.rowEnds(in64: base + block)
-                } else {
-                    let count = chunk.count - block
-                    ends = withUnsafeMutableBytes(of: &padded) { bytes in
-                        bytes.copyMemory(from: UnsafeRawBufferPointer(start: base + block, count: count))
-                        return bytes.baseAddress.map { rows.rowEnds(in64: $0.assumingMemoryBound(to: UInt8.self)) } ?? 0
-                    }
-                }
-                let lineFeeds = rows.lineFeeds
-                let returns = rows.carriageReturns
-                defer {
-                    lines += lineEnds(lineFeeds, returns, crAtEnd)
-                    crAtEnd = returns >> 63
-                }
-                // A CR outside quotes with no LF after it ends a CSV row for
-                // the reader, but is no cut here: such a file is refused.
-                let outsideReturns = returns & ~rows.insideQuotes
-                if csv && ((outsideReturns & ~(lineFeeds >> 1)) << 1 != 0 || (loneCR == 1 && lineFeeds & 1 == 0)) {
-                    loneCR = 2
-                    return false
-                }
-                loneCR = outsideReturns >> 63
-                if ends == 0 {
-                    startCarry = 0
-                    crCarry = 0
-                    block += 64
-                    continue
-                }
-                // CSV: a row that is a line end alone (LF, or CR LF) is blank.
-                // JSON Lines: a row is looked at when it starts with white space.
-                let starts = (ends << 1) | startCarry
-                let crStarts = rows.carriageReturns & starts
-                let blankCSV = ends & (starts | (crStarts << 1) | crCarry)
-                startCarry = ends >> 63
-                crCarry = crStarts >> 63
-                let end = offset + block + 64
-                if csv && !(cuts.wantsMore && cuts.targets[cuts.found.count] <= end) {
-                    cuts.records += ends.nonzeroBitCount - blankCSV.nonzeroBitCount
-                    lastEnd = offset + block + 64 - ends.leadingZeroBitCount
-                    block += 64
-                    continue
-                }
-                while ends != 0 {
-                    let bit = ends.trailingZeroBitCount
-                    let rowEnd = block + bit + 1
-                    let blank: Bool
-                    if csv {
-                        blank = blankCSV & (1 << UInt64(bit)) != 0
-                    } else if lastEnd >= offset {
-                        blank = !Self.holdsRecord(UnsafeRawBufferPointer(rebasing: chunk[(lastEnd - offset)..<rowEnd]), csv: false)
-                    } else {
-                        // A line from the chunk before: read again, once.
-                        blank = !Self.holdsRecord((try? file.bytes(lastEnd..<offset + rowEnd)) ?? [], csv: false)
-                    }
-                    if !blank { cuts.records += 1 }
-                    lastEnd = offset + rowEnd
-                    if cuts.wantsMore && cuts.targets[cuts.found.count] <= offset + rowEnd {
-                        // The line ends of this block up to the row's.
-                        let upTo = bit == 63 ? UInt64.max : (1 << UInt64(bit + 1)) - 1
-                        cuts.lines.lines = lines + lineEnds(lineFeeds & upTo, returns & upTo, crAtEnd)
-                        cuts.cut(at: offset + rowEnd)
-                    }
-                    ends &= ends &- 1
-                }
-                block += 64
+
+        /// The cuts of this cutter, which read the bytes up to where
+        /// `second` started, followed by those of `second`, counted in the file.
+        func joined(with second: RowCutter) -> Cuts {
+            var joined = cuts
+            joined.targets += second.cuts.targets
+            joined.found += second.cuts.found.map { ($0.start, $0.records + cuts.records, $0.line + lines) }
+            joined.records = cuts.records + second.cuts.records
+            joined.lines.lines = lines + second.lines
+            return joined
+        }
+
+        /// The line ends among `lineFeeds` (`feeds` of them) and the
+        /// carriage returns `returns`, where `crBefore` is 1 when a CR ends
+        /// the block before.
+        /// Counting bits costs a dozen instructions where the processor
+        /// has no instruction for it (the baseline x86-64 of the build), so
+        /// the usual blocks count one mask.
+        @inline(__always)
+        private func lineEnds(_ lineFeeds: UInt64, _ returns: UInt64, _ crBefore: UInt64, feeds: Int) -> Int {
+            let joined = Int(crBefore & lineFeeds & 1)
+            // No CR, or each followed by a LF (CRLF line ends): one end per LF.
+            if returns & ~(lineFeeds >> 1) == 0 { return feeds &- joined }
+            return feeds + returns.nonzeroBitCount - (returns & (lineFeeds >> 1)).nonzeroBitCount - joined
+        }
+
+        /// Checks what the end of the file leaves: a lone CR, and the last
+        /// row when no line end closes it.
+        mutating func finish(_ file: RandomAccessFile) throws(FerryError) {
+            cuts.lines.lines = lines
+            if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
+            if lastEnd < file.size, ShardPlanner.holdsRecord(try file.bytes(lastEnd..<file.size), csv: csv) {
+                cuts.records += 1
             }
-            return true
         }
-        cuts.lines.lines = lines
-        if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
-        if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
-        // The last row, when no line end closes it.
-        if lastEnd < file.size, Self.holdsRecord(try file.bytes(lastEnd..<file.size), csv: csv) { cuts.records += 1 }
+
+        mutating func scan(_ file: RandomAccessFile, _ range: Range<Int>) throws(FerryError) {
+            try file.scan(range) { chunk, offset in
+                guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+                var block = 0
+                var padded = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+                while block < chunk.count {
+                    var ends: UInt64
+                    if block + 64 <= chunk.count {
+                        ends = rows.rowEnds(in64: base + block)
+                    } else {
+                        let count = chunk.count - block
+                        ends = withUnsafeMutableBytes(of: &padded) { bytes in
+                            bytes.copyMemory(from: UnsafeRawBufferPointer(start: base + block, count: count))
+                            return bytes.baseAddress.map { rows.rowEnds(in64: $0.assumingMemoryBound(to: UInt8.self)) } ?? 0
+                        }
+                    }
+                    let lineFeeds = rows.lineFeeds
+                    let returns = rows.carriageReturns
+                    let feeds = lineFeeds.nonzeroBitCount
+                    defer {
+                        lines += lineEnds(lineFeeds, returns, crAtEnd, feeds: feeds)
+                        crAtEnd = returns >> 63
+                    }
+                    // A CR outside quotes with no LF after it ends a CSV row for
+                    // the reader, but is no cut here: such a file is refused.
+                    let outsideReturns = returns & ~rows.insideQuotes
+                    if csv && ((outsideReturns & ~(lineFeeds >> 1)) << 1 != 0 || (loneCR == 1 && lineFeeds & 1 == 0)) {
+                        loneCR = 2
+                        return false
+                    }
+                    loneCR = outsideReturns >> 63
+                    if ends == 0 {
+                        startCarry = 0
+                        crCarry = 0
+                        block += 64
+                        continue
+                    }
+                    // CSV: a row that is a line end alone (LF, or CR LF) is blank.
+                    // JSON Lines: a row is looked at when it starts with white space.
+                    let starts = (ends << 1) | startCarry
+                    let crStarts = rows.carriageReturns & starts
+                    let blankCSV = ends & (starts | (crStarts << 1) | crCarry)
+                    startCarry = ends >> 63
+                    crCarry = crStarts >> 63
+                    let end = offset + block + 64
+                    if csv && !(cuts.wantsMore && cuts.targets[cuts.found.count] <= end) {
+                        // Most blocks: no line feed inside quotes, no blank row.
+                        let rows = ends == lineFeeds ? feeds : ends.nonzeroBitCount
+                        cuts.records += blankCSV == 0 ? rows : rows - blankCSV.nonzeroBitCount
+                        lastEnd = offset + block + 64 - ends.leadingZeroBitCount
+                        block += 64
+                        continue
+                    }
+                    while ends != 0 {
+                        let bit = ends.trailingZeroBitCount
+                        let rowEnd = block + bit + 1
+                        let blank: Bool
+                        if csv {
+                            blank = blankCSV & (1 << UInt64(bit)) != 0
+                        } else if lastEnd >= offset {
+                            blank = !ShardPlanner.holdsRecord(
+                                UnsafeRawBufferPointer(rebasing: chunk[(lastEnd - offset)..<rowEnd]), csv: false)
+                        } else {
+                            // A line from the chunk before: read again, once.
+                            blank = !ShardPlanner.holdsRecord((try? file.bytes(lastEnd..<offset + rowEnd)) ?? [], csv: false)
+                        }
+                        if !blank { cuts.records += 1 }
+                        lastEnd = offset + rowEnd
+                        if cuts.wantsMore && cuts.targets[cuts.found.count] <= offset + rowEnd {
+                            // The line ends of this block up to the row's.
+                            let upTo = bit == 63 ? UInt64.max : (1 << UInt64(bit + 1)) - 1
+                            cuts.lines.lines =
+                                lines
+                                + lineEnds(lineFeeds & upTo, returns & upTo, crAtEnd, feeds: (lineFeeds & upTo).nonzeroBitCount)
+                            cuts.cut(at: offset + rowEnd)
+                        }
+                        ends &= ends &- 1
+                    }
+                    block += 64
+                }
+                return true
+            }
+        }
     }
 
     /// Whether the bytes of a row hold a record: a CSV row that is more than
     /// a line end, a JSON Lines line that is more than white space.
-    private static func holdsRecord<Bytes: Collection<UInt8>>(_ bytes: Bytes, csv: Bool) -> Bool {
+    fileprivate static func holdsRecord<Bytes: Collection<UInt8>>(_ bytes: Bytes, csv: Bool) -> Bool {
         csv ? bytes.contains { $0 != 0x0D && $0 != 0x0A } : bytes.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }
     }
 

@@ -87,6 +87,33 @@ static inline ferry_csv_bits ferry_csv_classify64(const uint8_t *bytes, uint8_t 
 /// word per block in each array: the delimiters, the line feeds, and the
 /// bytes that need a closer look (those of `others`, `high` and `quotes` in
 /// `ferry_csv_classify64`), bit i of word k for byte 64 k + i.
+/// The line feeds, carriage returns and quotes among the 64 bytes at
+/// `bytes`, a bit each (in `lineFeeds`, `delimiters` and `quotes`): all a
+/// search for row ends needs, so that its scan of a file pays for no other
+/// class of bytes.
+static inline ferry_csv_bits ferry_csv_line_bits64(const uint8_t *bytes, uint8_t quote) {
+    ferry_csv_bits bits = {0, 0, 0, 0, 0};
+#if defined(__SSE2__)
+    const __m128i lineFeed = _mm_set1_epi8('\n'), carriageReturn = _mm_set1_epi8('\r');
+    const __m128i quoteByte = _mm_set1_epi8((char)quote);
+    for (int part = 0; part < 4; part++) {
+        const __m128i chunk = _mm_loadu_si128((const __m128i *)(const void *)(bytes + 16 * part));
+        const int shift = 16 * part;
+        bits.lineFeeds |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, lineFeed)) << shift;
+        bits.delimiters |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, carriageReturn)) << shift;
+        bits.quotes |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, quoteByte)) << shift;
+    }
+#else
+    for (int index = 0; index < 64; index++) {
+        const uint64_t bit = (uint64_t)1 << index;
+        if (bytes[index] == '\n') bits.lineFeeds |= bit;
+        else if (bytes[index] == '\r') bits.delimiters |= bit;
+        else if (bytes[index] == quote) bits.quotes |= bit;
+    }
+#endif
+    return bits;
+}
+
 void ferry_csv_classify_blocks(
     const uint8_t *bytes, long blocks, uint8_t delimiter, uint8_t quote, uint64_t *delimiters,
     uint64_t *lineFeeds, uint64_t *special);

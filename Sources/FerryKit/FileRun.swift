@@ -43,6 +43,10 @@ struct FileRun {
     /// References in folders that do not exist: not checked, counted in one
     /// warning at the end, with the first.
     var uncheckedPhotos = 0
+    /// The record (0-based, in this run) of each reference counted in
+    /// `uncheckedPhotos`, when asked for: the second half keeps them, so
+    /// that a cap reached within it counts only those one pass would.
+    var uncheckedPhotoRecords: [Int]?
     var firstUncheckedPhoto: (reference: String, location: SourceLocation)?
 
     // MARK: Halves (see `Validator+Halves.swift`)
@@ -297,32 +301,13 @@ struct FileRun {
         case .bytes(let bytes):
             checkImage(bytes, shown: Photo.dataURI(bytes), field: field, record: record, reader: reader)
         case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
-            // Most references share a folder: compared in place, looked up on a change.
-            let folder = text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? text.startIndex)]
-            if photoFolder.map({ !$0.bytes.elementsEqual(folder) }) ?? true {
-                let path = photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)
-                photoFolder = (Array(folder), PhotoStore.isDirectory(path))
-            }
-            guard photoFolder?.exists == true else {
-                uncheckedPhotos += 1
-                if firstUncheckedPhoto == nil {
-                    let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
-                    firstUncheckedPhoto = (String(decoding: text, as: UTF8.self), location)
-                }
-                return
-            }
-            let reference = String(decoding: text, as: UTF8.self)
-            do throws(FerryError) {
-                let bytes = try photos.read(reference: reference, at: here)
-                bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }
-            } catch {
-                var problem = Diagnostic(error, value: reference, rule: "photo.format")
-                // A file that is missing or unreadable is a warning; one outside the folder, an error.
-                if error.code != .photoOutsideFolder { problem.severity = .warning }
-                reportAfterKeys(locate(problem, of: record, reader: reader), reader: reader)
-            }
+            checkReference(text, field: field, record: record, photos: photos, reader: reader)
         default:
             switch record.value(at: position) {
+            case .string(var text) where !text.isEmpty && !Photo.isDataURI(text):
+                // A value the reader made whole (the first record, read to
+                // infer the kind, comes so): a reference as above.
+                text.withUTF8 { checkReference($0, field: field, record: record, photos: photos, reader: reader) }
             case .string(let text) where Photo.isDataURI(text):
                 guard let decoded = Photo.bytes(fromDataURI: text) else {
                     let problem = Diagnostic(FerryError.photoInvalidDataURI(at: here), value: text, rule: "photo.format")
@@ -335,6 +320,41 @@ struct FileRun {
             default:
                 return  // an empty reference, or a value of the wrong type, which the rules report
             }
+        }
+    }
+
+    /// Checks the photo reference `text` (a path relative to the file's
+    /// folder): its image when its folder exists, else it is counted as
+    /// not checked.
+    private mutating func checkReference(
+        _ text: UnsafeBufferPointer<UInt8>, field: String, record: RawRecord, photos: PhotoStore,
+        reader: any RecordReader
+    ) {
+        let here = SourceLocation(field: field)
+        // Most references share a folder: compared in place, looked up on a change.
+        let folder = text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? text.startIndex)]
+        if photoFolder.map({ !$0.bytes.elementsEqual(folder) }) ?? true {
+            let path = photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)
+            photoFolder = (Array(folder), PhotoStore.isDirectory(path))
+        }
+        guard photoFolder?.exists == true else {
+            uncheckedPhotos += 1
+            uncheckedPhotoRecords?.append(file.records - 1)
+            if firstUncheckedPhoto == nil {
+                let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
+                firstUncheckedPhoto = (String(decoding: text, as: UTF8.self), location)
+            }
+            return
+        }
+        let reference = String(decoding: text, as: UTF8.self)
+        do throws(FerryError) {
+            let bytes = try photos.read(reference: reference, at: here)
+            bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }
+        } catch {
+            var problem = Diagnostic(error, value: reference, rule: "photo.format")
+            // A file that is missing or unreadable is a warning; one outside the folder, an error.
+            if error.code != .photoOutsideFolder { problem.severity = .warning }
+            reportAfterKeys(locate(problem, of: record, reader: reader), reader: reader)
         }
     }
 

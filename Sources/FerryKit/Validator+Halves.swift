@@ -174,6 +174,7 @@ extension Validator {
             range: halves.split..<halves.file.size, prefix: halves.prefix)
         second.run.recordOffsets = []
         second.run.ordinals = []
+        second.run.uncheckedPhotoRecords = []
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             second.check()
@@ -288,20 +289,27 @@ extension FileRun {
         file.records = first.file.records
         file.uncheckedRecords = first.file.uncheckedRecords
         let secondRecords = second.file.records
+        // The last record of the second half one pass would check: all,
+        // unless the cap is reached first.
+        var checkedThrough = Int.max
         defer {
             file.records += secondRecords
             file.complete = second.file.complete
             for warning in Self.merged(fileWarnings) { report(warning) }
-            uncheckedPhotos = first.uncheckedPhotos + second.uncheckedPhotos
-            if let unchecked = first.firstUncheckedPhoto ?? second.firstUncheckedPhoto.map({
-                (reference: $0.reference, location: shift.apply(to: $0.location))
-            }) {
+            let secondPhotos = second.uncheckedPhotoRecords.map { $0.count { $0 <= checkedThrough } } ?? second.uncheckedPhotos
+            uncheckedPhotos = first.uncheckedPhotos + secondPhotos
+            if let unchecked = first.firstUncheckedPhoto
+                ?? (secondPhotos > 0 ? second.firstUncheckedPhoto.map({
+                    (reference: $0.reference, location: shift.apply(to: $0.location))
+                }) : nil)
+            {
                 firstUncheckedPhoto = unchecked
             }
             reportUncheckedPhotos()
         }
         if sink.reachedCap {
             file.uncheckedRecords += secondRecords
+            checkedThrough = -1
             return
         }
         let crossings = Self.crossings(first.uniqueKeys, second.uniqueKeys)
@@ -329,6 +337,7 @@ extension FileRun {
                 report(diagnostic)
                 if sink.reachedCap {
                     file.uncheckedRecords += secondRecords - (max(at, 0) + 1)
+                    checkedThrough = at
                     return false
                 }
             }
@@ -344,6 +353,7 @@ extension FileRun {
                     .located(found.location))
             if sink.reachedCap {
                 file.uncheckedRecords += secondRecords - (crossing.record + 1)
+                checkedThrough = crossing.record
                 return
             }
         }

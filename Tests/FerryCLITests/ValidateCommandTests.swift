@@ -326,6 +326,38 @@ import Testing
         #expect(summary["warnings"] as? Int == 2)
     }
 
+    /// The first record is read whole to infer the kind; its photo is
+    /// checked and counted as every other's is, in every format.
+    @Test func theFirstRecordsPhotoIsCheckedToo() throws {
+        let folder = try ScratchFolder()
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        try folder.write("photos/fake.png", Array("GIF89a not a png".utf8))
+        let inputs = [
+            try folder.write(
+                "p.jsonl",
+                #"{"name":"A","price":1,"photo":"photos/fake.png"}"# + "\n" + #"{"name":"B","price":1}"# + "\n"),
+            try folder.write("p.json", #"[{"name":"A","price":1,"photo":"photos/fake.png"}, {"name":"B","price":1}]"#),
+            try folder.write("p.csv", "name,price,photo\nA,1,photos/fake.png\nB,1,\n"),
+        ]
+        for input in inputs {
+            let result = try Ferry.run(["validate", input, "--report", "json"])
+            #expect(result.status == 1, "\(input): \(result.err)")
+            let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+            let found = try #require(report["errors"] as? [[String: Any]]).map { "\($0["record"] ?? ""):\($0["code"] ?? "")" }
+            #expect(found == ["1:photo.notImage"], "\(input): \(found)")
+        }
+        // References in a folder that does not exist: the first is counted.
+        let missing = try folder.write(
+            "m.jsonl", #"{"name":"A","price":1,"photo":"gone/a.png"}"# + "\n" + #"{"name":"B","price":1,"photo":"gone/b.png"}"#)
+        let result = try Ferry.run(["validate", missing, "--report", "json"])
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let warning = try #require((report["errors"] as? [[String: Any]])?.first)
+        #expect(warning["code"] as? String == "photo.notChecked")
+        #expect(warning["record"] as? Int == 1)
+        #expect((warning["arguments"] as? [String])?.first == "2", "\(warning)")
+    }
+
     // MARK: - A user's schema
 
     @Test func aUsersSchemaAloneAppliesAndTypesTheColumns() throws {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // MARK: - One file
 
 /// The checking of one file: its counts, and the state that spans records.
@@ -23,6 +29,11 @@ struct FileRun {
     private var pendingText: [UInt8] = []
     /// How many keys wait at most: 1 for readers that hand out one record at a time.
     private var pendingLimit = 64
+    /// The bytes this run reads, when known: once a few thousand keys are
+    /// in, the tables reserve room for the keys the rest of the bytes will
+    /// bring at the rate so far (`UniqueKeys.reserve(keys:)`).
+    var expectedBytes: Int?
+    private var reserved = false
 
     private struct PendingKey {
         var digest: (low: UInt64, high: UInt64)
@@ -39,7 +50,9 @@ struct FileRun {
     /// counts once among the invalid (reports come in the records' order).
     private var lastFailedRecord: Int?
     /// Whether the folder photo references name exists: the last one asked.
-    private var photoFolder: (bytes: [UInt8], exists: Bool)?
+    private var photoFolder: [UInt8] = []
+    /// Whether `photoFolder` exists; nil before the first reference.
+    private var photoFolderExists: Bool?
     /// References in folders that do not exist: not checked, counted in one
     /// warning at the end, with the first.
     var uncheckedPhotos = 0
@@ -249,6 +262,13 @@ struct FileRun {
     /// an earlier record had.
     private mutating func flushKeys(_ reader: any RecordReader) {
         guard !pendingKeys.isEmpty else { return }
+        if !reserved, let expectedBytes, let last = pendingKeys.last, last.record >= 4096, last.byteOffset > 0 {
+            reserved = true
+            let records = Double(last.record + 1) * Double(expectedBytes) / Double(last.byteOffset)
+            if records < 1e10 {
+                for table in uniqueKeys { table.reserve(keys: table.count + max(Int(records) - last.record, 0)) }
+            }
+        }
         var duplicates: [(PendingKey, first: Int)] = []
         // A table at a time: one reference to it for the whole batch.
         for (key, table) in uniqueKeys.enumerated() {
@@ -293,21 +313,22 @@ struct FileRun {
     /// A product's photo, when present, must be a PNG or a JPEG, by its bytes;
     /// a reference is checked when its folder exists beside the file.
     private mutating func checkPhoto(_ record: RawRecord, at position: Int, photos: PhotoStore, reader: any RecordReader) {
-        let field = record.fields.names[position]
-        let here = SourceLocation(field: field)
+        // The field's name and location are made only when a check needs them.
         switch record.values[position] {
         case .null:
             return
         case .bytes(let bytes):
-            checkImage(bytes, shown: Photo.dataURI(bytes), field: field, record: record, reader: reader)
+            checkImage(bytes, shown: Photo.dataURI(bytes), field: record.fields.names[position], record: record, reader: reader)
         case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
-            checkReference(text, field: field, record: record, photos: photos, reader: reader)
+            checkReference(text, at: position, record: record, photos: photos, reader: reader)
         default:
+            let field = record.fields.names[position]
+            let here = SourceLocation(field: field)
             switch record.value(at: position) {
             case .string(var text) where !text.isEmpty && !Photo.isDataURI(text):
                 // A value the reader made whole (the first record, read to
                 // infer the kind, comes so): a reference as above.
-                text.withUTF8 { checkReference($0, field: field, record: record, photos: photos, reader: reader) }
+                text.withUTF8 { checkReference($0, at: position, record: record, photos: photos, reader: reader) }
             case .string(let text) where Photo.isDataURI(text):
                 guard let decoded = Photo.bytes(fromDataURI: text) else {
                     let problem = Diagnostic(FerryError.photoInvalidDataURI(at: here), value: text, rule: "photo.format")
@@ -324,28 +345,37 @@ struct FileRun {
     }
 
     /// Checks the photo reference `text` (a path relative to the file's
-    /// folder): its image when its folder exists, else it is counted as
-    /// not checked.
+    /// folder) of the field at `position`: its image when its folder
+    /// exists, else it is counted as not checked.
+    @inline(__always)
     private mutating func checkReference(
-        _ text: UnsafeBufferPointer<UInt8>, field: String, record: RawRecord, photos: PhotoStore,
+        _ text: UnsafeBufferPointer<UInt8>, at position: Int, record: RawRecord, photos: PhotoStore,
         reader: any RecordReader
     ) {
-        let here = SourceLocation(field: field)
         // Most references share a folder: compared in place, looked up on a change.
-        let folder = text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? text.startIndex)]
-        if photoFolder.map({ !$0.bytes.elementsEqual(folder) }) ?? true {
-            let path = photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self)
-            photoFolder = (Array(folder), PhotoStore.isDirectory(path))
+        let folder = UnsafeBufferPointer(rebasing: text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
+        let same =
+            photoFolderExists != nil && photoFolder.count == folder.count
+            && photoFolder.withUnsafeBufferPointer { known in
+                guard let known = known.baseAddress, let base = folder.baseAddress, !folder.isEmpty else { return true }
+                return memcmp(known, base, folder.count) == 0
+            }
+        if !same {
+            photoFolder = Array(folder)
+            photoFolderExists = PhotoStore.isDirectory(photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self))
         }
-        guard photoFolder?.exists == true else {
+        guard photoFolderExists == true else {
             uncheckedPhotos += 1
             uncheckedPhotoRecords?.append(file.records - 1)
             if firstUncheckedPhoto == nil {
+                let here = SourceLocation(field: record.fields.names[position])
                 let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
                 firstUncheckedPhoto = (String(decoding: text, as: UTF8.self), location)
             }
             return
         }
+        let field = record.fields.names[position]
+        let here = SourceLocation(field: field)
         let reference = String(decoding: text, as: UTF8.self)
         do throws(FerryError) {
             let bytes = try photos.read(reference: reference, at: here)

@@ -28,6 +28,17 @@ final class UniqueKeys {
 
     deinit { slots.deallocate() }
 
+    /// Makes room for `keys` keys in all when the table has less: one move
+    /// of the keys now, rather than one per doubling on the way. The new
+    /// slots are written once, in order, before any lookup, so that the
+    /// lookups' prefetches find their pages mapped (a prefetch of a page
+    /// not yet touched is dropped, and the load that follows faults).
+    func reserve(keys: Int) {
+        var size = mask + 1
+        while keys * 2 > size - 1 && size < 1 << 40 { size *= 2 }
+        if size > mask + 1 { resize(to: size) }
+    }
+
     /// Adds the key whose digest is `digest` (see `digest(_:)`), of record
     /// `record` (0-based).
     /// - Returns: the 0-based record that had the key first, or nil when it is new.
@@ -36,7 +47,7 @@ final class UniqueKeys {
         if slots[slot].record != 0 { return Int(slots[slot].record) - 1 }
         slots[slot] = Slot(low: digest.low, high: digest.high, record: UInt32(clamping: record + 1))
         count += 1
-        if count * 2 > mask { grow() }
+        if count * 2 > mask { resize(to: (mask + 1) * 2) }
         return nil
     }
 
@@ -72,10 +83,10 @@ final class UniqueKeys {
         ferry_prefetch(slots + (Int(truncatingIfNeeded: digest.low) & mask))
     }
 
-    private func grow() {
+    private func resize(to size: Int) {
         let old = slots
         let oldSize = mask + 1
-        mask = oldSize * 2 - 1
+        mask = size - 1
         slots = .allocate(capacity: mask + 1)
         slots.initialize(repeating: Slot(low: 0, high: 0, record: 0), count: mask + 1)
         for index in 0..<oldSize where old[index].record != 0 {

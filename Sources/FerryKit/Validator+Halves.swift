@@ -185,14 +185,17 @@ extension Validator {
             prefix: [])
         first.check()
         done.wait()
-        guard first.run.file.complete, first.run.file.records > 0 else { return false }
+        guard first.run.file.complete, first.run.file.records > 0, let endLine = first.endLine else { return false }
+        // The first half's reader counted the lines it read (its window
+        // counts what it drops): the line ends before the split.
+        let linesBeforeSplit = endLine - 1
         let shift = Halves.Shift(
-            records: first.run.file.records, lines: second.linesBeforeSplit - halves.prefixLines,
+            records: first.run.file.records, lines: linesBeforeSplit - halves.prefixLines,
             bytes: halves.split - halves.prefix.count)
         var relocator = RecordRelocator(
             file: halves.file, prefix: halves.prefix, prefixLines: halves.prefixLines, codec: codec,
             context: { halfContext(options, kind: kind) },
-            lineEnd: (offset: halves.split, line: second.linesBeforeSplit + 1))
+            lineEnd: (offset: halves.split, line: linesBeforeSplit + 1))
         run.adopt(first: first.run, first.collector, second: second.run, second.collector, shift: shift) {
             relocator.location(of: $0, inRecordAt: $1)
         }
@@ -216,9 +219,9 @@ extension Validator {
 private final class HalfJob: @unchecked Sendable {
     let collector: DiagnosticCollector
     var run: FileRun
-    /// The file's line ends before the split: the second half counts them
-    /// while the first is read.
-    private(set) var linesBeforeSplit = 0
+    /// The line the reader was on at the end of the range (1-based): for
+    /// the first half, just after the split's line feed.
+    private(set) var endLine: Int?
     private let validator: Validator
     private let halves: Halves
     private let codec: any Codec
@@ -234,6 +237,7 @@ private final class HalfJob: @unchecked Sendable {
         collector = DiagnosticCollector(maxErrors: maxErrors)
         run = FileRun(path: halves.path, sink: collector, file: ValidationReport.File(path: halves.path))
         run.reportsUncheckedPhotos = false
+        run.expectedBytes = range.count + prefix.count
         self.validator = validator
         self.halves = halves
         self.codec = codec
@@ -247,15 +251,13 @@ private final class HalfJob: @unchecked Sendable {
         let path = halves.path
         let input = FileRangeInput(halves.file, range: range, prefix: prefix)
         do throws(FerryError) {
-            if range.lowerBound > 0 {
-                linesBeforeSplit = try LineCounter.lineEnds(in: halves.file, range: 0..<range.lowerBound)
-            }
             let context = validator.halfContext(options, kind: kind)
             let reader = try codec.makeReader(input, context: context)
             let photos = PhotoStore(
                 inputDirectory: OutputFile.directory(of: path), outputDirectory: ".", photosDirectory: nil,
                 overwrite: false)
             try run.check(reader, context: context, kind: kind, schema: options.schema, photos: photos)
+            endLine = reader.location(ofByteOffset: range.count + prefix.count).line
         } catch {
             run.file.complete = false
             run.report(Diagnostic(error.located(SourceLocation(file: path))))

@@ -53,6 +53,7 @@ extension Validator {
         let collector = DiagnosticCollector(maxErrors: options.maxErrors)
         var shard = FileRun(path: path, sink: collector, file: ValidationReport.File(path: path))
         shard.recordOffsets = []
+        shard.expectedBytes = reading.input.sizeHint
         let context = halfContext(shardOptions, kind: options.kind)
         do throws(FerryError) {
             let reader = try source.codec.makeReader(reading.input, context: context)

@@ -94,6 +94,7 @@ public struct Validator {
             {
                 return
             }
+            if !opened.isCompressed { run.expectedBytes = opened.input.sizeHint }
             let reader = try codec.makeReader(opened.input, context: context)
             let photos = PhotoStore(
                 inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",

@@ -21,6 +21,9 @@ struct FileRun {
     /// Where the unique fields and the photos sit in the field list seen last.
     private var positions: (fields: ObjectIdentifier?, unique: [Int?], photos: [Int]) = (nil, [], [])
     var uniqueKeys: [UniqueKeys] = []
+    /// Where the keys go instead of `uniqueKeys` when the check of a
+    /// file's halves looks them up later, both halves together (`KeyLog`).
+    var keyLog: KeyLog?
     /// Keys waiting to go into `uniqueKeys`: they go in a few dozen at a
     /// time, so that the cache misses of a large table overlap. They go in
     /// before any problem is reported, so the order of the report is that
@@ -45,7 +48,7 @@ struct FileRun {
     /// The record whose error filled the cap, when it was filled in this
     /// file: the records after it count as unchecked, though keys batched
     /// for their lookup (`pendingKeys`) may have let some be read meanwhile.
-    private var capRecord: Int?
+    private(set) var capRecord: Int?
     /// The last record that had an error, so that a record with several
     /// counts once among the invalid (reports come in the records' order).
     private var lastFailedRecord: Int?
@@ -251,6 +254,11 @@ struct FileRun {
         guard KeyText.append(record, at: position, to: &pendingText) else { return }
         if pendingText.count == start && rules?.uniqueTyped[key] == true { return }
         let digest = pendingText.withUnsafeBytes { UniqueKeys.digest(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        if let keyLog {
+            pendingText.removeAll(keepingCapacity: true)
+            keyLog.append(digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset)
+            return
+        }
         pendingKeys.append(
             PendingKey(
                 digest: digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset,

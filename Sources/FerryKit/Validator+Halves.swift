@@ -17,12 +17,13 @@ import Dispatch
 //     second: the header line, then split..<end    (a reader on another)
 //
 // Each half has a `FileRun` of its own, with a collector of its own. The
-// second half only queues its unique keys. Then the file's own run adopts
-// both, in order: the first half's diagnostics as they are, then the
-// second's, moved to the file's records, lines and bytes, with its queued
-// keys checked against the first half's tables in between, record by
-// record. The report is the one a single pass gives: the same diagnostics,
-// in the same order, under the same cap.
+// halves look up no unique key: each logs them (`KeyLog`), and the
+// duplicates are found in both logs at once when both are read. Then the
+// file's own run adopts both, in order: the first half's diagnostics, then
+// the second's, moved to the file's records, lines and bytes, with the
+// duplicate keys in between, record by record, each found again in the
+// file (`RecordRelocator`). The report is the one a single pass gives: the
+// same diagnostics, in the same order, under the same cap.
 //
 // When the first half does not end cleanly at the split (a quoted field ran
 // across it, or an error stopped the reading), both halves are dropped and
@@ -172,9 +173,9 @@ extension Validator {
         let second = HalfJob(
             self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining,
             range: halves.split..<halves.file.size, prefix: halves.prefix)
-        second.run.recordOffsets = []
         second.run.ordinals = []
         second.run.uncheckedPhotoRecords = []
+        second.run.keyLog = KeyLog()
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             second.check()
@@ -183,6 +184,9 @@ extension Validator {
         let first = HalfJob(
             self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining, range: 0..<halves.split,
             prefix: [])
+        first.run.ordinals = []
+        first.run.uncheckedPhotoRecords = []
+        first.run.keyLog = KeyLog()
         first.check()
         done.wait()
         guard first.run.file.complete, first.run.file.records > 0, let endLine = first.endLine else { return false }
@@ -192,12 +196,23 @@ extension Validator {
         let shift = Halves.Shift(
             records: first.run.file.records, lines: linesBeforeSplit - halves.prefixLines,
             bytes: halves.split - halves.prefix.count)
-        var relocator = RecordRelocator(
-            file: halves.file, prefix: halves.prefix, prefixLines: halves.prefixLines, codec: codec,
-            context: { halfContext(options, kind: kind) },
-            lineEnd: (offset: halves.split, line: linesBeforeSplit + 1))
-        run.adopt(first: first.run, first.collector, second: second.run, second.collector, shift: shift) {
-            relocator.location(of: $0, inRecordAt: $1)
+        let duplicates = KeyLog.duplicates(
+            first: first.run.keyLog ?? KeyLog(), second: second.run.keyLog ?? KeyLog(), records: shift.records,
+            bytes: shift.bytes)
+        // A relocator for each half: each counts lines onwards from where
+        // it last looked, and the duplicates come in the file's order.
+        func relocator(from lineEnd: (offset: Int, line: Int)) -> RecordRelocator {
+            RecordRelocator(
+                file: halves.file, prefix: halves.prefix, prefixLines: halves.prefixLines, codec: codec,
+                context: { halfContext(options, kind: kind) }, lineEnd: lineEnd)
+        }
+        var relocators = (relocator(from: (0, 1)), relocator(from: (halves.split, linesBeforeSplit + 1)))
+        run.adopt(
+            first: first.run, first.collector, second: second.run, second.collector, shift: shift,
+            duplicates: duplicates
+        ) { field, offset in
+            offset < halves.split
+                ? relocators.0.location(of: field, inRecordAt: offset) : relocators.1.location(of: field, inRecordAt: offset)
         }
         return true
     }
@@ -268,128 +283,91 @@ private final class HalfJob: @unchecked Sendable {
 // MARK: - Adopting the halves
 
 extension FileRun {
-    /// Takes in the two halves of this run's file: their diagnostics and
-    /// counts, in the order and under the cap one pass would give. See the
-    /// design note.
+    /// Takes in the two halves of this run's file: their diagnostics, the
+    /// duplicate keys found in both (`KeyLog`) and their counts, in the
+    /// order and under the cap one pass would give. See the design note.
     /// - Parameter relocate: the location of a field in the record at a
     ///   byte offset of the file, and its key's text.
     mutating func adopt(
         first: FileRun, _ firstCollector: DiagnosticCollector, second: FileRun, _ secondCollector: DiagnosticCollector,
-        shift: Halves.Shift, relocate: (String, Int) -> (location: SourceLocation, text: String?)
+        shift: Halves.Shift, duplicates: [KeyLog.Duplicate],
+        relocate: (String, Int) -> (location: SourceLocation, text: String?)
     ) {
         file.kind = first.file.kind
         file.readInHalves = true
         rules = first.rules
         sink.noteCategories(of: firstCollector)
         sink.noteCategories(of: secondCollector)
+        file.records = first.file.records + second.file.records
+        // Both halves' diagnostics, each with its record in the file (that
+        // of the record read when it was reported, for those of none): the
+        // first's records all come before the second's.
+        var diagnostics: [(record: Int, diagnostic: Diagnostic)] = []
+        for (diagnostic, ordinal) in zip(firstCollector.diagnostics, first.ordinals ?? []) {
+            diagnostics.append((diagnostic.location.record ?? ordinal, diagnostic))
+        }
+        for (diagnostic, ordinal) in zip(secondCollector.diagnostics, second.ordinals ?? []) {
+            let at = diagnostic.location.record ?? ordinal
+            // Warnings about the header line, which the first half reported.
+            if at < 0 && diagnostic.severity == .warning { continue }
+            diagnostics.append((at + shift.records, shift.apply(to: diagnostic)))
+        }
         // File-level warnings (a count for the whole file, such as the rows
         // padded under `--ragged`) come once, at the end, with both counts.
         var fileWarnings: [Diagnostic] = []
-        for diagnostic in firstCollector.diagnostics {
-            if diagnostic.isFileLevel { fileWarnings.append(diagnostic) } else { report(diagnostic) }
-        }
-        file.records = first.file.records
-        file.uncheckedRecords = first.file.uncheckedRecords
-        let secondRecords = second.file.records
-        // The last record of the second half one pass would check: all,
-        // unless the cap is reached first.
-        var checkedThrough = Int.max
-        defer {
-            file.records += secondRecords
-            file.complete = second.file.complete
-            for warning in Self.merged(fileWarnings) { report(warning) }
-            let secondPhotos = second.uncheckedPhotoRecords.map { $0.count { $0 <= checkedThrough } } ?? second.uncheckedPhotos
-            uncheckedPhotos = first.uncheckedPhotos + secondPhotos
-            if let unchecked = first.firstUncheckedPhoto
-                ?? (secondPhotos > 0 ? second.firstUncheckedPhoto.map({
-                    (reference: $0.reference, location: shift.apply(to: $0.location))
-                }) : nil)
-            {
-                firstUncheckedPhoto = unchecked
-            }
-            reportUncheckedPhotos()
-        }
-        if sink.reachedCap {
-            file.uncheckedRecords += secondRecords
-            checkedThrough = -1
-            return
-        }
-        let crossings = Self.crossings(first.uniqueKeys, second.uniqueKeys)
-        let diagnostics = secondCollector.diagnostics
-        // The record of each of the second half's diagnostics: its own, or
-        // the one read when it was reported.
-        let records = zip(diagnostics, second.ordinals ?? []).map { $0.location.record ?? $1 }
         var next = 0
-        // Reports the second half's diagnostics up to record `ordinal`
-        // (only those of its rules, for `rulesOnly`); false once the cap is reached.
-        func reportSecond(through ordinal: Int, rulesOnly: Bool) -> Bool {
-            while next < records.count,
-                records[next] < ordinal || (records[next] == ordinal && (!rulesOnly || diagnostics[next].isOfRules))
+        // Reports the diagnostics up to record `record` (only those of its
+        // rules, for `rulesOnly`); false once the cap is reached.
+        func reportHalves(through record: Int, rulesOnly: Bool) -> Bool {
+            while next < diagnostics.count,
+                diagnostics[next].record < record
+                    || (diagnostics[next].record == record && (!rulesOnly || diagnostics[next].diagnostic.isOfRules))
             {
-                var diagnostic = shift.apply(to: diagnostics[next])
-                let at = records[next]
+                let diagnostic = diagnostics[next].diagnostic
                 next += 1
-                // Warnings about the header line, which the first half reported.
-                if at < 0 && diagnostic.severity == .warning { continue }
                 if diagnostic.isFileLevel {
                     fileWarnings.append(diagnostic)
                     continue
                 }
-                if diagnostic.code == .recordDuplicateKey { diagnostic = firstOfKey(diagnostic, first.uniqueKeys, shift) }
                 report(diagnostic)
-                if sink.reachedCap {
-                    file.uncheckedRecords += secondRecords - (max(at, 0) + 1)
-                    checkedThrough = at
-                    return false
-                }
+                if sink.reachedCap { return false }
             }
             return true
         }
-        for crossing in crossings {
-            guard reportSecond(through: crossing.record, rulesOnly: true) else { return }
-            guard let rules, let offset = second.recordOffsets?[crossing.record], offset >= 0 else { continue }
-            let field = rules.uniqueFields[crossing.key]
-            let found = relocate(field, offset + shift.bytes)
+        var capped = false
+        for duplicate in duplicates {
+            guard reportHalves(through: duplicate.record, rulesOnly: true) else {
+                capped = true
+                break
+            }
+            guard let rules else { continue }
+            let field = rules.uniqueFields[duplicate.key]
+            let found = relocate(field, duplicate.byteOffset)
             report(
-                duplicate(field: field, text: found.text ?? "", record: shift.records + crossing.record, first: crossing.first)
+                self.duplicate(field: field, text: found.text ?? "", record: duplicate.record, first: duplicate.first)
                     .located(found.location))
             if sink.reachedCap {
-                file.uncheckedRecords += secondRecords - (crossing.record + 1)
-                checkedThrough = crossing.record
-                return
+                capped = true
+                break
             }
         }
-        _ = reportSecond(through: .max, rulesOnly: false)
-    }
-
-    /// The keys of the second half that the first half had, each at the
-    /// first record of the second half that has it, in the records' order.
-    private static func crossings(
-        _ first: [UniqueKeys], _ second: [UniqueKeys]
-    ) -> [(record: Int, key: Int, first: Int)] {
-        var crossings: [(record: Int, key: Int, first: Int)] = []
-        for (key, table) in second.enumerated() where key < first.count {
-            let earlier = first[key]
-            table.forEach { digest, record in
-                if let firstRecord = earlier.record(of: digest) { crossings.append((record, key, firstRecord)) }
-            }
+        if !capped { _ = reportHalves(through: .max, rulesOnly: false) }
+        // Records after the one whose diagnostic reached the cap are not
+        // checked, nor are their photos.
+        let checkedThrough = capRecord ?? .max
+        if let capRecord { file.uncheckedRecords = max(file.records - (capRecord + 1), 0) }
+        file.complete = second.file.complete
+        for warning in Self.merged(fileWarnings) { report(warning) }
+        let firstPhotos = first.uncheckedPhotoRecords.map { $0.count { $0 <= checkedThrough } } ?? first.uncheckedPhotos
+        let secondPhotos =
+            second.uncheckedPhotoRecords.map { $0.count { $0 + shift.records <= checkedThrough } } ?? second.uncheckedPhotos
+        uncheckedPhotos = firstPhotos + secondPhotos
+        if firstPhotos > 0 {
+            firstUncheckedPhoto = first.firstUncheckedPhoto
+        } else if secondPhotos > 0, let unchecked = second.firstUncheckedPhoto {
+            firstUncheckedPhoto = (unchecked.reference, shift.apply(to: unchecked.location))
         }
-        crossings.sort { ($0.record, $0.key) < ($1.record, $1.key) }
-        return crossings
-    }
-
-    /// A duplicate key of the second half, moved: the record that had it
-    /// first is the first half's when that half had it, else its own,
-    /// counted in the file.
-    private func firstOfKey(_ diagnostic: Diagnostic, _ firstHalf: [UniqueKeys], _ shift: Halves.Shift) -> Diagnostic {
-        guard diagnostic.arguments.count == 3, case .string(let field) = diagnostic.arguments[0],
-            case .string(var text) = diagnostic.arguments[1], case .integer(let own) = diagnostic.arguments[2],
-            let key = rules?.uniqueFields.firstIndex(of: field), key < firstHalf.count
-        else { return diagnostic }
-        let digest = text.withUTF8 { UniqueKeys.digest(UnsafeRawBufferPointer($0)) }
-        var moved = diagnostic
-        moved.arguments[2] = .integer((firstHalf[key].record(of: digest) ?? own - 1 + shift.records) + 1)
-        return moved
+        reportUncheckedPhotos()
     }
 
     /// File-level warnings with the same code, one each, their counts added.

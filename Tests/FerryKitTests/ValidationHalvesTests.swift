@@ -80,6 +80,25 @@ import Testing
         #expect(last.location.record == 1_999 && last.location.line == 2_001 && last.location.column == 15)
     }
 
+    /// Two unique fields: a key of one is no duplicate of the same text in
+    /// the other, and each repeats within and across the halves.
+    @Test func twoUniqueFields() throws {
+        let schema = try scratch.write(
+            "two.schema.json",
+            #"""
+            {"type": "object", "required": ["code"],
+             "properties": {"code": {"type": "string", "x-ferry-unique": true},
+                            "alias": {"type": "string", "x-ferry-unique": true}}}
+            """#)
+        var text = "code,alias\n"
+        for index in 0..<3_000 { text += "C\(index % 1_700),C\((index * 7) % 2_300)\n" }
+        let path = try scratch.write("two.csv", text)
+        let report = try expectSameReports(path, inHalves: true, schema: try Schema(contentsOf: schema))
+        let fields = report.diagnostics.compactMap(\.location.field)
+        #expect(Set(fields) == ["code", "alias"])
+        #expect(fields.count == (3_000 - 1_700) + (3_000 - 2_300))
+    }
+
     // MARK: - Comparing
 
     /// Validates `path` in one pass and in halves, under several caps, and
@@ -89,11 +108,12 @@ import Testing
     /// - Returns: the report without a cap.
     @discardableResult
     private func expectSameReports(
-        _ path: String, inHalves: Bool?, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        _ path: String, inHalves: Bool?, schema: Schema? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws -> ValidationReport {
         var uncapped: ValidationReport?
         for cap in [nil, 1, 7, 60] as [Int?] {
             var onePass = ValidationOptions()
+            onePass.schema = schema
             onePass.maxErrors = cap
             onePass.halvesThreshold = .max
             var halves = onePass

@@ -1,0 +1,207 @@
+import Dispatch
+
+// MARK: - Design
+//
+// The unique keys of a file read in two halves (`Validator+Halves.swift`)
+// are not looked up as they are read. Each half logs each key instead: its
+// digest (`KeyDigest`, over `KeyText`), the unique field, the record and
+// its byte offset, into one of 64 partitions by the digest's top bits.
+// Logging is a store to the end of one of 64 runs of memory, with no cache
+// miss of a large table. Once both halves are read, the partitions are
+// taken one at a time, half of them on each core: the first half's entries
+// then the second's (the file's order), and a key whose digest and field
+// an earlier entry had is a duplicate of that entry's record:
+//
+//     partition 0x3A:  first  [A r12] [B r40]    second  [A r7]
+//     table (small):   A→12, B→40;  second's A r7 = file record 500,007:
+//                      a duplicate of record 12
+//
+// A partition holds about 1/64 of the keys, so its table stays in the
+// core's own cache, where one table of all the keys took a cache and TLB
+// miss a key (and a pass of its own to find the keys the halves share).
+// The duplicates go to the report in the records' order (`FileRun.adopt`),
+// each found again in the file, as one pass gives them.
+
+/// The unique keys one half of a file saw, for the check of both halves
+/// at once (see the design above). One thread at a time uses a log.
+final class KeyLog: @unchecked Sendable {
+    /// A key as the half logged it.
+    struct Entry {
+        var low: UInt64
+        var high: UInt64
+        /// The record, 0-based in the half.
+        var record: UInt32
+        /// The unique field, by its index in `RecordRules.uniqueFields`.
+        var key: UInt32
+        /// The record's byte offset in the half's input.
+        var byteOffset: Int
+    }
+
+    /// A key that an earlier record of the file had, in the file's records
+    /// and bytes.
+    struct Duplicate {
+        var record: Int
+        var key: Int
+        var first: Int
+        var byteOffset: Int
+    }
+
+    static let partitionBits = 6
+    static let partitionCount = 1 << partitionBits
+    /// Entries a chunk of a partition holds (32 KiB).
+    private static let chunkEntries = 1024
+
+    /// Each partition's chunks, all full but the last, which `ends` says how
+    /// far is filled.
+    @exclusivity(unchecked) private var chunks: [[UnsafeMutablePointer<Entry>]]
+    @exclusivity(unchecked) private var ends: [Int]
+    @exclusivity(unchecked) private(set) var count = 0
+
+    init() {
+        chunks = Array(repeating: [], count: Self.partitionCount)
+        ends = Array(repeating: Self.chunkEntries, count: Self.partitionCount)
+    }
+
+    deinit {
+        for partition in chunks {
+            for chunk in partition { chunk.deallocate() }
+        }
+    }
+
+    @inline(__always)
+    func append(_ digest: (low: UInt64, high: UInt64), key: Int, record: Int, byteOffset: Int) {
+        let partition = Int(truncatingIfNeeded: digest.high >> UInt64(64 - Self.partitionBits))
+        if ends[partition] == Self.chunkEntries {
+            chunks[partition].append(.allocate(capacity: Self.chunkEntries))
+            ends[partition] = 0
+        }
+        let end = ends[partition]
+        (chunks[partition][chunks[partition].count - 1] + end).initialize(
+            to: Entry(
+                low: digest.low, high: digest.high, record: UInt32(truncatingIfNeeded: record),
+                key: UInt32(truncatingIfNeeded: key), byteOffset: byteOffset))
+        ends[partition] = end + 1
+        count += 1
+    }
+
+    /// The entries of `partition`, in the order logged.
+    private func forEach(in partition: Int, _ body: (Entry) -> Void) {
+        let list = chunks[partition]
+        for (index, chunk) in list.enumerated() {
+            let filled = index == list.count - 1 ? ends[partition] : Self.chunkEntries
+            for entry in 0..<filled { body(chunk[entry]) }
+        }
+    }
+
+    /// How many entries `partition` holds.
+    private func count(in partition: Int) -> Int {
+        chunks[partition].isEmpty ? 0 : (chunks[partition].count - 1) * Self.chunkEntries + ends[partition]
+    }
+
+    /// The duplicates of the file whose halves logged `first` and `second`,
+    /// in the records' order (and the fields' within a record); the
+    /// partitions are shared between this thread and another.
+    /// - Parameters:
+    ///   - records: the first half's records: added to the second's.
+    ///   - bytes: added to the second half's byte offsets.
+    static func duplicates(first: KeyLog, second: KeyLog, records: Int, bytes: Int) -> [Duplicate] {
+        let middle = partitionCount / 2
+        let other = Batch()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            other.found = duplicates(first: first, second: second, records: records, bytes: bytes, in: middle..<partitionCount)
+            done.signal()
+        }
+        var found = duplicates(first: first, second: second, records: records, bytes: bytes, in: 0..<middle)
+        done.wait()
+        found += other.found
+        found.sort { ($0.record, $0.key) < ($1.record, $1.key) }
+        return found
+    }
+
+    /// What the other thread found; only it touches it until it signals.
+    private final class Batch: @unchecked Sendable {
+        var found: [Duplicate] = []
+    }
+
+    private static func duplicates(
+        first: KeyLog, second: KeyLog, records: Int, bytes: Int, in partitions: Range<Int>
+    ) -> [Duplicate] {
+        let largest = partitions.reduce(0) { max($0, first.count(in: $1) + second.count(in: $1)) }
+        var table = PartitionTable(capacity: largest)
+        defer { table.release() }
+        var found: [Duplicate] = []
+        for partition in partitions {
+            table.clear()
+            first.forEach(in: partition) { entry in
+                if let earlier = table.insert(entry, record: Int(entry.record)) {
+                    found.append(
+                        Duplicate(record: Int(entry.record), key: Int(entry.key), first: earlier, byteOffset: entry.byteOffset))
+                }
+            }
+            second.forEach(in: partition) { entry in
+                let record = Int(entry.record) + records
+                if let earlier = table.insert(entry, record: record) {
+                    found.append(
+                        Duplicate(record: record, key: Int(entry.key), first: earlier, byteOffset: entry.byteOffset + bytes))
+                }
+            }
+        }
+        return found
+    }
+
+    /// The keys of one partition: an open-addressing table, at most half
+    /// full, made once for the largest partition and cleared between them.
+    private struct PartitionTable {
+        private struct Slot {
+            var low: UInt64
+            var high: UInt64
+            var key: UInt32
+            /// The record that had the key first, plus 1; 0 for an empty slot.
+            var record: Int
+        }
+
+        private let slots: UnsafeMutablePointer<Slot>
+        private let mask: Int
+        /// The slots in use, to clear them alone.
+        private let used: UnsafeMutablePointer<Int>
+        private var usedCount = 0
+
+        init(capacity: Int) {
+            var size = 16
+            while size < capacity * 2 { size *= 2 }
+            slots = .allocate(capacity: size)
+            slots.initialize(repeating: Slot(low: 0, high: 0, key: 0, record: 0), count: size)
+            mask = size - 1
+            used = .allocate(capacity: max(capacity, 1))
+        }
+
+        /// Frees the table's memory; it must not be used after.
+        func release() {
+            slots.deallocate()
+            used.deallocate()
+        }
+
+        mutating func clear() {
+            for index in 0..<usedCount { slots[used[index]].record = 0 }
+            usedCount = 0
+        }
+
+        /// Adds the entry's key, of file record `record`.
+        /// - Returns: the file record that had it first, or nil when it is new.
+        @inline(__always)
+        mutating func insert(_ entry: Entry, record: Int) -> Int? {
+            // The top bits chose the partition: the index takes the low ones.
+            var index = Int(truncatingIfNeeded: entry.low) & mask
+            while slots[index].record != 0 {
+                let slot = slots[index]
+                if slot.low == entry.low && slot.high == entry.high && slot.key == entry.key { return slot.record - 1 }
+                index = (index + 1) & mask
+            }
+            slots[index] = Slot(low: entry.low, high: entry.high, key: entry.key, record: record + 1)
+            used[usedCount] = index
+            usedCount += 1
+            return nil
+        }
+    }
+}

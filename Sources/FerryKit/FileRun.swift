@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // MARK: - One file
 
 /// The checking of one file: its counts, and the state that spans records.
@@ -327,7 +321,7 @@ struct FileRun {
             return
         case .bytes(let bytes):
             checkImage(bytes, shown: Photo.dataURI(bytes), field: record.fields.names[position], record: record, reader: reader)
-        case .text(let text) where !text.isEmpty && !text.starts(with: "data:".utf8):
+        case .text(let text) where !text.isEmpty && !Self.isDataURI(text):
             checkReference(text, at: position, record: record, photos: photos, reader: reader)
         default:
             let field = record.fields.names[position]
@@ -352,6 +346,12 @@ struct FileRun {
         }
     }
 
+    /// Whether `text` starts with `data:` (a data URI, not a reference).
+    @inline(__always)
+    private static func isDataURI(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.count >= 5 && text[0] == 0x64 && text[1] == 0x61 && text[2] == 0x74 && text[3] == 0x61 && text[4] == 0x3A
+    }
+
     /// Checks the photo reference `text` (a path relative to the file's
     /// folder) of the field at `position`: its image when its folder
     /// exists, else it is counted as not checked.
@@ -362,11 +362,13 @@ struct FileRun {
     ) {
         // Most references share a folder: compared in place, looked up on a change.
         let folder = UnsafeBufferPointer(rebasing: text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
+        // Folders are short: compared a byte at a time, with no call.
         let same =
             photoFolderExists != nil && photoFolder.count == folder.count
             && photoFolder.withUnsafeBufferPointer { known in
-                guard let known = known.baseAddress, let base = folder.baseAddress, !folder.isEmpty else { return true }
-                return memcmp(known, base, folder.count) == 0
+                var index = 0
+                while index < folder.count && known[index] == folder[index] { index &+= 1 }
+                return index == folder.count
             }
         if !same {
             photoFolder = Array(folder)

@@ -52,36 +52,49 @@ final class KeyLog: @unchecked Sendable {
     private static let chunkEntries = 1024
 
     /// Each partition's chunks, all full but the last, which `ends` says how
-    /// far is filled.
+    /// far is filled. The last chunk of each is also in `current`, so that
+    /// appending touches no Swift array (no reference counting, no checks
+    /// of uniqueness).
     @exclusivity(unchecked) private var chunks: [[UnsafeMutablePointer<Entry>]]
-    @exclusivity(unchecked) private var ends: [Int]
+    private let current: UnsafeMutablePointer<UnsafeMutablePointer<Entry>?>
+    private let ends: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) private(set) var count = 0
 
     init() {
         chunks = Array(repeating: [], count: Self.partitionCount)
-        ends = Array(repeating: Self.chunkEntries, count: Self.partitionCount)
+        current = .allocate(capacity: Self.partitionCount)
+        current.initialize(repeating: nil, count: Self.partitionCount)
+        ends = .allocate(capacity: Self.partitionCount)
+        ends.initialize(repeating: Self.chunkEntries, count: Self.partitionCount)
     }
 
     deinit {
         for partition in chunks {
             for chunk in partition { chunk.deallocate() }
         }
+        current.deallocate()
+        ends.deallocate()
     }
 
     @inline(__always)
     func append(_ digest: (low: UInt64, high: UInt64), key: Int, record: Int, byteOffset: Int) {
         let partition = Int(truncatingIfNeeded: digest.high >> UInt64(64 - Self.partitionBits))
-        if ends[partition] == Self.chunkEntries {
-            chunks[partition].append(.allocate(capacity: Self.chunkEntries))
-            ends[partition] = 0
-        }
-        let end = ends[partition]
-        (chunks[partition][chunks[partition].count - 1] + end).initialize(
+        var end = ends[partition]
+        if end == Self.chunkEntries { end = newChunk(partition) }
+        current[partition].unsafelyUnwrapped.advanced(by: end).initialize(
             to: Entry(
                 low: digest.low, high: digest.high, record: UInt32(truncatingIfNeeded: record),
                 key: UInt32(truncatingIfNeeded: key), byteOffset: byteOffset))
         ends[partition] = end + 1
         count += 1
+    }
+
+    /// Starts a chunk for `partition`; returns its first free entry (0).
+    private func newChunk(_ partition: Int) -> Int {
+        let chunk = UnsafeMutablePointer<Entry>.allocate(capacity: Self.chunkEntries)
+        chunks[partition].append(chunk)
+        current[partition] = chunk
+        return 0
     }
 
     /// The entries of `partition`, in the order logged.

@@ -99,12 +99,29 @@ struct Halves {
 
     var path: String { file.path }
 
-    /// The offset just past the first line feed after the middle of `file`
-    /// that is outside quotes, as far as counting quotes from the start can
-    /// tell: a stray quote can mislead it, which the first half's reader
-    /// then finds (it does not end cleanly at the split).
+    /// The offset just past a line feed near the middle of `file` that is
+    /// outside quotes, as far as can be told: a stray quote can mislead it,
+    /// which the first half's reader then finds (it does not end cleanly at
+    /// the split, and the file is read in one pass).
+    ///
+    /// JSON Lines has no quotes that hide a line feed: the first after the
+    /// middle. In CSV, a line feed between two lines that hold no quote is
+    /// taken without reading the first half, on the bet that no quoted
+    /// field runs across three lines there; else the quotes are counted
+    /// from the start.
     private static func split(_ file: RandomAccessFile, quote: UInt8?) throws(FerryError) -> Int? {
         let middle = file.size / 2
+        let near = try file.bytes(middle..<min(file.size, middle + (1 << 16)))
+        var lineFeeds = near.indices.filter { near[$0] == 0x0A }
+        guard let quote else { return lineFeeds.first.map { middle + $0 + 1 }.flatMap { $0 < file.size ? $0 : nil } }
+        lineFeeds.insert(-1, at: 0)
+        for index in lineFeeds.indices.dropFirst().dropLast() {
+            let before = near[(lineFeeds[index - 1] + 1)..<lineFeeds[index]]
+            let after = near[(lineFeeds[index] + 1)..<lineFeeds[index + 1]]
+            if index > 1 && !before.contains(quote) && !after.contains(quote) {
+                return middle + lineFeeds[index] + 1
+            }
+        }
         var rows = RowEndScanner(quote: quote)
         try file.scan(0..<middle) { chunk, _ in
             rows.skip(chunk)

@@ -56,13 +56,25 @@ import Testing
         try expectSameReports(path, inHalves: nil)
     }
 
-    /// A stray quote in the first half misleads the count of quotes that
-    /// finds the middle's line break; the first half then does not end
-    /// cleanly and the file is read in one pass.
+    /// A stray quote in the first half: the split is taken between two
+    /// lines without quotes near the middle, so it is not misled, and the
+    /// halves give the report of one pass.
     @Test func aStrayQuoteBeforeTheMiddle() throws {
         var text = "name,price,sku\n"
         for index in 0..<3_000 { text += (index == 10 ? "Bad \"quote,1,X\(index)\n" : "Item \(index),1,X\(index)\n") }
         let path = try scratch.write("stray.csv", text)
+        try expectSameReports(path, inHalves: true)
+    }
+
+    /// A quoted field of many lines without quotes holds the middle: the
+    /// split between two such lines is inside it, the first half does not
+    /// end cleanly, and the file is read in one pass.
+    @Test func aLongQuotedFieldAcrossTheMiddle() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<1_000 { text += "Item \(index),1,X\(index)\n" }
+        text += "\"Notes" + String(repeating: "\nplain line", count: 3_000) + "\",2,LONG\n"
+        for index in 1_000..<2_000 { text += "Item \(index),-1,X\(index % 1_500)\n" }
+        let path = try scratch.write("long.csv", text)
         try expectSameReports(path, inHalves: false)
     }
 

@@ -24,6 +24,9 @@ struct FileRun {
     /// of the records, and while the reader still holds their records.
     private var pendingKeys: [PendingKey] = []
     private var pendingText: [UInt8] = []
+    /// The kind asked for and the user's schema, from which the rules are
+    /// made at the first record (`makeRules`).
+    private var rulesFrom: (kind: RecordKind?, schema: Schema?) = (nil, nil)
     /// How many keys wait at most: 1 for readers that hand out one record at a time.
     private var pendingLimit = 64
     /// The bytes this run reads, when known: once a few thousand keys are
@@ -100,18 +103,21 @@ struct FileRun {
         }
         let raw = reader as? any RawRecordReader
         if raw == nil { pendingLimit = 1 }
+        // Kept here rather than passed along with each record, which would
+        // copy (and count references to) the schema every time.
+        rulesFrom = (kind, schema)
         while true {
             do throws(FerryError) {
                 if let raw {
                     let more = try raw.readRaw { record in
-                        self.check(record, reader: reader, kind: kind, schema: schema, photos: photos)
+                        self.check(record, reader: reader, photos: photos)
                     }
                     // The records of that call are still in the reader's window.
                     flushKeys(reader)
                     guard more else { break }
                 } else {
                     guard let record = try reader.next() else { break }
-                    RawRecord.with(record) { self.check($0, reader: reader, kind: kind, schema: schema, photos: photos) }
+                    RawRecord.with(record) { self.check($0, reader: reader, photos: photos) }
                 }
             } catch {
                 flushKeys(reader)
@@ -145,7 +151,7 @@ struct FileRun {
 
     /// Checks one record: its kind's rules, its unique keys, its photo.
     private mutating func check(
-        _ record: RawRecord, reader: any RecordReader, kind asked: RecordKind?, schema: Schema?, photos: PhotoStore
+        _ record: RawRecord, reader: any RecordReader, photos: PhotoStore
     ) {
         file.records += 1
         recordOffsets?.append(record.origin.byteOffset)
@@ -153,7 +159,7 @@ struct FileRun {
             file.uncheckedRecords += 1
             return
         }
-        let rules = self.rules ?? makeRules(for: record, reader: reader, kind: asked, schema: schema)
+        let rules = self.rules ?? makeRules(for: record, reader: reader, kind: rulesFrom.kind, schema: rulesFrom.schema)
         if !rules.passes(record) {
             flushKeys(reader)
             for problem in rules.problems(of: record) { report(locate(problem, of: record, reader: reader)) }
@@ -242,6 +248,15 @@ struct FileRun {
     /// Queues the value at `position` to be checked against the keys of
     /// unique field `key`.
     private mutating func checkUnique(_ record: RawRecord, at position: Int, key: Int, reader: any RecordReader) {
+        // Logged keys need no text kept: most are text that is its own key
+        // text, whose digest is taken in place.
+        if let keyLog, case .text(let bytes) = record.values[position], let text = KeyText.inPlace(bytes) {
+            if text.isEmpty && rules?.uniqueTyped[key] == true { return }
+            keyLog.append(
+                UniqueKeys.digest(UnsafeRawBufferPointer(text)), key: key, record: record.origin.index,
+                byteOffset: record.origin.byteOffset)
+            return
+        }
         let start = pendingText.count
         // The key text merge matches by (trimmed, NFC, numbers by value);
         // none for null, nor for an empty value of a typed field.

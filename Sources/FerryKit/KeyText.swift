@@ -45,6 +45,15 @@ public enum KeyText {
         }
     }
 
+    /// The key text of `bytes`, which are valid UTF-8, when it lies within
+    /// them (trimmed, and already in NFC, as nearly all keys are); nil
+    /// when it must be made (`append(_:to:)`).
+    @inline(__always)
+    public static func inPlace(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let trimmed = self.trimmed(bytes)
+        return isKnownNFC(trimmed) ? trimmed : nil
+    }
+
     /// Appends the key text of `value`.
     /// - Returns: false, appending nothing, for null and for values that
     ///   are no key (bytes, dates, arrays, objects).

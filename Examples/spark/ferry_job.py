@@ -20,12 +20,21 @@ The driver plans the input (`ferry plan INPUT --shards N`); each task runs
   report, and exits with ferry validate's status: 0 valid, 1 invalid,
   2 usage, 3 I/O.
 
+  Each shard's report lists the unique keys it saw (for a duplicate in
+  another shard). The combine step needs only the keys that more than
+  one shard saw, so the job finds those first, in Spark: a shuffle of
+  (field, digest) by key, across the cluster; each task then writes its
+  shard's report again with only those keys (OUTPUT_DIR/shared/). The
+  driver's combine step so holds the keys the shards share, not every
+  key of the file: what one machine cannot hold at 100 GB.
+
 On a cluster only the master URL and the paths change: `ferry` must be on
 each worker's PATH (or give --ferry), and INPUT and OUTPUT_DIR on storage
 every worker and the driver reach at the same path (NFS, a mounted bucket).
 """
 
 import argparse
+import base64
 import json
 import os
 import subprocess
@@ -88,6 +97,64 @@ def make_task(args, source, output_dir):
     return run
 
 
+KEY_BYTES = 32  # a packed key: digest (high, low), record, byte offset
+
+
+def packed_keys(text):
+    """The packed keys of one field in a shard report (Formats/shards.md),
+    each as its 32 bytes: the digest is the first 16."""
+    data = base64.b64decode(text)
+    return [data[start:start + KEY_BYTES] for start in range(0, len(data), KEY_BYTES)]
+
+
+def shard_keys(item):
+    """The (field, digest) of each key one shard's report lists."""
+    _, path = item
+    with open(path, encoding="utf-8") as file:
+        shard = json.load(file)["shard"]
+    for field, text in zip(shard["uniqueFields"], shard["keys"]):
+        for key in packed_keys(text):
+            yield (field, key[:16])
+
+
+def keep_shared_keys(spark_context, reports, output_dir):
+    """Each report again, with only the keys another shard also saw.
+
+    A shard's report lists a key once (its first record in the shard), so
+    a key listed by two reports or more is one the combine step needs; a
+    key of one shard can never repeat another's. Counted with a shuffle by
+    key; only the shared keys come back to the driver, and are sent to
+    the tasks that write the reports again."""
+    numbered = spark_context.parallelize(list(enumerate(reports)), len(reports))
+    shared = (
+        numbered.flatMap(shard_keys)
+        .map(lambda key: (key, 1))
+        .reduceByKey(lambda a, b: a + b)
+        .filter(lambda counted: counted[1] > 1)
+        .keys()
+        .collect()
+    )
+    wanted = spark_context.broadcast(set(shared))
+    shared_dir = os.path.join(output_dir, "shared")
+    os.makedirs(shared_dir, exist_ok=True)
+
+    def rewrite(items):
+        for index, path in items:
+            with open(path, encoding="utf-8") as file:
+                report = json.load(file)
+            shard = report["shard"]
+            shard["keys"] = [
+                base64.b64encode(b"".join(key for key in packed_keys(text) if (field, key[:16]) in wanted.value)).decode()
+                for field, text in zip(shard["uniqueFields"], shard["keys"])
+            ]
+            target = os.path.join(shared_dir, os.path.basename(path))
+            with open(target, "w", encoding="utf-8") as file:
+                json.dump(report, file)
+            yield (index, target)
+
+    return [target for _, target in sorted(numbered.mapPartitions(rewrite).collect())]
+
+
 def main(argv):
     args = parse_arguments(argv)
     from pyspark import SparkConf
@@ -108,22 +175,21 @@ def main(argv):
         # One shard per partition, so one ferry per task.
         rdd = spark.sparkContext.parallelize(shards, len(shards))
         results = sorted(rdd.mapPartitions(make_task(args, source, output_dir)).collect())
+        failed = [result for result in results if result[1] != 0 and not (args.command == "validate" and result[1] == 1)]
+        if failed:
+            index, status, stderr, _ = failed[0]
+            sys.stderr.write(stderr)
+            if args.command == "convert":
+                for result in results:
+                    if os.path.exists(result[3]):
+                        os.remove(result[3])
+            return status
+        if args.command == "convert":
+            return 0
+        reports = keep_shared_keys(spark.sparkContext, [result[3] for result in results], output_dir)
     finally:
         spark.stop()
 
-    failed = [result for result in results if result[1] != 0 and not (args.command == "validate" and result[1] == 1)]
-    if failed:
-        index, status, stderr, _ = failed[0]
-        sys.stderr.write(stderr)
-        if args.command == "convert":
-            for result in results:
-                if os.path.exists(result[3]):
-                    os.remove(result[3])
-        return status
-
-    if args.command == "convert":
-        return 0
-    reports = [result[3] for result in results]
     combined = os.path.join(output_dir, "report.json")
     limit = ["--max-errors", args.max_errors] if args.max_errors else []
     done = subprocess.run(

@@ -11,15 +11,19 @@
 //       "errorCategories": ["data"],
 //       "diagnostics": [{"category": "data", "arguments": [{"string": "price"}]}],
 //       "uniqueFields": ["sku"],
-//       "keys": [[0, "9f…32 hex digits", 25, 1130], …]
+//       "keys": ["base64 of 32 bytes a key …"]
 //     }
 //
 // `diagnostics` runs beside `errors`, one for one: each error's code
 // category and its arguments, typed, so that combining renders them again
 // in any report format and language. `keys` are the keys of unique fields
-// the shard saw first: the field's index in `uniqueFields`, the 128-bit
-// digest of the key's text (`KeyDigest`), the record (0-based, in the
-// whole file) and the byte its record starts at.
+// the shard saw first, one string for each field of `uniqueFields`: the
+// base64 of 32 bytes a key, in the records' order, four little-endian
+// 64-bit words each: the 128-bit digest of the key's text (`KeyDigest`),
+// high word first, the record (0-based, in the whole file) and the byte its
+// record starts at. A million keys are 43 MB of text, encoded and decoded
+// without a JSON value a key (an array of four values a key took most of
+// a shard's validation). ShardKeysTests checks the round trip.
 
 extension JSONReport {
     /// The `shard` object of a shard's report.
@@ -46,16 +50,46 @@ extension JSONReport {
                     return typed.value
                 }))
         object.set("uniqueFields", .array(trace.uniqueFields.map(Value.string)))
-        object.set(
-            "keys",
-            .array(
-                trace.keys.map { key in
-                    .array([
-                        .integer(Int64(key.field)), .string(key.digest.hex), .integer(Int64(key.record)),
-                        .integer(Int64(key.byteOffset)),
-                    ])
-                }))
+        object.set("keys", .array(ShardTrace.Key.packed(trace.keys, fields: trace.uniqueFields.count).map(Value.string)))
         return object.value
+    }
+}
+
+extension ShardTrace.Key {
+    /// The bytes of one key in a report's `keys` (see the design note).
+    static let packedCount = 32
+
+    /// `keys` packed for a report: one base64 string for each of `fields`
+    /// fields, its keys in the order given.
+    static func packed(_ keys: [ShardTrace.Key], fields: Int) -> [String] {
+        var bytes = [[UInt8]](repeating: [], count: fields)
+        for key in keys where key.field >= 0 && key.field < fields {
+            for word in [key.digest.high, key.digest.low, UInt64(bitPattern: Int64(key.record)), UInt64(bitPattern: Int64(key.byteOffset))] {
+                withUnsafeBytes(of: word.littleEndian) { bytes[key.field].append(contentsOf: $0) }
+            }
+        }
+        return bytes.map { Base64.encode($0) }
+    }
+
+    /// The keys of field `field` from its packed string; nil when it is not
+    /// base64 of whole keys, or holds a negative record or offset.
+    static func unpacked(_ text: String, field: Int) -> [ShardTrace.Key]? {
+        guard let bytes = Base64.decode(text.utf8), bytes.count % packedCount == 0 else { return nil }
+        var keys: [ShardTrace.Key] = []
+        keys.reserveCapacity(bytes.count / packedCount)
+        return bytes.withUnsafeBytes { raw -> [ShardTrace.Key]? in
+            func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+            for start in stride(from: 0, to: raw.count, by: packedCount) {
+                let record = Int64(bitPattern: word(start + 16))
+                let offset = Int64(bitPattern: word(start + 24))
+                guard record >= 0, offset >= 0 else { return nil }
+                keys.append(
+                    ShardTrace.Key(
+                        field: field, digest: KeyDigest(low: word(start + 8), high: word(start)), record: Int(record),
+                        byteOffset: Int(offset)))
+            }
+            return keys
+        }
     }
 }
 
@@ -76,24 +110,6 @@ extension FerryError.Category {
         case "io": self = .io
         default: return nil
         }
-    }
-}
-
-extension KeyDigest {
-    /// The digest as 32 hexadecimal digits, the high word first.
-    var hex: String {
-        func word(_ value: UInt64) -> String {
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }
-        return word(high) + word(low)
-    }
-
-    init?(hex: String) {
-        guard hex.utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16),
-            let low = UInt64(hex.suffix(16), radix: 16)
-        else { return nil }
-        self.init(low: low, high: high)
     }
 }
 

@@ -37,14 +37,16 @@ struct ShardReport {
         var trace = ShardTrace(
             input: input, size: try int(shard, "size"), format: format, range: range, codecOptions: codecOptions)
         trace.uniqueFields = fields.compactMap(\.stringValue)
-        for key in keys {
-            guard case .array(let parts) = key, parts.count == 4, let field = parts[0].intValue,
-                field >= 0, field < trace.uniqueFields.count,
-                let digest = parts[1].stringValue.flatMap(KeyDigest.init(hex:)), let record = parts[2].intValue,
-                let offset = parts[3].intValue
-            else { throw .shardBadReport(path) }
-            trace.keys.append(ShardTrace.Key(field: field, digest: digest, record: record, byteOffset: offset))
+        // One packed string a unique field; the keys go in the records'
+        // order, and the fields' within a record, as the shard saw them.
+        guard keys.count == trace.uniqueFields.count else { throw .shardBadReport(path) }
+        for (field, packed) in keys.enumerated() {
+            guard let text = packed.stringValue, let unpacked = ShardTrace.Key.unpacked(text, field: field) else {
+                throw .shardBadReport(path)
+            }
+            trace.keys += unpacked
         }
+        if keys.count > 1 { trace.keys.sort { ($0.record, $0.field) < ($1.record, $1.field) } }
         self.trace = trace
         var diagnostics: [Diagnostic] = []
         for (error, types) in zip(errors, typed) {

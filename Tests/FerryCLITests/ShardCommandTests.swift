@@ -257,6 +257,28 @@ import Testing
         }
     }
 
+    /// A shard's report whose packed keys are damaged (not base64, not
+    /// whole keys, one string too few) is `shard.badReport`.
+    @Test func combineRefusesDamagedKeys() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let report = folder.path("r.json")
+        _ = try Ferry.run(["validate", input, "--range", "0:\(Self.productsCSV().utf8.count)", "--report", "json", "-o", report, "-q"])
+        let original = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let keys = try #require((original["shard"] as? [String: Any])?["keys"] as? [String])
+        #expect(keys.count == 1 && !keys[0].isEmpty)
+        for damaged in [["%%%"], [String(keys[0].dropLast(4))], []] as [[String]] {
+            var changed = original
+            var shard = try #require(changed["shard"] as? [String: Any])
+            shard["keys"] = damaged
+            changed["shard"] = shard
+            try JSONSerialization.data(withJSONObject: changed).write(to: URL(fileURLWithPath: report))
+            let result = try Ferry.run(["validate", "--combine", report])
+            #expect(result.status == 2, "\(damaged): \(result.err)")
+            #expect(result.diagnosticCodes.first == "shard.badReport", "\(damaged): \(result.err)")
+        }
+    }
+
     @Test func combineRefusesReportsThatLeaveAGap() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.productsCSV())

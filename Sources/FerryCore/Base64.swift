@@ -65,6 +65,14 @@ public enum Base64 {
     /// Decodes Base64 text; padding may be left out.
     /// - Returns: nil when `text` holds anything outside the alphabet or is cut short.
     public static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8]? {
+        // The loop runs on contiguous bytes, compiled for them here: a
+        // generic loop called from another module walks the collection
+        // through its witness table, a call or more a byte.
+        if let decoded = text.withContiguousStorageIfAvailable({ decode(contiguous: $0) }) { return decoded }
+        return Array(text).withUnsafeBufferPointer { decode(contiguous: $0) }
+    }
+
+    private static func decode(contiguous text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var output: [UInt8] = []
         output.reserveCapacity(text.count / 4 * 3)
         var chunk: UInt32 = 0

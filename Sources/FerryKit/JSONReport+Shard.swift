@@ -64,9 +64,11 @@ extension ShardTrace.Key {
     static func packed(_ keys: [ShardTrace.Key], fields: Int) -> [String] {
         var bytes = [[UInt8]](repeating: [], count: fields)
         for key in keys where key.field >= 0 && key.field < fields {
-            for word in [key.digest.high, key.digest.low, UInt64(bitPattern: Int64(key.record)), UInt64(bitPattern: Int64(key.byteOffset))] {
-                withUnsafeBytes(of: word.littleEndian) { bytes[key.field].append(contentsOf: $0) }
-            }
+            let words = (
+                key.digest.high.littleEndian, key.digest.low.littleEndian, UInt64(truncatingIfNeeded: key.record).littleEndian,
+                UInt64(truncatingIfNeeded: key.byteOffset).littleEndian
+            )
+            withUnsafeBytes(of: words) { bytes[key.field].append(contentsOf: $0) }
         }
         return bytes.map { Base64.encode($0) }
     }

@@ -58,11 +58,14 @@ public struct ReportCombiner {
             if sink.reachedCap { continue }
             // The keys an earlier shard had, each at its record here.
             var crossings: [(key: ShardTrace.Key, first: Int)] = []
-            for key in shard.trace.keys {
-                let field = shard.trace.uniqueFields[key.field]
+            // Each field's table, looked up once a shard rather than once a key.
+            let fieldTables = shard.trace.uniqueFields.map { field in
                 let table = tables[field] ?? UniqueKeys()
                 tables[field] = table
-                if let earlier = table.insert((key.digest.low, key.digest.high), record: key.record) {
+                return table
+            }
+            for key in shard.trace.keys {
+                if let earlier = fieldTables[key.field].insert((key.digest.low, key.digest.high), record: key.record) {
                     crossings.append((key, earlier))
                 }
             }

@@ -29,11 +29,12 @@ struct ListCommand {
             return
         }
         let catalog = console.catalog
+        let key = listing.showsKeyColumn
         let table = TextTable(
-            header: [catalog.message(.listColumnIndex), catalog.message(.listColumnKey)] + listing.columns
+            header: [catalog.message(.listColumnIndex)] + (key ? [catalog.message(.listColumnKey)] : []) + listing.columns
                 + [catalog.message(.listColumnPhoto)],
             rows: listing.rows.map { row in
-                [String(row.index), row.key ?? ""] + row.cells + [photo(row.photo, catalog: catalog)]
+                [String(row.index)] + (key ? [row.key ?? ""] : []) + row.cells + [photo(row.photo, catalog: catalog)]
             })
         console.write(bytes: table.render(fittingIn: width))
     }

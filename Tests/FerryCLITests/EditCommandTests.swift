@@ -62,11 +62,12 @@ import Testing
         // Listing only reads.
         let listed = try Ferry.run(["list", archive])
         #expect(listed.status == 0, "\(listed.err)")
+        // The key is the name (no sku): no column of its own.
         #expect(listed.out.split(separator: "\n").map(String.init) == [
-            "#  key                  name                 price  photo",
-            "0  Xbox 360             Xbox 360             299.0  png, 349 bytes",
-            "1  Wii                  Wii                  269.0  png, 180 bytes",
-            "2  Wireless Controller  Wireless Controller  19.99  png, 296 bytes",
+            "#  name                 price  photo",
+            "0  Xbox 360             299.0  png, 349 bytes",
+            "1  Wii                  269.0  png, 180 bytes",
+            "2  Wireless Controller  19.99  png, 296 bytes",
         ])
     }
 
@@ -81,7 +82,7 @@ import Testing
         let text = String(decoding: try folder.read("p.json"), as: UTF8.self)
         #expect(text.hasPrefix(#"[{"name":"Wii","price":269,"photo":"data:image/png;base64,iVBOR"#))
         let listed = try Ferry.run(["list", path])
-        #expect(listed.out.split(separator: "\n").last.map(String.init) == "0  Wii  Wii   269    png, \(size.formatted(.number.locale(Locale(identifier: "en_US")))) bytes")
+        #expect(listed.out.split(separator: "\n").last.map(String.init) == "0  Wii   269    png, \(size.formatted(.number.locale(Locale(identifier: "en_US")))) bytes")
         #expect(try Ferry.run(["edit", path, "0", "--no-photo"]).status == 0)
         #expect(String(decoding: try folder.read("p.json"), as: UTF8.self) == #"[{"name":"Wii","price":269}]"#)
         let notImage = try Ferry.run(["edit", path, "0", "--photo", path])
@@ -113,8 +114,9 @@ import Testing
             URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "env COLUMNS=30 '\(ferry)' list '\(path)'", "/dev/null"])
         #expect(result.status == 0, "\(result.err)")
         let lines = result.out.split(separator: "\r\n").map(String.init)
-        // Cut to six characters each, the columns still take 32: the last (sku, photo) go.
-        #expect(lines == ["#  key     name    price", "0  GS-00…  Wii S…  84.99", "1  GS-00…  Rock …  29.99"])
+        // The key is the sku, a main field: no column of its own. Cut to
+        // six characters each, the columns still take 32: the last (photo) goes.
+        #expect(lines == ["#  name    price  sku", "0  Wii S…  84.99  GS-00…", "1  Rock …  29.99  GS-00…"])
     }
 
     @Test func listReportsJSON() throws {

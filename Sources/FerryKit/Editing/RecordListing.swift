@@ -31,6 +31,13 @@ public struct RecordListing {
     public let keyFields: [String]?
     /// The main fields shown.
     public let columns: [String]
+    /// Whether a table shows the key in a column of its own: not when the
+    /// key is one of the main fields shown (a product keyed by name), nor
+    /// when there is none.
+    public var showsKeyColumn: Bool {
+        guard let keyFields else { return false }
+        return !(keyFields.count == 1 && columns.contains(keyFields[0]))
+    }
     public let rows: [Row]
     private let records: [Record]
 

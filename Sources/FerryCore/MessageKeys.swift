@@ -541,6 +541,8 @@ extension MessageKey {
     public static let mergeSummary = MessageKey("merge.summary")
     /// %1$@ read from %2$@ (key: %3$@): %4$@; nothing was written.
     public static let mergeSummaryNotWritten = MessageKey("merge.summary.notWritten")
+    /// none
+    public static let mergeKeyNone = MessageKey("merge.key.none")
     /// Cut a CSV, TSV, JSON Lines or JSON array file into byte ranges that begin at record boundaries, for convert and validate to read one each.
     public static let planAbstract = MessageKey("plan.abstract")
     /// The file to plan (not standard input, not gzip).
@@ -840,6 +842,7 @@ extension MessageKey {
         .mergePlaceRecord,
         .mergeSummary,
         .mergeSummaryNotWritten,
+        .mergeKeyNone,
         .planAbstract,
         .planArgumentInput,
         .planOptionShards,

@@ -50,7 +50,8 @@ public struct MergeTextReport {
     public var summary: String {
         let read = plural(.validateCountRecords, report.recordsIn)
         let files = plural(.validateCountFiles, report.sources.count)
-        let fields = report.keyFields.joined(separator: ", ")
+        // Inputs with no record have no kind, so no key.
+        let fields = report.keyFields.isEmpty ? catalog.message(.mergeKeyNone) : report.keyFields.joined(separator: ", ")
         let identical = plural(.mergeCountIdentical, report.identicalDuplicates)
         guard report.written else {
             return catalog.message(.mergeSummaryNotWritten, [.string(read), .string(files), .string(fields), .string(identical)])

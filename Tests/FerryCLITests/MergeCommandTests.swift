@@ -152,6 +152,18 @@ import Testing
         #expect(error.file == output)
     }
 
+    /// Inputs with no record have no kind and so no key: the summary says
+    /// so in words, not with an empty name.
+    @Test func emptyInputsNameNoKey() throws {
+        let folder = try ScratchFolder()
+        let first = try folder.write("a.jsonl", "")
+        let second = try folder.write("b.jsonl", "")
+        let result = try Ferry.run(["merge", first, second, "--output", folder.path("out.jsonl")])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("(key: none)"), "\(result.err)")
+        #expect(!result.err.contains("(key: )"))
+    }
+
     @Test func failLeavesAnExistingOutputAsItWas() throws {
         let sources = try Sources()
         let output = try sources.folder.write("out.json", "[]\n")

@@ -57,6 +57,11 @@ public struct KeyedArchiveEditor {
     private let reachedAtStart: [Bool]
     let classMap: ClassMap
     private let context: ReadContext
+    /// Whether a replaced or appended record is checked against the
+    /// context's schema or its kind first. A caller that checks records
+    /// itself (the edit layer, `EditedFile`) turns it off, so that one rule
+    /// is applied in one place.
+    public var checksRecords = true
 
     // MARK: - Reading
 
@@ -303,7 +308,7 @@ public struct KeyedArchiveEditor {
 
     /// Checks `record` against the context's schema, or else its kind's.
     func validate(_ record: Record, kind: RecordKind?, index: Int) throws(FerryError) {
-        guard let schema = context.schema ?? kind?.schema else { return }
+        guard checksRecords, let schema = context.schema ?? kind?.schema else { return }
         var validator = RecordValidator(schema: schema)
         try validator.validate(record, at: SourceLocation(file: name, record: index))
     }

@@ -34,6 +34,9 @@ final class KeyedArchiveFileEditor: RecordFileEditor {
 
 extension ArchiveCodec: EditableCodec {
     public func makeEditor(_ bytes: [UInt8], records: [Record], context: ReadContext) throws(FerryError) -> any RecordFileEditor {
-        KeyedArchiveFileEditor(try KeyedArchiveEditor(bytes: bytes, context: context), records: records)
+        var editor = try KeyedArchiveEditor(bytes: bytes, context: context)
+        // The edit layer checks each record before it reaches the editor.
+        editor.checksRecords = false
+        return KeyedArchiveFileEditor(editor, records: records)
     }
 }

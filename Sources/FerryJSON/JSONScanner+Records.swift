@@ -146,8 +146,22 @@ extension JSONScanner {
         guard start + length < bytes.count, bytes[start + length] == 0x22, let base = bytes.baseAddress else {
             return false
         }
-        let equal = name.withUnsafeBytes { expected in
-            length == 0 || memcmp(base + start, expected.baseAddress!, length) == 0
+        // Names are short: compared eight bytes at a time in place, with no
+        // call (memcmp took 5 to 7% of validating JSON Lines of products).
+        let equal = name.withUnsafeBytes { expected -> Bool in
+            let found = UnsafeRawPointer(base + start)
+            var index = 0
+            while index &+ 8 <= length {
+                guard found.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    == expected.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                else { return false }
+                index &+= 8
+            }
+            while index < length {
+                guard found.load(fromByteOffset: index, as: UInt8.self) == expected[index] else { return false }
+                index &+= 1
+            }
+            return true
         }
         if equal { position = start + length + 1 }
         return equal

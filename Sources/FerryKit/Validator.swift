@@ -111,7 +111,10 @@ public struct Validator {
 /// each record refers to it without copying what it holds.
 final class RecordRules {
     let schema: Schema
-    private var validator: RecordValidator
+    /// Mutated by every record's check (it keeps where the fields sit); a
+    /// run's rules are used by its one thread, so the run-time check of
+    /// exclusive access, a call a record, is left out.
+    @exclusivity(unchecked) private var validator: RecordValidator
     /// The fields whose values must be unique in a file (`x-ferry-unique`).
     let uniqueFields: [String]
     /// Whether the schema types each unique field: an empty value is then no key.

@@ -34,6 +34,8 @@ struct FileRun {
     /// bring at the rate so far (`UniqueKeys.reserve(keys:)`).
     var expectedBytes: Int?
     private var reserved = false
+    /// The most keys a table reserves room for on a guess (2 Mi slots).
+    static let largestReservation = 1 << 20
 
     private struct PendingKey {
         var digest: (low: UInt64, high: UInt64)
@@ -281,10 +283,13 @@ struct FileRun {
         guard !pendingKeys.isEmpty else { return }
         if !reserved, let expectedBytes, let last = pendingKeys.last, last.record >= 4096, last.byteOffset > 0 {
             reserved = true
-            let records = Double(last.record + 1) * Double(expectedBytes) / Double(last.byteOffset)
-            if records < 1e10 {
-                for table in uniqueKeys { table.reserve(keys: table.count + max(Int(records) - last.record, 0)) }
-            }
+            // A guess from the first records, which a file can belie (small
+            // records first, large ones after): bounded, so that a wrong one
+            // costs at most a table of 48 MiB, and by a key a record of 8
+            // bytes; past it the tables double as they fill.
+            let guess = Double(last.record + 1) * Double(expectedBytes) / Double(last.byteOffset)
+            let records = Int(min(guess, Double(min(Self.largestReservation, expectedBytes / 8))))
+            for table in uniqueKeys { table.reserve(keys: table.count + max(records - last.record, 0)) }
         }
         var duplicates: [(PendingKey, first: Int)] = []
         // A table at a time: one reference to it for the whole batch.

@@ -28,6 +28,9 @@ final class UniqueKeys {
 
     deinit { slots.deallocate() }
 
+    /// How many slots the table has.
+    var capacity: Int { mask + 1 }
+
     /// Makes room for `keys` keys in all when the table has less: one move
     /// of the keys now, rather than one per doubling on the way. The new
     /// slots are written once, in order, before any lookup, so that the

@@ -1,0 +1,41 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryKit
+
+/// A run that knows its size reserves its key tables once, from the rate
+/// of its first records (`FileRun.expectedBytes`): a file whose first
+/// records belie the rest cannot make it reserve more than the bound.
+@Suite struct KeyReservationTests {
+    /// Checks `rows` products (sku unique) that claim to start a file of
+    /// `scale` times their bytes (or of `bytes`), and returns the sku
+    /// table's slots.
+    func slots(rows: Int, scale: Int = 1, bytes: Int? = nil) throws -> Int {
+        var text = "name,price,sku\n"
+        for index in 0..<rows { text += "P,1,\(index)\n" }
+        let sink = DiagnosticCollector(maxErrors: nil)
+        var run = FileRun(path: "p.csv", sink: sink, file: ValidationReport.File(path: "p.csv"))
+        run.expectedBytes = bytes ?? text.utf8.count * scale
+        let context = ReadContext(kind: .product)
+        let reader = try CSVCodec.csv.makeReader(MemoryInput(Array(text.utf8), name: "p.csv"), context: context)
+        let photos = PhotoStore(inputDirectory: ".", outputDirectory: ".", photosDirectory: nil, overwrite: false)
+        try run.check(reader, context: context, kind: .product, schema: nil, photos: photos)
+        #expect(sink.diagnostics.isEmpty, "\(sink.diagnostics)")
+        return try #require(run.uniqueKeys.first).capacity
+    }
+
+    @Test func theTableIsReservedForTheKeysTheFileForesees() throws {
+        // Without a size, 5,000 keys fit the first table (64 Ki slots).
+        #expect(try slots(rows: 5_000, bytes: 0) == 1 << 16)
+        // A file 20 times as large foresees about 100,000 keys: room for
+        // them at most half full, at once.
+        #expect(try slots(rows: 5_000, scale: 20) == 1 << 18)
+    }
+
+    @Test func aFileThatClaimsTooMuchReservesNoMoreThanTheBound() throws {
+        // Tiny first rows of a "10 GB" file would foresee a billion keys.
+        let capacity = try slots(rows: 5_000, bytes: 10 << 30)
+        #expect(capacity == 2 * FileRun.largestReservation)
+    }
+}

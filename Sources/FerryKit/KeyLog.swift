@@ -25,16 +25,19 @@ import Dispatch
 /// The unique keys one half of a file saw, for the check of both halves
 /// at once (see the design above). One thread at a time uses a log.
 final class KeyLog: @unchecked Sendable {
-    /// A key as the half logged it.
+    /// A key as the half logged it: 32 bytes.
     struct Entry {
         var low: UInt64
         var high: UInt64
-        /// The record, 0-based in the half.
-        var record: UInt32
-        /// The unique field, by its index in `RecordRules.uniqueFields`.
-        var key: UInt32
+        /// The record (0-based in the half) in the low 48 bits, the unique
+        /// field (its index in `RecordRules.uniqueFields`) in the top 16:
+        /// a half of 2^48 records, a schema of 2^16 unique fields.
+        var recordAndKey: UInt64
         /// The record's byte offset in the half's input.
         var byteOffset: Int
+
+        var record: Int { Int(truncatingIfNeeded: recordAndKey & 0xFFFF_FFFF_FFFF) }
+        var key: UInt64 { recordAndKey >> 48 }
     }
 
     /// A key that an earlier record of the file had, in the file's records
@@ -83,8 +86,9 @@ final class KeyLog: @unchecked Sendable {
         if end == Self.chunkEntries { end = newChunk(partition) }
         current[partition].unsafelyUnwrapped.advanced(by: end).initialize(
             to: Entry(
-                low: digest.low, high: digest.high, record: UInt32(truncatingIfNeeded: record),
-                key: UInt32(truncatingIfNeeded: key), byteOffset: byteOffset))
+                low: digest.low, high: digest.high,
+                recordAndKey: UInt64(truncatingIfNeeded: record) & 0xFFFF_FFFF_FFFF | UInt64(truncatingIfNeeded: key) << 48,
+                byteOffset: byteOffset))
         ends[partition] = end + 1
         count += 1
     }
@@ -147,13 +151,13 @@ final class KeyLog: @unchecked Sendable {
         for partition in partitions {
             table.clear()
             first.forEach(in: partition) { entry in
-                if let earlier = table.insert(entry, record: Int(entry.record)) {
+                if let earlier = table.insert(entry, record: entry.record) {
                     found.append(
-                        Duplicate(record: Int(entry.record), key: Int(entry.key), first: earlier, byteOffset: entry.byteOffset))
+                        Duplicate(record: entry.record, key: Int(entry.key), first: earlier, byteOffset: entry.byteOffset))
                 }
             }
             second.forEach(in: partition) { entry in
-                let record = Int(entry.record) + records
+                let record = entry.record + records
                 if let earlier = table.insert(entry, record: record) {
                     found.append(
                         Duplicate(record: record, key: Int(entry.key), first: earlier, byteOffset: entry.byteOffset + bytes))
@@ -169,7 +173,7 @@ final class KeyLog: @unchecked Sendable {
         private struct Slot {
             var low: UInt64
             var high: UInt64
-            var key: UInt32
+            var key: UInt64
             /// The record that had the key first, plus 1; 0 for an empty slot.
             var record: Int
         }

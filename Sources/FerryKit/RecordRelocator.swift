@@ -19,6 +19,9 @@ struct RecordRelocator {
     /// The location of `field` in the record at `offset` of the file, and
     /// the field's value as a key's text.
     mutating func location(of field: String, inRecordAt offset: Int) -> (location: SourceLocation, text: String?) {
+        // An offset past the end (a shard report of a file that has since
+        // shrunk) has no record to read again.
+        guard offset >= 0, offset <= file.size else { return (SourceLocation(file: file.path, byteOffset: offset), nil) }
         if offset > lineEnd.offset, let lines = try? LineCounter.lineEnds(in: file, range: lineEnd.offset..<offset) {
             lineEnd = (offset, lineEnd.line + lines)
         }

@@ -41,7 +41,9 @@ struct ShardReport {
         // order, and the fields' within a record, as the shard saw them.
         guard keys.count == trace.uniqueFields.count else { throw .shardBadReport(path) }
         for (field, packed) in keys.enumerated() {
-            guard let text = packed.stringValue, let unpacked = ShardTrace.Key.unpacked(text, field: field) else {
+            guard let text = packed.stringValue, let unpacked = ShardTrace.Key.unpacked(text, field: field),
+                unpacked.allSatisfy({ $0.byteOffset <= trace.size })
+            else {
                 throw .shardBadReport(path)
             }
             trace.keys += unpacked

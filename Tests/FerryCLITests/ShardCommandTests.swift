@@ -258,7 +258,8 @@ import Testing
     }
 
     /// A shard's report whose packed keys are damaged (not base64, not
-    /// whole keys, one string too few) is `shard.badReport`.
+    /// whole keys, one string too few, a record past the file's end) is
+    /// `shard.badReport`.
     @Test func combineRefusesDamagedKeys() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.productsCSV())
@@ -267,7 +268,10 @@ import Testing
         let original = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         let keys = try #require((original["shard"] as? [String: Any])?["keys"] as? [String])
         #expect(keys.count == 1 && !keys[0].isEmpty)
-        for damaged in [["%%%"], [String(keys[0].dropLast(4))], []] as [[String]] {
+        // A key whose record starts past the end of the file.
+        var pastTheEnd = [UInt8](repeating: 7, count: 16)
+        for word in [UInt64(0), UInt64(1 << 40)] { withUnsafeBytes(of: word.littleEndian) { pastTheEnd += $0 } }
+        for damaged in [["%%%"], [String(keys[0].dropLast(4))], [], [Data(pastTheEnd).base64EncodedString()]] as [[String]] {
             var changed = original
             var shard = try #require(changed["shard"] as? [String: Any])
             shard["keys"] = damaged

@@ -92,6 +92,20 @@ import Testing
         #expect(last.location.record == 1_999 && last.location.line == 2_001 && last.location.column == 15)
     }
 
+    /// JSON Lines of long lines (a photo inline is hundreds of KB): the
+    /// line feed after the middle is found far past it, and the halves run.
+    @Test func longLinesAcrossTheMiddle() throws {
+        let notes = String(repeating: "x", count: 150_000)
+        var text = ""
+        for index in 0..<40 {
+            let price = index == 33 ? "-1" : "\(index)"
+            text += #"{"name":"Item \#(index)","price":\#(price),"sku":"S\#(index % 30)","notes":"\#(notes)"}"# + "\n"
+        }
+        let path = try scratch.write("long-lines.jsonl", text)
+        let report = try expectSameReports(path, inHalves: true)
+        #expect(report.diagnostics.count == 11, "\(report.diagnostics.map(\.code))")
+    }
+
     /// Two unique fields: a key of one is no duplicate of the same text in
     /// the other, and each repeats within and across the halves.
     @Test func twoUniqueFields() throws {

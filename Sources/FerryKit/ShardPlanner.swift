@@ -109,7 +109,7 @@ public struct ShardPlanner {
         if start > 0 { try file.scan(0..<start) { chunk, _ in cuts.lines.consume(chunk); return true } }
         var first = RowCutter(cuts: cuts, quote: quote, csv: csv, start: start)
         if file.size - start >= max(threshold, 2), sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1,
-            let split = try Self.lineStart(in: file, after: start + (file.size - start) / 2)
+            let split = try file.lineStart(after: start + (file.size - start) / 2)
         {
             first.cuts = Cuts(targets: cuts.targets.filter { $0 <= split }, lines: cuts.lines)
             let second = SecondHalf(
@@ -135,18 +135,6 @@ public struct ShardPlanner {
         try first.scan(file, start..<file.size)
         try first.finish(file)
         cuts = first.cuts
-    }
-
-    /// The offset just after the first line feed at or after `offset`; nil
-    /// when there is none within 4 MiB.
-    private static func lineStart(in file: RandomAccessFile, after offset: Int) throws(FerryError) -> Int? {
-        var found: Int?
-        try file.scan(offset..<min(file.size, offset + (4 << 20)), chunk: 1 << 16) { chunk, at in
-            guard let index = chunk.firstIndex(of: 0x0A) else { return true }
-            found = at + index + 1
-            return false
-        }
-        return found.flatMap { $0 < file.size ? $0 : nil }
     }
 
     /// The second half's cutter, scanned on another thread; only that

@@ -111,16 +111,7 @@ struct Halves {
     /// from the start.
     private static func split(_ file: RandomAccessFile, quote: UInt8?) throws(FerryError) -> Int? {
         let middle = file.size / 2
-        guard let quote else {
-            // Lines can be long (photos inline): up to 4 MiB on.
-            var found: Int?
-            try file.scan(middle..<min(file.size, middle + (4 << 20)), chunk: 1 << 16) { chunk, offset in
-                guard let index = chunk.firstIndex(of: 0x0A) else { return true }
-                found = offset + index + 1
-                return false
-            }
-            return found.flatMap { $0 < file.size ? $0 : nil }
-        }
+        guard let quote else { return try file.lineStart(after: middle) }
         let near = try file.bytes(middle..<min(file.size, middle + (1 << 16)))
         var lineFeeds = near.indices.filter { near[$0] == 0x0A }
         lineFeeds.insert(-1, at: 0)

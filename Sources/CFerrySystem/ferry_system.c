@@ -3,8 +3,14 @@
 
 #ifdef __linux__
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+void *ferry_grow_mapping(void *base, size_t old_size, size_t new_size) {
+    void *grown = mremap(base, old_size, new_size, MREMAP_MAYMOVE);
+    return grown == MAP_FAILED ? NULL : grown;
+}
 
 int ferry_start_writeback(int descriptor, long long offset, long long count) {
     return sync_file_range(descriptor, offset, count, SYNC_FILE_RANGE_WRITE);
@@ -15,6 +21,14 @@ long ferry_getdents64(int descriptor, void *buffer, size_t length) {
 }
 #else
 #include <errno.h>
+
+void *ferry_grow_mapping(void *base, size_t old_size, size_t new_size) {
+    (void)base;
+    (void)old_size;
+    (void)new_size;
+    errno = ENOSYS;
+    return NULL;
+}
 
 int ferry_start_writeback(int descriptor, long long offset, long long count) {
     (void)descriptor;

@@ -20,6 +20,10 @@ final class MergeIndex {
     private let places = UniqueKeys()
     /// The store index of each record kept, in output order.
     @exclusivity(unchecked) private(set) var kept: [UInt32] = []
+    /// Under keep-last, the record each key was first seen at, by its
+    /// place in `kept` (which may hold a later record of the key); under
+    /// the other policies that is `kept` itself.
+    @exclusivity(unchecked) private var firsts: [UInt32] = []
     @exclusivity(unchecked) private(set) var identicalDuplicates = 0
     @exclusivity(unchecked) private(set) var recordsWithoutKey = 0
     @exclusivity(unchecked) private(set) var conflicts: [Conflict] = []
@@ -45,24 +49,23 @@ final class MergeIndex {
     /// table overlap (as `ferry validate`'s unique keys do).
     @exclusivity(unchecked) private var pending: [(index: Int, digest: KeyDigest?)] = []
 
-    /// Adds record `index` of `store`, which is `record`; `finish` places
-    /// the last ones.
-    /// - Parameter made: the record's digest for these key fields, when the
-    ///   reading thread made it.
-    func add(_ record: RawRecord, index: Int, store: MergeStore, digest made: KeyDigest?? = .none) throws(FerryError) {
-        let digest: KeyDigest? =
-            switch made {
-            case .some(let digest): digest
-            case .none: keyFields.digest(of: record)
-            }
+    /// Room for `keys` keys at once, when their count is known.
+    func reserve(keys: Int) {
+        places.reserve(keys: keys)
+        kept.reserveCapacity(keys)
+    }
+
+    /// Adds record `index` of `records`, whose key has `digest` (nil for a
+    /// record with no key); `finish` places the last ones.
+    func add(index: Int, digest: KeyDigest?, records: some MergeRecords) throws(FerryError) {
         if let digest { places.prefetch((digest.low, digest.high)) }
         pending.append((index, digest))
-        if pending.count >= 64 { try finish(store) }
+        if pending.count >= 64 { try finish(records) }
     }
 
     /// Places every record added.
-    func finish(_ store: MergeStore) throws(FerryError) {
-        for (index, digest) in pending { try place(index, digest: digest, store: store) }
+    func finish(_ records: some MergeRecords) throws(FerryError) {
+        for (index, digest) in pending { try place(index, digest: digest, records: records) }
         pending.removeAll(keepingCapacity: true)
     }
 
@@ -77,26 +80,48 @@ final class MergeIndex {
             keptSecond: policy == .keepLast, differences: equality.differences(earlier, later))
     }
 
-    private func place(_ index: Int, digest: KeyDigest?, store: MergeStore) throws(FerryError) {
+    /// The record first seen for the key of `kept[place]`.
+    func firstSeen(_ place: Int) -> UInt32 { policy == .keepLast ? firsts[place] : kept[place] }
+
+    private func keep(_ index: Int) {
+        kept.append(UInt32(truncatingIfNeeded: index))
+        if policy == .keepLast { firsts.append(UInt32(truncatingIfNeeded: index)) }
+    }
+
+    private func place(_ index: Int, digest: KeyDigest?, records: some MergeRecords) throws(FerryError) {
         guard let digest else {
             // No key: kept as it is, never merged.
             recordsWithoutKey += 1
-            kept.append(UInt32(truncatingIfNeeded: index))
+            keep(index)
             return
         }
         guard let place = places.insert((digest.low, digest.high), record: kept.count) else {
-            kept.append(UInt32(truncatingIfNeeded: index))
+            keep(index)
             return
         }
         let keptIndex = Int(kept[place])
-        let conflict = try store.withRecords(keptIndex, index) { (earlier, later) throws(FerryError) -> Conflict? in
-            self.conflict(earlier, later, first: keptIndex, second: index)
-        }
+        let conflict = try records.conflict(keptIndex, index, in: self)
         guard let conflict else {
             identicalDuplicates += 1
             return
         }
         conflicts.append(conflict)
         if conflict.keptSecond { kept[place] = UInt32(truncatingIfNeeded: index) }
+    }
+}
+
+/// Where a merge's records are, for `MergeIndex` to compare a duplicate
+/// with the record kept for its key.
+protocol MergeRecords {
+    /// The conflict between record `kept` and record `later` (both in
+    /// reading order), as `index.conflict` finds it; nil when they are equal.
+    func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict?
+}
+
+extension MergeStore: MergeRecords {
+    func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
+        try withRecords(kept, later) { (earlier, record) throws(FerryError) -> MergeIndex.Conflict? in
+            index.conflict(earlier, record, first: kept, second: later)
+        }
     }
 }

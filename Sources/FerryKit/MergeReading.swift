@@ -167,14 +167,20 @@ final class MergeReading {
                 let fresh = MergeIndex(fields: fields, schema: schema(kind), policy: options.policy)
                 index = fresh
                 try store.forEach(before: recordIndex) { (earlier, earlierIndex) throws(FerryError) in
-                    try fresh.add(earlier, index: earlierIndex, store: store)
+                    try fresh.add(index: earlierIndex, digest: fresh.keyFields.digest(of: earlier), records: store)
                 }
-                try fresh.add(record, index: recordIndex, store: store)
+                try fresh.add(index: recordIndex, digest: fresh.keyFields.digest(of: record), records: store)
                 return
             }
         }
         // After a fallback the digests made while reading are of the other key.
-        try current.add(record, index: recordIndex, store: store, digest: current === firstIndex ? digest : .none)
+        let made: KeyDigest?? = current === firstIndex ? digest : .none
+        let keyDigest: KeyDigest? =
+            switch made {
+            case .some(let digest): digest
+            case .none: current.keyFields.digest(of: record)
+            }
+        try current.add(index: recordIndex, digest: keyDigest, records: store)
     }
 
     // MARK: - The report
@@ -199,20 +205,32 @@ final class MergeReading {
         report.identicalDuplicates = spilled?.identicalDuplicates ?? index?.identicalDuplicates ?? 0
         report.recordsWithoutKey = spilled?.recordsWithoutKey ?? index?.recordsWithoutKey ?? 0
         let conflicts = spilled?.conflicts ?? index?.conflicts ?? []
+        let files = Dictionary(sources.indices.map { (sources[$0].path, hasLines[$0]) }) { first, _ in first }
+        report.conflicts = try Self.conflicts(conflicts, hasLines: files, limits: options.limits) {
+            (record) throws(FerryError) in try withRecord(record) { place(of: record, record: $0) }
+        }
+        return report
+    }
+
+    /// The conflicts of a report, each record at its place (`place` gives
+    /// it by record, in reading order) with its line where its file
+    /// `hasLines`.
+    static func conflicts(
+        _ conflicts: [MergeIndex.Conflict], hasLines: [String: Bool], limits: ReadLimits,
+        place: (Int) throws(FerryError) -> MergeReport.Place
+    ) throws(FerryError) -> [MergeReport.Conflict] {
         var places: [Int: MergeReport.Place] = [:]
         for conflict in conflicts {
             for record in [conflict.first, conflict.second] where places[record] == nil {
-                places[record] = try withRecord(record) { place(of: record, record: $0) }
+                places[record] = try place(record)
             }
         }
-        let files = Dictionary(sources.indices.map { (sources[$0].path, hasLines[$0]) }) { first, _ in first }
-        try SourceLines.fill(&places, hasLines: files, limits: options.limits)
-        report.conflicts = conflicts.map { conflict in
+        try SourceLines.fill(&places, hasLines: hasLines, limits: limits)
+        return conflicts.map { conflict in
             MergeReport.Conflict(
                 key: conflict.key, first: places[conflict.first]!, second: places[conflict.second]!,
                 keptSecond: conflict.keptSecond, differences: conflict.differences)
         }
-        return report
     }
 
     /// Calls `body` with record `sequence` (0-based, in reading order) of a

@@ -74,6 +74,9 @@ public struct MergeReport: Sendable {
     public var conflicts: [Conflict] = []
     /// What the readers warned of (a repeated JSON name, …).
     public var warnings: [FerryWarning] = []
+    /// Whether the merge took the spooled way (`SpooledMerge`); for tests,
+    /// not in any report.
+    var wasSpooled = false
 
     public init() {}
 

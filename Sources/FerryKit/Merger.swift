@@ -23,6 +23,13 @@ public struct MergeOptions: Sendable {
     /// 1 GiB.
     public static let defaultMemoryBudget = 1 << 30
 
+    /// Whether a merge into JSON Lines may take the spooled way
+    /// (`SpooledMerge`); tests compare it with the general one.
+    var spools = true
+    /// Inputs of this size or more are read in two halves by a spooled
+    /// merge; tests lower it.
+    var halvesThreshold = Halves.threshold
+
     public init() {}
 }
 
@@ -50,6 +57,7 @@ public struct Merger {
         // Opened first, so that a wrong path fails before any reading.
         let file = output == "-" ? nil : try OutputFile(path: output, overwrite: options.overwrite)
         do throws(FerryError) {
+            if let report = try spooled(paths, into: file, path: output, options: options) { return report }
             let reading = MergeReading(options: options, registry: registry)
             for path in paths { try reading.read(path) }
             var report = try reading.finish()
@@ -68,23 +76,68 @@ public struct Merger {
         }
     }
 
+    /// The merge done the spooled way (`SpooledMerge`), when it is for
+    /// this merge and its inputs held no surprise; else nil, and nothing
+    /// was written.
+    private func spooled(
+        _ paths: [String], into file: OutputFile?, path: String, options: MergeOptions
+    ) throws(FerryError) -> MergeReport? {
+        // The output's format, as `write` resolves it, from the first input's.
+        guard options.spools, let first = paths.first, first != "-",
+            let firstCodec = try? OpenedInput.reading(first, limits: options.limits, { (opened) throws(FerryError) in
+                try FormatResolver(registry: registry).inputCodec(
+                    path: opened.formatPath, prefix: opened.prefix, from: options.from)
+            }),
+            let codec = try? outputCodec(file: file, path: path, options: options, firstCodec: firstCodec),
+            let merge = SpooledMerge(paths, options: options, outputCodec: codec, registry: registry),
+            var report = merge.read()
+        else { return nil }
+        report.output = path
+        report.wasSpooled = true
+        guard report.conflicts.isEmpty || options.policy != .fail else {
+            file?.discard()
+            return report
+        }
+        let (destination, gzip) = try destinations(file: file, path: path)
+        try merge.write(to: gzip ?? destination)
+        try gzip?.finish()
+        try file?.commit()
+        report.outputFormat = codec.id
+        report.written = true
+        return report
+    }
+
+    /// The output's codec: named by the output's path or `--to`, else the
+    /// first input's.
+    private func outputCodec(
+        file: OutputFile?, path: String, options: MergeOptions, firstCodec: any Codec
+    ) throws(FerryError) -> any Codec {
+        let formatPath = path.lowercased().hasSuffix(".gz") ? String(path.dropLast(3)) : path
+        let namesFormat = file != nil && (!OutputFile.writesDirectly(path) || registry.codec(forPath: formatPath) != nil)
+        return try FormatResolver(registry: registry).outputCodec(
+            path: namesFormat ? path : nil, to: options.to, inputCodec: firstCodec)
+    }
+
+    /// Where the output's bytes go: the file or standard output, and a gzip
+    /// stream on top for a `.gz` path.
+    private func destinations(file: OutputFile?, path: String) throws(FerryError) -> (any ByteOutput, GzipOutput?) {
+        let destination: any ByteOutput = file?.output ?? FileOutput.standardOutput()
+        guard path.lowercased().hasSuffix(".gz") else { return (destination, nil) }
+        let formatPath = String(path.dropLast(3))
+        let gzip = try GzipOutput(
+            destination, level: 6, jobs: 1, fileName: formatPath.split(separator: "/").last.map(String.init),
+            modified: 0)
+        return (destination, gzip)
+    }
+
     /// Writes the records kept, in first-seen order.
     /// - Returns: the output's format.
     private func write(
         _ reading: MergeReading, to file: OutputFile?, path: String, options: MergeOptions
     ) throws(FerryError) -> String {
-        let gzSuffix = path.lowercased().hasSuffix(".gz")
-        let formatPath = gzSuffix ? String(path.dropLast(3)) : path
-        let namesFormat = file != nil && (!OutputFile.writesDirectly(path) || registry.codec(forPath: formatPath) != nil)
-        let codec = try FormatResolver(registry: registry).outputCodec(
-            path: namesFormat ? path : nil, to: options.to, inputCodec: reading.firstCodec ?? JSONLinesCodec())
-        let destination: any ByteOutput = file?.output ?? FileOutput.standardOutput()
-        let gzip =
-            gzSuffix
-            ? try GzipOutput(
-                destination, level: 6, jobs: 1, fileName: formatPath.split(separator: "/").last.map(String.init),
-                modified: 0)
-            : nil
+        let codec = try outputCodec(
+            file: file, path: path, options: options, firstCodec: reading.firstCodec ?? JSONLinesCodec())
+        let (destination, gzip) = try destinations(file: file, path: path)
         let context = WriteContext(kind: reading.kind, options: options.codecOptions)
         context.schema = options.schema
         // The system calls that copy the output go to the other core: by now

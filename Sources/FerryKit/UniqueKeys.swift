@@ -16,26 +16,33 @@ final class UniqueKeys {
         var record: UInt32
     }
 
+    /// The slots' memory: zero pages from the kernel, which are empty
+    /// slots, as huge pages when the table is large (`LargeBuffer`).
+    private var memory: LargeBuffer
     private var slots: UnsafeMutablePointer<Slot>
     private var mask: Int
     private(set) var count = 0
 
     init() {
         mask = (1 << 16) - 1
-        slots = .allocate(capacity: mask + 1)
-        slots.initialize(repeating: Slot(low: 0, high: 0, record: 0), count: mask + 1)
+        (memory, slots) = Self.table(mask + 1)
     }
 
-    deinit { slots.deallocate() }
+    deinit { memory.release() }
+
+    /// Zeroed slots, every page mapped.
+    private static func table(_ size: Int) -> (LargeBuffer, UnsafeMutablePointer<Slot>) {
+        let memory = LargeBuffer(bytes: size * MemoryLayout<Slot>.stride)
+        guard let base = memory.base else { fatalError("out of memory for \(size) keys") }
+        memory.prefault(size * MemoryLayout<Slot>.stride)
+        return (memory, base.bindMemory(to: Slot.self, capacity: size))
+    }
 
     /// How many slots the table has.
     var capacity: Int { mask + 1 }
 
     /// Makes room for `keys` keys in all when the table has less: one move
-    /// of the keys now, rather than one per doubling on the way. The new
-    /// slots are written once, in order, before any lookup, so that the
-    /// lookups' prefetches find their pages mapped (a prefetch of a page
-    /// not yet touched is dropped, and the load that follows faults).
+    /// of the keys now, rather than one per doubling on the way.
     func reserve(keys: Int) {
         var size = mask + 1
         while keys * 2 > size - 1 && size < 1 << 40 { size *= 2 }
@@ -87,17 +94,16 @@ final class UniqueKeys {
     }
 
     private func resize(to size: Int) {
-        let old = slots
+        let (oldMemory, old) = (memory, slots)
         let oldSize = mask + 1
         mask = size - 1
-        slots = .allocate(capacity: mask + 1)
-        slots.initialize(repeating: Slot(low: 0, high: 0, record: 0), count: mask + 1)
+        (memory, slots) = Self.table(size)
         for index in 0..<oldSize where old[index].record != 0 {
             var slot = Int(truncatingIfNeeded: old[index].low) & mask
             while slots[slot].record != 0 { slot = (slot + 1) & mask }
             slots[slot] = old[index]
         }
-        old.deallocate()
+        oldMemory.release()
     }
 
     // MARK: - Digest

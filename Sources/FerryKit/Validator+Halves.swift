@@ -51,50 +51,24 @@ struct Halves {
     /// in one pass: a small, compressed or special input, a format that
     /// does not split at line ends, one core.
     init?(path: String, codec: any Codec, opened: OpenedInput, options: ValidationOptions) {
-        guard path != "-", !opened.isCompressed, (opened.input.sizeHint ?? 0) >= options.halvesThreshold,
-            sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+        self.init(
+            path: path, codec: codec, opened: opened, codecOptions: options.codecOptions,
+            threshold: options.halvesThreshold)
+    }
+
+    /// The halves of the file at `path`, read with `codecOptions`, when it
+    /// has at least `threshold` bytes (see above).
+    init?(path: String, codec: any Codec, opened: OpenedInput, codecOptions: OptionValues, threshold: Int) {
+        guard (opened.input.sizeHint ?? 0) >= threshold, sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1,
+            let layout = LineLayout(path: path, codec: codec, opened: opened, codecOptions: codecOptions),
+            layout.file.size >= max(threshold, 2),
+            let split = try? Self.split(layout.file, quote: layout.quote), split > layout.prefix.count
         else { return nil }
-        let quote: UInt8?
-        let hasHeader: Bool
-        switch codec.id {
-        case "jsonl":
-            (quote, hasHeader) = (nil, false)
-        case "csv", "tsv":
-            guard let dialect = try? CSVDialect(delimiter: UInt8(ascii: ","), options: options.codecOptions),
-                dialect.encoding == .utf8
-            else { return nil }
-            (quote, hasHeader) = (dialect.quote, dialect.hasHeader)
-        default:
-            return nil
-        }
-        guard let file = RandomAccessFile(path), file.size >= max(options.halvesThreshold, 2) else { return nil }
-        var start = [UInt8](repeating: 0, count: min(1 << 16, file.size))
-        guard let count = try? start.withUnsafeMutableBytes({ (buffer) throws(FerryError) in try file.read(into: buffer, at: 0) }),
-            count == start.count, !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF])
-        else { return nil }
-        // The header line goes first in the second half; one with a quoted
-        // line break, or longer than the start read, is left to a single pass.
-        var prefix: [UInt8] = []
-        if hasHeader, let quote {
-            guard let lineFeed = start.firstIndex(of: 0x0A),
-                start[...lineFeed].count(where: { $0 == quote }) % 2 == 0
-            else { return nil }
-            prefix = Array(start[...lineFeed])
-        }
-        guard let split = try? Self.split(file, quote: quote), split > prefix.count else { return nil }
-        var codecOptions = options.codecOptions
-        if let quote, codecOptions["delimiter"] == nil {
-            let sample = Array(start.prefix(CSVDelimiterSniffer.sampleLength))
-            let delimiter = CSVDelimiterSniffer.sniff(
-                sample, isWhole: sample.count < CSVDelimiterSniffer.sampleLength, quote: quote,
-                preferred: codec.id == "tsv" ? 0x09 : UInt8(ascii: ","))
-            codecOptions.values["delimiter"] = "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
-        }
-        self.codecOptions = codecOptions
-        self.file = file
+        self.file = layout.file
         self.split = split
-        self.prefix = prefix
-        prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
+        self.prefix = layout.prefix
+        self.prefixLines = layout.prefixLines
+        self.codecOptions = layout.codecOptions
     }
 
     var path: String { file.path }
@@ -163,6 +137,69 @@ struct Halves {
             moved.location = apply(to: diagnostic.location)
             return moved
         }
+    }
+}
+
+/// How a file of lines (CSV, TSV, JSON Lines) is read in parts: each part
+/// after the first is read with the header line before it, and with the
+/// delimiter guessed once from the file's start, so that no part guesses
+/// again from its own rows.
+struct LineLayout {
+    let file: RandomAccessFile
+    /// What a reader of a part reads before its bytes: the CSV header line.
+    let prefix: [UInt8]
+    /// The lines `prefix` ends (1 for a header line, 0 for none).
+    let prefixLines: Int
+    /// The user's codec options, with the delimiter guessed from the start.
+    let codecOptions: OptionValues
+    /// The quote of CSV; nil for JSON Lines.
+    let quote: UInt8?
+
+    /// The layout of the file at `path`, or nil when it cannot be read in
+    /// parts: standard input, a compressed input, another format, a CSV
+    /// not in UTF-8, or a header line with a quoted line break.
+    init?(path: String, codec: any Codec, opened: OpenedInput, codecOptions options: OptionValues) {
+        guard path != "-", !opened.isCompressed else { return nil }
+        let quote: UInt8?
+        let hasHeader: Bool
+        switch codec.id {
+        case "jsonl":
+            (quote, hasHeader) = (nil, false)
+        case "csv", "tsv":
+            guard let dialect = try? CSVDialect(delimiter: UInt8(ascii: ","), options: options),
+                dialect.encoding == .utf8
+            else { return nil }
+            (quote, hasHeader) = (dialect.quote, dialect.hasHeader)
+        default:
+            return nil
+        }
+        guard let file = RandomAccessFile(path) else { return nil }
+        var start = [UInt8](repeating: 0, count: min(1 << 16, file.size))
+        guard let count = try? start.withUnsafeMutableBytes({ (buffer) throws(FerryError) in try file.read(into: buffer, at: 0) }),
+            count == start.count, !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF])
+        else { return nil }
+        // The header line goes first in every later part; one with a quoted
+        // line break, or longer than the start read, is left to a single pass.
+        var prefix: [UInt8] = []
+        if hasHeader, let quote {
+            guard let lineFeed = start.firstIndex(of: 0x0A),
+                start[...lineFeed].count(where: { $0 == quote }) % 2 == 0
+            else { return nil }
+            prefix = Array(start[...lineFeed])
+        }
+        var codecOptions = options
+        if let quote, codecOptions["delimiter"] == nil {
+            let sample = Array(start.prefix(CSVDelimiterSniffer.sampleLength))
+            let delimiter = CSVDelimiterSniffer.sniff(
+                sample, isWhole: sample.count < CSVDelimiterSniffer.sampleLength, quote: quote,
+                preferred: codec.id == "tsv" ? 0x09 : UInt8(ascii: ","))
+            codecOptions.values["delimiter"] = "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
+        }
+        self.file = file
+        self.prefix = prefix
+        self.quote = quote
+        self.codecOptions = codecOptions
+        prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
     }
 }
 

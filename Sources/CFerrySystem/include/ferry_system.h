@@ -15,6 +15,12 @@ long ferry_getdents64(int descriptor, void *buffer, size_t length);
 /// -1 and errno, and does nothing where the call does not exist.
 int ferry_start_writeback(int descriptor, long long offset, long long count);
 
+/// Grows an anonymous mapping from `old_size` to `new_size` bytes, moving
+/// it if it must (Linux's mremap with MREMAP_MAYMOVE, which Glibc's
+/// headers hide from Swift). Returns the new start, or NULL (and errno);
+/// NULL where the call does not exist.
+void *ferry_grow_mapping(void *base, size_t old_size, size_t new_size);
+
 /// Guards `length` bytes of a file mapped read-only at `base`. Reading a
 /// page of the mapping raises SIGBUS when the file has shrunk under it (or
 /// its storage fails); for a guarded mapping, a SIGBUS handler (installed

@@ -1,0 +1,530 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+
+// MARK: - Design
+//
+// The general merge (`MergeReading`) reads on one thread and keeps every
+// record on tapes until the end. When the output is JSON Lines and every
+// input is a file of lines (JSON Lines, CSV, TSV), a merge can instead keep
+// each record as the line it will be written as, and keep of it only what
+// matching needs:
+//
+//     input a.jsonl ─┬ first half  ─▶ rules ─▶ writer ─▶ spool: one line a record
+//                    └ second half ─▶ (on the other core)     entries: key digest,
+//     input b.csv   ─┬ …                                       value digest, offset
+//                    └ …
+//     entries in reading order ─▶ MergeIndex (the same policy as the general merge)
+//     kept records ─▶ their lines, copied from the spools ─▶ output
+//
+// - Each input of 8 MB or more is read in two halves at once (`Halves`),
+//   each checked by the same rules and written by the same writer as the
+//   general merge's records, into a spool of its own.
+// - A duplicate is compared with the record kept for its key by a digest of
+//   its values (`RecordEquality.digest`): equal digests are equal records;
+//   different ones are read again from the file (by byte offset) and
+//   compared field by field, which the conflicts need for their report.
+// - The report's places are the records' byte offsets, as in the general
+//   merge, and `SourceLines` finds their lines.
+//
+// Anything out of the ordinary (an error, a warning, a record without the
+// preferred default key, a kind that differs, spools past the memory
+// budget) drops the spools and the general merge runs instead, which
+// reports it as it always has. So this is a faster way to the same output
+// and report, never a different one.
+
+/// A merge whose records wait in memory as the JSON Lines they will be
+/// written as (see the design note).
+final class SpooledMerge {
+    private let options: MergeOptions
+    private let outputCodec: any Codec
+    private let inputs: [Input]
+    private var parts: [Part] = []
+    /// The indices records were matched in, one a partition of the keys.
+    private var indices: [MergeIndex] = []
+    /// The records kept, in output order.
+    private var kept: [UInt32] = []
+    private var kind: RecordKind?
+    private var keyFields: [String] = []
+    private var sources: [MergeReport.Source] = []
+
+    /// An input file, and how it is read in parts.
+    private struct Input {
+        let path: String
+        let codec: any Codec
+        let layout: LineLayout
+        /// Where the second half starts; nil for one part.
+        let split: Int?
+    }
+
+    /// The merge of `paths` into JSON Lines (`outputCodec`), or nil when it
+    /// is not for this way: an input that is not a file of lines, or an
+    /// output in another format.
+    init?(_ paths: [String], options: MergeOptions, outputCodec: any Codec, registry: CodecRegistry) {
+        guard outputCodec.id == "jsonl", outputCodec.capabilities.contains(.writesRaw), !paths.isEmpty else { return nil }
+        var inputs: [Input] = []
+        for path in paths {
+            let input = try? OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) -> Input? in
+                let codec = try FormatResolver(registry: registry).inputCodec(
+                    path: opened.formatPath, prefix: opened.prefix, from: options.from)
+                guard codec.capabilities.contains(.readsRaw),
+                    let layout = LineLayout(path: path, codec: codec, opened: opened, codecOptions: options.codecOptions)
+                else { return nil }
+                let halves = Halves(
+                    path: path, codec: codec, opened: opened, codecOptions: options.codecOptions,
+                    threshold: options.halvesThreshold)
+                return Input(path: path, codec: codec, layout: layout, split: halves?.split)
+            }
+            guard let input = input ?? nil else { return nil }
+            inputs.append(input)
+        }
+        self.options = options
+        self.outputCodec = outputCodec
+        self.inputs = inputs
+    }
+
+    // MARK: - Reading
+
+    /// Reads and matches every input.
+    /// - Returns: the report, or nil when the general merge should run
+    ///   instead (see the design note).
+    func read() -> MergeReport? {
+        let budget = SpoolBudget(limit: options.memoryBudget)
+        for (number, input) in inputs.enumerated() {
+            guard let kind = settleKind(input) else { return nil }
+            if self.kind == nil {
+                self.kind = kind
+                guard let fields = options.key ?? DefaultKey(kind: kind).fields else { return nil }
+                keyFields = fields
+            }
+            guard kind == self.kind else { return nil }
+            let ranges: [(Range<Int>, [UInt8])] =
+                input.split.map { [(0..<$0, []), ($0..<input.layout.file.size, input.layout.prefix)] }
+                ?? [(0..<input.layout.file.size, [])]
+            let read = ranges.map { range, prefix in
+                Part(input: number, range: range, prefix: prefix, budget: budget)
+            }
+            let job = PartJob(
+                options: options, codec: input.codec, layout: input.layout, kind: kind, keyFields: keyFields,
+                observesDefaultKey: options.key == nil, outputCodec: outputCodec)
+            if read.count == 2 {
+                let done = DispatchSemaphore(value: 0)
+                let second = read[1]
+                LargeStackThread.detach {
+                    job.read(second)
+                    done.signal()
+                }
+                job.read(read[0])
+                done.wait()
+            } else {
+                job.read(read[0])
+            }
+            guard read.allSatisfy(\.succeeded) else { return nil }
+            var source = MergeReport.Source(path: input.path, format: input.codec.id)
+            source.records = read.reduce(0) { $0 + $1.entries.count }
+            source.kind = source.records > 0 ? kind : nil
+            sources.append(source)
+            parts += read
+        }
+        guard let kind, sources.contains(where: { $0.records > 0 }) else { return nil }
+        return match(kind: kind)
+    }
+
+    /// The kind of `input`'s records: asked for, declared by the format, or
+    /// inferred from its first record, as the general merge settles it;
+    /// nil when it has no record or cannot be read.
+    private func settleKind(_ input: Input) -> RecordKind? {
+        let context = ReadContext(
+            kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
+        context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+        let bytes = FileRangeInput(input.layout.file, range: 0..<input.layout.file.size)
+        guard let reader = try? input.codec.makeReader(bytes, context: context), let first = try? reader.next() else {
+            return nil
+        }
+        return options.kind ?? reader.declaredKind ?? RecordKind.infer(from: first.fields)
+    }
+
+    /// Matches the records of every part by key, in reading order: keys
+    /// are split in two by their digest's top bit, and each half is matched
+    /// on a core of its own (`MergeIndex`, with a table half the size).
+    private func match(kind: RecordKind) -> MergeReport? {
+        let schema = options.schema ?? kind.schema
+        var sequence = 0
+        for part in parts {
+            part.firstSequence = sequence
+            sequence += part.entries.count
+        }
+        let partitions = sequence >= 1 << 16 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
+        let jobs = (0..<partitions).map { partition in
+            MatchJob(
+                parts: parts, partition: partition, of: partitions,
+                index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
+                records: Records(merge: self, equality: RecordEquality(schema: schema, keyFields: keyFields)))
+        }
+        for job in jobs { job.index.reserve(keys: sequence / partitions + 1024) }
+        if jobs.count == 2 {
+            let done = DispatchSemaphore(value: 0)
+            let second = jobs[1]
+            LargeStackThread.detach {
+                second.run()
+                done.signal()
+            }
+            jobs[0].run()
+            done.wait()
+        } else {
+            jobs[0].run()
+        }
+        guard jobs.allSatisfy(\.succeeded) else { return nil }
+        indices = jobs.map(\.index)
+        kept = Self.keptInOrder(indices)
+        do throws(FerryError) {
+            return try report(kind: kind)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The records the indices kept, in the order their keys were first seen.
+    private static func keptInOrder(_ indices: [MergeIndex]) -> [UInt32] {
+        guard indices.count == 2 else { return indices.first?.kept ?? [] }
+        let (a, b) = (indices[0], indices[1])
+        var kept: [UInt32] = []
+        kept.reserveCapacity(a.kept.count + b.kept.count)
+        var (i, j) = (0, 0)
+        while i < a.kept.count && j < b.kept.count {
+            if a.firstSeen(i) < b.firstSeen(j) {
+                kept.append(a.kept[i])
+                i += 1
+            } else {
+                kept.append(b.kept[j])
+                j += 1
+            }
+        }
+        kept += a.kept[i...]
+        kept += b.kept[j...]
+        return kept
+    }
+
+    /// The report of what was read and matched.
+    private func report(kind: RecordKind) throws(FerryError) -> MergeReport {
+        var report = MergeReport()
+        report.sources = sources
+        report.kind = kind
+        report.keyFields = keyFields
+        report.keyChoice = options.key == nil ? .kindDefault : .option
+        report.policy = options.policy
+        report.recordsOut = kept.count
+        report.identicalDuplicates = indices.reduce(0) { $0 + $1.identicalDuplicates }
+        report.recordsWithoutKey = indices.reduce(0) { $0 + $1.recordsWithoutKey }
+        // In the order the general merge finds them: by the later record.
+        let conflicts = indices.flatMap(\.conflicts).sorted { $0.second < $1.second }
+        report.conflicts = try MergeReading.conflicts(
+            conflicts, hasLines: Dictionary(inputs.map { ($0.path, true) }) { first, _ in first },
+            limits: options.limits, place: place(of:))
+        return report
+    }
+
+    /// Where record `sequence` (in reading order) came from.
+    private func place(of sequence: Int) -> MergeReport.Place {
+        let (part, offset) = locate(sequence)
+        let input = inputs[part.input]
+        let before = parts.prefix { $0 !== part }.filter { $0.input == part.input }.reduce(0) { $0 + $1.entries.count }
+        return MergeReport.Place(
+            file: input.path, line: nil, record: before + offset, byteOffset: part.entries[offset].byteOffset)
+    }
+
+    /// The part that holds record `sequence`, and the record's place in it.
+    private func locate(_ sequence: Int) -> (Part, Int) {
+        var low = 0
+        var high = parts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if parts[middle].firstSequence <= sequence { low = middle } else { high = middle - 1 }
+        }
+        return (parts[low], sequence - parts[low].firstSequence)
+    }
+
+    /// Record `sequence`, read again from its file.
+    fileprivate func record(_ sequence: Int) throws(FerryError) -> Record {
+        let (part, offset) = locate(sequence)
+        let input = inputs[part.input]
+        let file = input.layout.file
+        let start = part.entries[offset].byteOffset
+        // The record ends where the next one starts, or with its part.
+        let end = offset + 1 < part.entries.count ? part.entries[offset + 1].byteOffset : part.range.upperBound
+        let context = ReadContext(
+            kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
+        context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+        let bytes = FileRangeInput(file, range: start..<end, prefix: input.layout.prefix)
+        guard let record = try input.codec.makeReader(bytes, context: context).next() else {
+            throw .ioInputChanged(input.path)
+        }
+        return record
+    }
+
+    // MARK: - Writing
+
+    /// Writes the records kept, in first-seen order, as their lines.
+    func write(to output: any ByteOutput) throws(FerryError) {
+        var run: (part: Part, lines: Range<Int>)?
+        func flush() throws(FerryError) {
+            guard let (part, lines) = run else { return }
+            try part.spool.write(lines: lines, to: output)
+        }
+        for sequence in kept {
+            let (part, line) = locate(Int(sequence))
+            if let current = run, current.part === part, current.lines.upperBound == line {
+                run = (part, current.lines.lowerBound..<(line + 1))
+                continue
+            }
+            try flush()
+            run = (part, line..<(line + 1))
+        }
+        try flush()
+    }
+}
+
+// MARK: - Matching
+
+/// One partition of the keys, matched on one thread.
+private final class MatchJob: @unchecked Sendable {
+    let parts: [Part]
+    let partition: Int
+    let partitions: Int
+    let index: MergeIndex
+    let records: Records
+    private(set) var succeeded = false
+
+    init(parts: [Part], partition: Int, of partitions: Int, index: MergeIndex, records: Records) {
+        self.parts = parts
+        self.partition = partition
+        self.partitions = partitions
+        self.index = index
+        self.records = records
+    }
+
+    /// Adds the records of this partition in reading order: those whose
+    /// key digest's top bit is its number, and those of no key to the first.
+    func run() {
+        do throws(FerryError) {
+            for part in parts {
+                try part.entries.withUnsafeBufferPointer { (entries) throws(FerryError) in
+                    for (offset, entry) in entries.enumerated() {
+                        let mine =
+                            partitions == 1 || (entry.hasKey ? Int(entry.key.high >> 63) == partition : partition == 0)
+                        guard mine else { continue }
+                        try index.add(
+                            index: part.firstSequence + offset, digest: entry.hasKey ? entry.key : nil,
+                            records: records)
+                    }
+                }
+            }
+            try index.finish(records)
+            succeeded = true
+        } catch {
+            return
+        }
+    }
+}
+
+// MARK: - Records read again
+
+/// The records of a spooled merge, for `MergeIndex`: equal value digests
+/// are equal records; others are read again and compared.
+private struct Records: MergeRecords {
+    unowned let merge: SpooledMerge
+    let equality: RecordEquality
+
+    func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
+        let (first, second) = (merge.entry(kept), merge.entry(later))
+        if let a = first.valueDigest, let b = second.valueDigest, a == b { return nil }
+        let earlier = try merge.record(kept)
+        let record = try merge.record(later)
+        return RawRecord.with(earlier) { earlier in
+            RawRecord.with(record) { index.conflict(earlier, $0, first: kept, second: later) }
+        }
+    }
+}
+
+extension SpooledMerge {
+    fileprivate func entry(_ sequence: Int) -> Entry {
+        let (part, offset) = locate(sequence)
+        return part.entries[offset]
+    }
+}
+
+// MARK: - Parts
+
+/// What a merge keeps of a record: its key's digest, its values' digest,
+/// and where it starts in its file.
+private struct Entry {
+    var key: KeyDigest
+    var value: UInt64
+    /// The byte offset, with a flag for a record with no key and one for
+    /// values that have no digest.
+    var bits: UInt64
+
+    private static let noKey: UInt64 = 1 << 63
+    private static let noValueDigest: UInt64 = 1 << 62
+
+    init(key: KeyDigest?, value: UInt64?, byteOffset: Int) {
+        self.key = key ?? KeyDigest(low: 0, high: 0)
+        self.value = value ?? 0
+        bits = UInt64(byteOffset) | (key == nil ? Self.noKey : 0) | (value == nil ? Self.noValueDigest : 0)
+    }
+
+    var hasKey: Bool { bits & Self.noKey == 0 }
+    var valueDigest: UInt64? { bits & Self.noValueDigest == 0 ? value : nil }
+    var byteOffset: Int { Int(bits & (Self.noValueDigest - 1)) }
+}
+
+/// A range of an input file, read on one thread: its records' lines in a
+/// spool, and their entries.
+private final class Part: @unchecked Sendable {
+    let input: Int
+    let range: Range<Int>
+    let prefix: [UInt8]
+    let spool: Spool
+    var entries: [Entry] = []
+    var succeeded = false
+    /// The sequence of its first record among all records read.
+    var firstSequence = 0
+
+    init(input: Int, range: Range<Int>, prefix: [UInt8], budget: SpoolBudget) {
+        self.input = input
+        self.range = range
+        self.prefix = prefix
+        spool = Spool(budget: budget)
+    }
+}
+
+/// How the parts of one input are read: what both halves share.
+private struct PartJob: @unchecked Sendable {
+    let options: MergeOptions
+    let codec: any Codec
+    let layout: LineLayout
+    let kind: RecordKind
+    let keyFields: [String]
+    let observesDefaultKey: Bool
+    let outputCodec: any Codec
+
+    /// Reads `part`; it has `succeeded` when every record passed the rules
+    /// with no warning, had the preferred key when that is observed, and
+    /// fit the budget.
+    func read(_ part: Part) {
+        let input = FileRangeInput(layout.file, range: part.range, prefix: part.prefix)
+        // The reader's offsets are in the part; the file's are this much on.
+        let shift = part.range.lowerBound - part.prefix.count
+        do throws(FerryError) {
+            let context = ReadContext(
+                kind: options.kind, schema: options.schema, options: layout.codecOptions, limits: options.limits)
+            context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            guard let reader = try codec.makeReader(input, context: context) as? any RawRecordReader else { return }
+            let schema = options.schema ?? kind.schema
+            var validator = RecordValidator(schema: schema)
+            let keys = KeyFields(keyFields, schema: schema)
+            let preferred = observesDefaultKey ? keys : nil
+            let equality = RecordEquality(schema: schema, keyFields: keyFields)
+            let writeContext = WriteContext(kind: kind, options: options.codecOptions)
+            writeContext.schema = options.schema
+            guard let writer = try outputCodec.makeWriter(part.spool, context: writeContext) as? any RawRecordWriter
+            else { return }
+            var entries: [Entry] = []
+            entries.reserveCapacity(part.range.count / 64)
+            var lacksKey = false
+            while try reader.readRaw({ (record) throws(FerryError) in
+                try validator.validate(record)
+                try writer.writeRaw(record)
+                let key = keys.digest(of: record)
+                // The default key holds only when every record has it.
+                if preferred != nil && key == nil { lacksKey = true }
+                entries.append(
+                    Entry(
+                        key: key, value: equality.digest(of: record), byteOffset: record.origin.byteOffset + shift))
+                // The entries count against the budget too.
+                if entries.count & 4095 == 0 { part.spool.charge(4096 * MemoryLayout<Entry>.stride) }
+            }) {
+                if lacksKey || part.spool.isFull { return }
+            }
+            try writer.finish()
+            guard !lacksKey, !part.spool.isFull, context.takeWarnings().isEmpty,
+                part.spool.indexLines() == entries.count
+            else { return }
+            part.entries = entries
+            part.succeeded = true
+        } catch {
+            return
+        }
+    }
+}
+
+// MARK: - Spools
+
+/// The memory every spool of a merge may take together.
+private final class SpoolBudget: Sendable {
+    let limit: Int
+    let used = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+}
+
+/// The lines of a part's records, one after another in one block of memory,
+/// and where each starts.
+private final class Spool: ByteOutput, @unchecked Sendable {
+    let name = "-"
+    private let budget: SpoolBudget
+    /// Huge pages, grown by remapping (`LargeBuffer`).
+    private var memory = LargeBuffer()
+    private var count = 0
+    /// Where each line starts, and the end of the last.
+    private var starts: [Int] = []
+    /// Set once the spools together passed the budget: what is written then
+    /// is dropped.
+    private(set) var isFull = false
+
+    init(budget: SpoolBudget) { self.budget = budget }
+
+    deinit { memory.release() }
+
+    /// Counts `bytes` more against the budget.
+    func charge(_ bytes: Int) {
+        if budget.used.add(bytes, ordering: .relaxed).newValue > budget.limit { isFull = true }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
+        guard !isFull, bytes.count > 0 else { return }
+        charge(bytes.count)
+        guard !isFull, memory.grow(to: count + bytes.count), let base = memory.base else {
+            isFull = true
+            return
+        }
+        (base + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Finds where each line starts.
+    /// - Returns: how many lines there are.
+    func indexLines() -> Int {
+        starts = [0]
+        guard let base = memory.base else { return 0 }
+        var position = 0
+        while position < count, let found = memchr(base + position, 0x0A, count - position) {
+            position = UnsafeMutableRawPointer(found) - base + 1
+            starts.append(position)
+        }
+        // Text after the last line feed would be a line the index does not have.
+        return position == count ? starts.count - 1 : -1
+    }
+
+    /// Writes lines `lines` (0-based) to `output`.
+    func write(lines: Range<Int>, to output: any ByteOutput) throws(FerryError) {
+        guard let base = memory.base else { return }
+        let start = starts[lines.lowerBound]
+        try output.write(UnsafeRawBufferPointer(start: base + start, count: starts[lines.upperBound] - start))
+    }
+}
+

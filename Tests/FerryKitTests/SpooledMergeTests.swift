@@ -1,0 +1,145 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryKit
+
+/// The spooled merge (`SpooledMerge`) against the general one
+/// (`MergeReading`): the same output, byte for byte, and the same JSON
+/// report, on inputs made to reach each of its cases. Every comparison also
+/// checks which way each merge took, so that neither can pass by taking the
+/// other's.
+@Suite struct SpooledMergeTests {
+    /// Three inputs whose keys overlap:
+    /// - `a.jsonl`, products 0 to `count`;
+    /// - `b.csv` (CRLF), products from `count / 2` on, half of them copies
+    ///   of `a`'s: some spelt otherwise but equal (`2.50` for 2.5, `3.0` for
+    ///   3, a name in NFD, an untyped `notes` cell of text for a number),
+    ///   every seventh with another price (a conflict);
+    /// - `c.jsonl`, a third copy of some of `b`'s keys, some equal to `b`'s
+    ///   record and some not (keep-last's chains), and `loose` records with
+    ///   no sku when asked.
+    func inputs(_ folder: ScratchFolder, count: Int, loose: Bool = false) throws -> [String] {
+        var a = ""
+        for i in 0..<count {
+            let price = i % 5 == 0 ? "\(i % 9)" : "\(i % 9).5"
+            let notes = i % 3 == 0 ? ",\"notes\":\(i)" : ""
+            let name = i % 11 == 0 ? "Cr\u{E8}me \(i)" : "Item \(i)"
+            a += "{\"sku\":\"S-\(i)\",\"name\":\"\(name)\",\"price\":\(price),\"currency\":\"EUR\"\(notes)}\n"
+        }
+        var b = "sku,name,price,currency,notes\r\n"
+        for i in (count / 2)..<(count / 2 + count) {
+            let price =
+                i % 7 == 0 ? "\(i % 9 + 1).25"
+                : i % 5 == 0 ? "\(i % 9).0" : "\(i % 9).50"
+            let notes = i % 3 == 0 ? "\(i)" : ""
+            let name = i % 11 == 0 ? "Cre\u{300}me \(i)" : "Item \(i)"
+            b += "S-\(i),\(name),\(price),EUR,\(notes)\r\n"
+        }
+        var c = ""
+        for i in stride(from: count / 2, to: count / 2 + count, by: 4) {
+            let price = i % 8 == 0 ? "99.5" : i % 7 == 0 ? "\(i % 9 + 1).25" : i % 5 == 0 ? "\(i % 9)" : "\(i % 9).5"
+            let notes = i % 3 == 0 ? ",\"notes\":\"\(i)\"" : ""
+            let name = i % 11 == 0 ? "Cr\u{E8}me \(i)" : "Item \(i)"
+            c += "{\"sku\":\"S-\(i)\",\"name\":\"\(name)\",\"price\":\(price),\"currency\":\"EUR\"\(notes)}\n"
+            if loose && i % 16 == 0 { c += "{\"name\":\"Loose \(i)\",\"price\":1}\n" }
+        }
+        return [try folder.write("a.jsonl", a), try folder.write("b.csv", b), try folder.write("c.jsonl", c)]
+    }
+
+    /// Merges `inputs` both ways into JSON Lines.
+    /// - Returns: each way's output, JSON report and whether it was spooled.
+    func mergeBothWays(
+        _ inputs: [String], folder: ScratchFolder, options: MergeOptions
+    ) throws -> [(output: [UInt8], report: String, spooled: Bool)] {
+        let catalog = Messages.catalog(language: "en")
+        return try [true, false].map { spools in
+            var options = options
+            options.spools = spools
+            options.overwrite = true
+            let output = folder.path(spools ? "spooled.jsonl" : "general.jsonl")
+            var report = try Merger().merge(inputs, into: output, options: options)
+            #expect(report.countsAddUp)
+            let spooled = report.wasSpooled
+            report.output = "out.jsonl"
+            let written = FileManager.default.contents(atPath: output).map { [UInt8]($0) } ?? []
+            return (written, MergeReportFormat.json.render(report, catalog: catalog, tool: ("ferry", "test")), spooled)
+        }
+    }
+
+    @Test(arguments: ConflictPolicy.allCases)
+    func bothWaysGiveTheSameOutputAndReport(policy: ConflictPolicy) throws {
+        let folder = try ScratchFolder()
+        let inputs = try inputs(folder, count: 600)
+        for threshold in [Halves.threshold, 1] {
+            var options = MergeOptions()
+            options.policy = policy
+            options.halvesThreshold = threshold
+            let ways = try mergeBothWays(inputs, folder: folder, options: options)
+            #expect(ways[0].spooled && !ways[1].spooled)
+            #expect(ways[0].output == ways[1].output)
+            #expect(ways[0].report == ways[1].report)
+            // Not a vacuous comparison: conflicts and identical copies both occur.
+            #expect(ways[1].report.contains("\"conflictsResolved\": 0") == false)
+            #expect(ways[1].report.contains("\"identicalDuplicates\": 0") == false)
+            #expect(policy == .fail || !ways[0].output.isEmpty)
+        }
+    }
+
+    @Test func recordsWithoutTheAskedKeyAreKeptBothWays() throws {
+        let folder = try ScratchFolder()
+        let inputs = try inputs(folder, count: 200, loose: true)
+        var options = MergeOptions()
+        options.key = ["sku"]
+        options.policy = .keepLast
+        options.halvesThreshold = 1
+        let ways = try mergeBothWays(inputs, folder: folder, options: options)
+        #expect(ways[0].spooled && !ways[1].spooled)
+        #expect(ways[0].output == ways[1].output)
+        #expect(ways[0].report == ways[1].report)
+        #expect(!ways[1].report.contains("\"recordsWithoutKey\": 0"))
+    }
+
+    /// A record without a sku makes the default key `name`: the spooled way
+    /// gives up, and the general merge runs.
+    @Test func aRecordWithoutTheDefaultKeyLeavesItToTheGeneralMerge() throws {
+        let folder = try ScratchFolder()
+        let inputs = try inputs(folder, count: 200, loose: true)
+        let ways = try mergeBothWays(inputs, folder: folder, options: MergeOptions())
+        #expect(!ways[0].spooled && !ways[1].spooled)
+        #expect(ways[0].output == ways[1].output)
+        #expect(ways[0].report.contains("\"name\""))
+    }
+
+    /// Past the memory budget, and on an invalid record, the spooled way
+    /// gives up too: the general merge spills, or throws the error.
+    @Test func theBudgetAndErrorsLeaveItToTheGeneralMerge() throws {
+        let folder = try ScratchFolder()
+        let inputs = try inputs(folder, count: 300)
+        var options = MergeOptions()
+        options.memoryBudget = 4096
+        let ways = try mergeBothWays(inputs, folder: folder, options: options)
+        #expect(!ways[0].spooled && ways[0].report.contains("\"spilled\": true"))
+        #expect(ways[0].output == ways[1].output)
+
+        let bad = try folder.write("bad.jsonl", "{\"sku\":\"X\",\"name\":\"X\",\"price\":1}\n{\"sku\":\"Y\",\"name\":\"\",\"price\":2}\n")
+        #expect(throws: FerryError.self) {
+            _ = try Merger().merge(inputs + [bad], into: folder.path("bad-out.jsonl"), options: MergeOptions())
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("bad-out.jsonl")))
+    }
+
+    /// Outputs in other formats, and inputs that are not files of lines,
+    /// take the general way.
+    @Test func otherFormatsTakeTheGeneralWay() throws {
+        let folder = try ScratchFolder()
+        let inputs = try inputs(folder, count: 50)
+        var report = try Merger().merge(inputs, into: folder.path("o.json"), options: MergeOptions())
+        #expect(!report.wasSpooled)
+        let array = try folder.write("arr.json", "[{\"sku\":\"S-1\",\"name\":\"Item 1\",\"price\":1.5,\"currency\":\"EUR\"}]")
+        report = try Merger().merge(inputs + [array], into: folder.path("o2.jsonl"), options: MergeOptions())
+        #expect(!report.wasSpooled)
+        report = try Merger().merge(inputs, into: folder.path("o3.jsonl"), options: MergeOptions())
+        #expect(report.wasSpooled)
+    }
+}

@@ -49,6 +49,18 @@ final class MergeIndex {
     /// table overlap (as `ferry validate`'s unique keys do).
     @exclusivity(unchecked) private var pending: [(index: Int, digest: KeyDigest?)] = []
 
+    /// Forgets every record, keeping the memory: for the next partition of
+    /// a merge's keys (`SpooledMerge`).
+    func clear() {
+        places.clear()
+        kept.removeAll(keepingCapacity: true)
+        firsts.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+        identicalDuplicates = 0
+        recordsWithoutKey = 0
+        conflicts = []
+    }
+
     /// Room for `keys` keys at once, when their count is known.
     func reserve(keys: Int) {
         places.reserve(keys: keys)

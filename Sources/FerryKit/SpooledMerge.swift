@@ -44,8 +44,6 @@ final class SpooledMerge {
     private let outputCodec: any Codec
     private let inputs: [Input]
     private var parts: [Part] = []
-    /// The indices records were matched in, one a partition of the keys.
-    private var indices: [MergeIndex] = []
     /// The records kept, in output order.
     private var kept: [UInt32] = []
     private var kind: RecordKind?
@@ -125,7 +123,7 @@ final class SpooledMerge {
             }
             guard read.allSatisfy(\.succeeded) else { return nil }
             var source = MergeReport.Source(path: input.path, format: input.codec.id)
-            source.records = read.reduce(0) { $0 + $1.entries.count }
+            source.records = read.reduce(0) { $0 + $1.count }
             source.kind = source.records > 0 ? kind : nil
             sources.append(source)
             parts += read
@@ -148,24 +146,29 @@ final class SpooledMerge {
         return options.kind ?? reader.declaredKind ?? RecordKind.infer(from: first.fields)
     }
 
-    /// Matches the records of every part by key, in reading order: keys
-    /// are split in two by their digest's top bit, and each half is matched
-    /// on a core of its own (`MergeIndex`, with a table half the size).
+    /// Matches the records of every part by key, in reading order. Keys
+    /// are split into `Part.partitions` by their digest's top bits, and
+    /// each core matches every other partition (`MergeIndex`, cleared
+    /// between partitions): a partition's table stays in the core's cache.
     private func match(kind: RecordKind) -> MergeReport? {
         let schema = options.schema ?? kind.schema
         var sequence = 0
         for part in parts {
             part.firstSequence = sequence
-            sequence += part.entries.count
+            sequence += part.count
         }
-        let partitions = sequence >= 1 << 16 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
-        let jobs = (0..<partitions).map { partition in
+        // The record kept for each key, at the key's first record: 1-based, 0 for none.
+        let keptAt = Column<UInt32>()
+        guard keptAt.zeroed(count: sequence) else { return nil }
+        let threads = sequence >= 1 << 16 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
+        let jobs = (0..<threads).map { thread in
             MatchJob(
-                parts: parts, partition: partition, of: partitions,
+                parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
                 index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
-                records: Records(merge: self, equality: RecordEquality(schema: schema, keyFields: keyFields)))
+                records: Records(merge: self, equality: RecordEquality(schema: schema, keyFields: keyFields)),
+                keptAt: keptAt)
         }
-        for job in jobs { job.index.reserve(keys: sequence / partitions + 1024) }
+        for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
         if jobs.count == 2 {
             let done = DispatchSemaphore(value: 0)
             let second = jobs[1]
@@ -179,38 +182,20 @@ final class SpooledMerge {
             jobs[0].run()
         }
         guard jobs.allSatisfy(\.succeeded) else { return nil }
-        indices = jobs.map(\.index)
-        kept = Self.keptInOrder(indices)
+        kept = []
+        kept.reserveCapacity(sequence)
+        keptAt.withElements { (keptAt) in
+            for record in keptAt where record != 0 { kept.append(record - 1) }
+        }
         do throws(FerryError) {
-            return try report(kind: kind)
+            return try report(kind: kind, jobs: jobs)
         } catch {
             return nil
         }
     }
 
-    /// The records the indices kept, in the order their keys were first seen.
-    private static func keptInOrder(_ indices: [MergeIndex]) -> [UInt32] {
-        guard indices.count == 2 else { return indices.first?.kept ?? [] }
-        let (a, b) = (indices[0], indices[1])
-        var kept: [UInt32] = []
-        kept.reserveCapacity(a.kept.count + b.kept.count)
-        var (i, j) = (0, 0)
-        while i < a.kept.count && j < b.kept.count {
-            if a.firstSeen(i) < b.firstSeen(j) {
-                kept.append(a.kept[i])
-                i += 1
-            } else {
-                kept.append(b.kept[j])
-                j += 1
-            }
-        }
-        kept += a.kept[i...]
-        kept += b.kept[j...]
-        return kept
-    }
-
     /// The report of what was read and matched.
-    private func report(kind: RecordKind) throws(FerryError) -> MergeReport {
+    private func report(kind: RecordKind, jobs: [MatchJob]) throws(FerryError) -> MergeReport {
         var report = MergeReport()
         report.sources = sources
         report.kind = kind
@@ -218,10 +203,10 @@ final class SpooledMerge {
         report.keyChoice = options.key == nil ? .kindDefault : .option
         report.policy = options.policy
         report.recordsOut = kept.count
-        report.identicalDuplicates = indices.reduce(0) { $0 + $1.identicalDuplicates }
-        report.recordsWithoutKey = indices.reduce(0) { $0 + $1.recordsWithoutKey }
+        report.identicalDuplicates = jobs.reduce(0) { $0 + $1.identicalDuplicates }
+        report.recordsWithoutKey = jobs.reduce(0) { $0 + $1.recordsWithoutKey }
         // In the order the general merge finds them: by the later record.
-        let conflicts = indices.flatMap(\.conflicts).sorted { $0.second < $1.second }
+        let conflicts = jobs.flatMap(\.conflicts).sorted { $0.second < $1.second }
         report.conflicts = try MergeReading.conflicts(
             conflicts, hasLines: Dictionary(inputs.map { ($0.path, true) }) { first, _ in first },
             limits: options.limits, place: place(of:))
@@ -232,9 +217,8 @@ final class SpooledMerge {
     private func place(of sequence: Int) -> MergeReport.Place {
         let (part, offset) = locate(sequence)
         let input = inputs[part.input]
-        let before = parts.prefix { $0 !== part }.filter { $0.input == part.input }.reduce(0) { $0 + $1.entries.count }
-        return MergeReport.Place(
-            file: input.path, line: nil, record: before + offset, byteOffset: part.entries[offset].byteOffset)
+        let before = parts.prefix { $0 !== part }.filter { $0.input == part.input }.reduce(0) { $0 + $1.count }
+        return MergeReport.Place(file: input.path, line: nil, record: before + offset, byteOffset: part.byteOffset(offset))
     }
 
     /// The part that holds record `sequence`, and the record's place in it.
@@ -253,9 +237,9 @@ final class SpooledMerge {
         let (part, offset) = locate(sequence)
         let input = inputs[part.input]
         let file = input.layout.file
-        let start = part.entries[offset].byteOffset
+        let start = part.byteOffset(offset)
         // The record ends where the next one starts, or with its part.
-        let end = offset + 1 < part.entries.count ? part.entries[offset + 1].byteOffset : part.range.upperBound
+        let end = offset + 1 < part.count ? part.byteOffset(offset + 1) : part.range.upperBound
         let context = ReadContext(
             kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
         context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
@@ -290,40 +274,50 @@ final class SpooledMerge {
 
 // MARK: - Matching
 
-/// One partition of the keys, matched on one thread.
+/// Partitions of the keys, matched on one thread, one after another.
 private final class MatchJob: @unchecked Sendable {
     let parts: [Part]
-    let partition: Int
-    let partitions: Int
+    let partitions: [Int]
     let index: MergeIndex
     let records: Records
+    /// Shared by every job; each writes only the records of its partitions.
+    let keptAt: Column<UInt32>
     private(set) var succeeded = false
+    private(set) var identicalDuplicates = 0
+    private(set) var recordsWithoutKey = 0
+    private(set) var conflicts: [MergeIndex.Conflict] = []
 
-    init(parts: [Part], partition: Int, of partitions: Int, index: MergeIndex, records: Records) {
+    init(parts: [Part], partitions: [Int], index: MergeIndex, records: Records, keptAt: Column<UInt32>) {
         self.parts = parts
-        self.partition = partition
         self.partitions = partitions
         self.index = index
         self.records = records
+        self.keptAt = keptAt
     }
 
-    /// Adds the records of this partition in reading order: those whose
-    /// key digest's top bit is its number, and those of no key to the first.
+    /// Adds each partition's records in reading order, then notes the
+    /// records it kept at their keys' first records.
     func run() {
         do throws(FerryError) {
-            for part in parts {
-                try part.entries.withUnsafeBufferPointer { (entries) throws(FerryError) in
-                    for (offset, entry) in entries.enumerated() {
-                        let mine =
-                            partitions == 1 || (entry.hasKey ? Int(entry.key.high >> 63) == partition : partition == 0)
-                        guard mine else { continue }
-                        try index.add(
-                            index: part.firstSequence + offset, digest: entry.hasKey ? entry.key : nil,
-                            records: records)
+            for partition in partitions {
+                index.clear()
+                for part in parts {
+                    try part.buckets[partition].withElements { (entries) throws(FerryError) in
+                        for entry in entries {
+                            try index.add(
+                                index: part.firstSequence + Int(entry.record), digest: entry.hasKey ? entry.key : nil,
+                                records: records)
+                        }
                     }
                 }
+                try index.finish(records)
+                keptAt.withMutableElements { keptAt in
+                    for place in index.kept.indices { keptAt[Int(index.firstSeen(place))] = index.kept[place] + 1 }
+                }
+                identicalDuplicates += index.identicalDuplicates
+                recordsWithoutKey += index.recordsWithoutKey
+                conflicts += index.conflicts
             }
-            try index.finish(records)
             succeeded = true
         } catch {
             return
@@ -340,8 +334,7 @@ private struct Records: MergeRecords {
     let equality: RecordEquality
 
     func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
-        let (first, second) = (merge.entry(kept), merge.entry(later))
-        if let a = first.valueDigest, let b = second.valueDigest, a == b { return nil }
+        if let a = merge.valueDigest(kept), let b = merge.valueDigest(later), a == b { return nil }
         let earlier = try merge.record(kept)
         let record = try merge.record(later)
         return RawRecord.with(earlier) { earlier in
@@ -351,45 +344,82 @@ private struct Records: MergeRecords {
 }
 
 extension SpooledMerge {
-    fileprivate func entry(_ sequence: Int) -> Entry {
+    fileprivate func valueDigest(_ sequence: Int) -> UInt64? {
         let (part, offset) = locate(sequence)
-        return part.entries[offset]
+        return part.valueDigest(offset)
     }
 }
 
 // MARK: - Parts
 
-/// What a merge keeps of a record: its key's digest, its values' digest,
-/// and where it starts in its file.
+/// A record in its key's partition: its key's digest, and its place in
+/// its part.
 private struct Entry {
     var key: KeyDigest
-    var value: UInt64
-    /// The byte offset, with a flag for a record with no key and one for
-    /// values that have no digest.
-    var bits: UInt64
+    var record: UInt32
+    var hasKey: Bool
+}
 
-    private static let noKey: UInt64 = 1 << 63
-    private static let noValueDigest: UInt64 = 1 << 62
+/// Values in memory mapped as huge pages (`LargeBuffer`), appended in
+/// order.
+private final class Column<Element>: @unchecked Sendable {
+    private var memory = LargeBuffer()
+    private(set) var count = 0
 
-    init(key: KeyDigest?, value: UInt64?, byteOffset: Int) {
-        self.key = key ?? KeyDigest(low: 0, high: 0)
-        self.value = value ?? 0
-        bits = UInt64(byteOffset) | (key == nil ? Self.noKey : 0) | (value == nil ? Self.noValueDigest : 0)
+    deinit { memory.release() }
+
+    /// - Returns: false when there is no memory for one more.
+    @inline(__always)
+    func append(_ element: Element) -> Bool {
+        let stride = MemoryLayout<Element>.stride
+        if (count + 1) * stride > memory.capacity {
+            guard memory.grow(to: (count + 1) * stride) else { return false }
+        }
+        memory.base.unsafelyUnwrapped.storeBytes(of: element, toByteOffset: count * stride, as: Element.self)
+        count += 1
+        return true
     }
 
-    var hasKey: Bool { bits & Self.noKey == 0 }
-    var valueDigest: UInt64? { bits & Self.noValueDigest == 0 ? value : nil }
-    var byteOffset: Int { Int(bits & (Self.noValueDigest - 1)) }
+    /// `count` elements, all zero bits.
+    func zeroed(count: Int) -> Bool {
+        guard memory.grow(to: max(count, 1) * MemoryLayout<Element>.stride) else { return false }
+        self.count = count
+        return true
+    }
+
+    subscript(index: Int) -> Element {
+        memory.base.unsafelyUnwrapped.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Element.self)
+    }
+
+    func withElements<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<Element>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard let base = memory.base else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: Element.self), count: count))
+    }
+
+    func withMutableElements<Result>(_ body: (UnsafeMutableBufferPointer<Element>) -> Result) -> Result {
+        guard let base = memory.base else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeMutableBufferPointer(start: base.assumingMemoryBound(to: Element.self), count: count))
+    }
 }
 
 /// A range of an input file, read on one thread: its records' lines in a
-/// spool, and their entries.
+/// spool; per record its value digest and byte offset, in reading order;
+/// and its key, in its key's partition.
 private final class Part: @unchecked Sendable {
+    /// Keys are matched in this many partitions, by their digest's top bits.
+    static let partitions = 64
+    static let noValueDigest: UInt64 = 1 << 63
+
     let input: Int
     let range: Range<Int>
     let prefix: [UInt8]
     let spool: Spool
-    var entries: [Entry] = []
+    let buckets = (0..<Part.partitions).map { _ in Column<Entry>() }
+    let values = Column<UInt64>()
+    /// Each record's byte offset in the file, with `noValueDigest`.
+    let offsets = Column<UInt64>()
     var succeeded = false
     /// The sequence of its first record among all records read.
     var firstSequence = 0
@@ -399,6 +429,24 @@ private final class Part: @unchecked Sendable {
         self.range = range
         self.prefix = prefix
         spool = Spool(budget: budget)
+    }
+
+    var count: Int { offsets.count }
+
+    func byteOffset(_ record: Int) -> Int { Int(offsets[record] & ~Self.noValueDigest) }
+
+    func valueDigest(_ record: Int) -> UInt64? { offsets[record] & Self.noValueDigest == 0 ? values[record] : nil }
+
+    /// Keeps what matching needs of the next record.
+    /// - Returns: false when there is no memory for it.
+    @inline(__always)
+    func append(key: KeyDigest?, value: UInt64?, byteOffset: Int) -> Bool {
+        let record = UInt32(truncatingIfNeeded: count)
+        let bucket = key.map { Int($0.high >> 58) } ?? 0
+        return buckets[bucket].append(
+            Entry(key: key ?? KeyDigest(low: 0, high: 0), record: record, hasKey: key != nil))
+            && values.append(value ?? 0)
+            && offsets.append(UInt64(byteOffset) | (value == nil ? Self.noValueDigest : 0))
     }
 }
 
@@ -433,8 +481,6 @@ private struct PartJob: @unchecked Sendable {
             writeContext.schema = options.schema
             guard let writer = try outputCodec.makeWriter(part.spool, context: writeContext) as? any RawRecordWriter
             else { return }
-            var entries: [Entry] = []
-            entries.reserveCapacity(part.range.count / 64)
             var lacksKey = false
             while try reader.readRaw({ (record) throws(FerryError) in
                 try validator.validate(record)
@@ -442,19 +488,18 @@ private struct PartJob: @unchecked Sendable {
                 let key = keys.digest(of: record)
                 // The default key holds only when every record has it.
                 if preferred != nil && key == nil { lacksKey = true }
-                entries.append(
-                    Entry(
-                        key: key, value: equality.digest(of: record), byteOffset: record.origin.byteOffset + shift))
-                // The entries count against the budget too.
-                if entries.count & 4095 == 0 { part.spool.charge(4096 * MemoryLayout<Entry>.stride) }
+                guard
+                    part.append(key: key, value: equality.digest(of: record), byteOffset: record.origin.byteOffset + shift)
+                else { throw .ioWriteFailed("memory", errno: ENOMEM) }
+                // What is kept of each record counts against the budget too.
+                if part.count & 4095 == 0 { part.spool.charge(4096 * 40) }
             }) {
                 if lacksKey || part.spool.isFull { return }
             }
             try writer.finish()
             guard !lacksKey, !part.spool.isFull, context.takeWarnings().isEmpty,
-                part.spool.indexLines() == entries.count
+                part.spool.indexLines() == part.count, part.count < 1 << 32
             else { return }
-            part.entries = entries
             part.succeeded = true
         } catch {
             return

@@ -41,6 +41,13 @@ final class UniqueKeys {
     /// How many slots the table has.
     var capacity: Int { mask + 1 }
 
+    /// Forgets every key, keeping the table's size.
+    func clear() {
+        guard count > 0 else { return }
+        UnsafeMutableRawPointer(slots).initializeMemory(as: UInt8.self, repeating: 0, count: (mask + 1) * MemoryLayout<Slot>.stride)
+        count = 0
+    }
+
     /// Makes room for `keys` keys in all when the table has less: one move
     /// of the keys now, rather than one per doubling on the way.
     func reserve(keys: Int) {

@@ -12,6 +12,17 @@ void *ferry_grow_mapping(void *base, size_t old_size, size_t new_size) {
     return grown == MAP_FAILED ? NULL : grown;
 }
 
+long long ferry_copy_range(int input, long long offset, int output, long long count) {
+    long long copied = 0;
+    while (copied < count) {
+        off64_t from = offset + copied;
+        ssize_t done = copy_file_range(input, &from, output, NULL, (size_t)(count - copied), 0);
+        if (done <= 0) break;
+        copied += done;
+    }
+    return copied;
+}
+
 int ferry_start_writeback(int descriptor, long long offset, long long count) {
     return sync_file_range(descriptor, offset, count, SYNC_FILE_RANGE_WRITE);
 }
@@ -21,6 +32,14 @@ long ferry_getdents64(int descriptor, void *buffer, size_t length) {
 }
 #else
 #include <errno.h>
+
+long long ferry_copy_range(int input, long long offset, int output, long long count) {
+    (void)input;
+    (void)offset;
+    (void)output;
+    (void)count;
+    return 0;
+}
 
 void *ferry_grow_mapping(void *base, size_t old_size, size_t new_size) {
     (void)base;

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CFerrySystem
 
 /// A regular file open for reading at any offset (`pread(2)`), which
 /// several inputs and threads can share.
@@ -27,6 +28,14 @@ public final class RandomAccessFile: @unchecked Sendable {
     }
 
     deinit { systemClose(descriptor) }
+
+    /// Copies bytes `range` to `output` at its position inside the kernel,
+    /// where the system and both files allow it.
+    /// - Returns: how many bytes were copied, from the range's start; the
+    ///   caller copies the rest.
+    public func copy(_ range: Range<Int>, to output: FileOutput) -> Int {
+        Int(ferry_copy_range(descriptor, Int64(range.lowerBound), output.descriptor, Int64(range.count)))
+    }
 
     /// Reads up to `buffer.count` bytes at `offset`.
     /// - Returns: how many were read; fewer only at the file's end.

@@ -77,6 +77,9 @@ public struct MergeReport: Sendable {
     /// Whether the merge took the spooled way (`SpooledMerge`); for tests,
     /// not in any report.
     var wasSpooled = false
+    /// How many of a spooled merge's records were kept as their input's
+    /// own lines (see `SpooledMerge`'s `Spool`); for tests too.
+    var linesKeptAsRead = 0
 
     public init() {}
 

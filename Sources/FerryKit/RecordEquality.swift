@@ -127,7 +127,7 @@ public final class RecordEquality {
     /// equal wrongly). It is stricter than `equal`: records it tells apart
     /// may still be equal (text in two normal forms, a number and the text
     /// that spells it), and are then compared. Nil for a record whose
-    /// values it cannot digest (dates, nested values, infinities).
+    /// values it cannot digest (dates, nested values, NaN and infinities).
     ///
     /// Each field present (not null, and not an empty text where the field
     /// is typed) adds a 64-bit hash of its name, its value's type and its
@@ -141,39 +141,67 @@ public final class RecordEquality {
         for index in 0..<record.values.count {
             let seed = plan.seeds[index]
             if seed == 0 { continue }  // a key field
-            switch record.values[index] {
-            case .null:
-                continue
-            case .text(let text):
-                if text.isEmpty && plan.typed[index] { continue }
-                sum &+= Self.hash(UnsafeRawBufferPointer(text), seed: seed ^ 0x74)
-            case .integer(let number):
-                sum &+= Self.hash(integer: number, seed: seed)
-            case .double(let number):
-                guard number.isFinite else { return nil }
-                if let integer = Int64(exactly: number), integer.magnitude <= 1 << 53 {
-                    sum &+= Self.hash(integer: integer, seed: seed)
-                } else {
-                    // A fraction by its bits: equal doubles have equal bits.
-                    sum &+= Self.hash(integer: Int64(bitPattern: number.bitPattern), seed: seed ^ 0x64)
-                }
-            case .number(let text):
-                if let integer = Self.smallInteger(text) {
-                    sum &+= Self.hash(integer: integer, seed: seed)
-                } else {
-                    scratch.0.removeAll(keepingCapacity: true)
-                    DecimalText.appendCanonical(text, to: &scratch.0)
-                    sum &+= scratch.0.withUnsafeBytes { Self.hash($0, seed: seed ^ 0x6E) }
-                }
-            case .bool(let flag):
-                sum &+= Self.hash(UnsafeRawBufferPointer(start: nil, count: 0), seed: seed ^ (flag ? 0x62 : 0x42))
-            case .bytes(let bytes):
-                sum &+= Self.hash(bytes, seed: seed ^ 0x79)
-            case .other:
-                return nil
+            let share: UInt64?
+            if case .other(let other) = record.values[index] {
+                // A value the reader made whole: digested as its cell would be.
+                share = Self.withCell(record.others[other]) { hash($0, seed: seed, typed: plan.typed[index]) }
+            } else {
+                share = hash(record.values[index], seed: seed, typed: plan.typed[index])
             }
+            guard let share else { return nil }
+            sum &+= share
         }
         return sum
+    }
+
+    /// Calls `body` with `value` as a raw cell; nil for dates and nested
+    /// values, which have none.
+    private static func withCell<Result>(_ value: Value, _ body: (RawValue) -> Result?) -> Result? {
+        switch value {
+        case .null: return body(.null)
+        case .bool(let flag): return body(.bool(flag))
+        case .integer(let number): return body(.integer(number))
+        case .double(let number): return body(.double(number))
+        case .number(let number):
+            var text = number.text
+            return text.withUTF8 { body(.number($0)) }
+        case .string(var text): return text.withUTF8 { body(.text($0)) }
+        case .bytes(let bytes): return bytes.withUnsafeBytes { body(.bytes($0)) }
+        case .date, .array, .object: return nil
+        }
+    }
+
+    /// A cell's share of a record's digest: 0 for none (null, or an empty
+    /// text where typed); nil when it cannot be digested.
+    @inline(__always)
+    private func hash(_ cell: RawValue, seed: UInt64, typed: Bool) -> UInt64? {
+        switch cell {
+        case .null:
+            return 0
+        case .text(let text):
+            if text.isEmpty && typed { return 0 }
+            return Self.hash(UnsafeRawBufferPointer(text), seed: seed ^ 0x74)
+        case .integer(let number):
+            return Self.hash(integer: number, seed: seed)
+        case .double(let number):
+            guard number.isFinite else { return nil }
+            if let integer = Int64(exactly: number), integer.magnitude <= 1 << 53 {
+                return Self.hash(integer: integer, seed: seed)
+            }
+            // A fraction by its bits: equal doubles have equal bits.
+            return Self.hash(integer: Int64(bitPattern: number.bitPattern), seed: seed ^ 0x64)
+        case .number(let text):
+            if let integer = Self.smallInteger(text) { return Self.hash(integer: integer, seed: seed) }
+            scratch.0.removeAll(keepingCapacity: true)
+            DecimalText.appendCanonical(text, to: &scratch.0)
+            return scratch.0.withUnsafeBytes { Self.hash($0, seed: seed ^ 0x6E) }
+        case .bool(let flag):
+            return Self.hash(UnsafeRawBufferPointer(start: nil, count: 0), seed: seed ^ (flag ? 0x62 : 0x42))
+        case .bytes(let bytes):
+            return Self.hash(bytes, seed: seed ^ 0x79)
+        case .other:
+            return nil
+        }
     }
 
     /// Per field of a list: a seed from its name (0 for a key field) and

@@ -103,8 +103,10 @@ final class SpooledMerge {
             let ranges: [(Range<Int>, [UInt8])] =
                 input.split.map { [(0..<$0, []), ($0..<input.layout.file.size, input.layout.prefix)] }
                 ?? [(0..<input.layout.file.size, [])]
+            // A JSON Lines input's lines may be written as they are (see `Spool`).
+            let original = input.codec.id == outputCodec.id ? input.layout.file : nil
             let read = ranges.map { range, prefix in
-                Part(input: number, range: range, prefix: prefix, budget: budget)
+                Part(input: number, range: range, prefix: prefix, budget: budget, source: original)
             }
             let job = PartJob(
                 options: options, codec: input.codec, layout: input.layout, kind: kind, keyFields: keyFields,
@@ -165,7 +167,9 @@ final class SpooledMerge {
             MatchJob(
                 parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
                 index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
-                records: Records(merge: self, equality: RecordEquality(schema: schema, keyFields: keyFields)),
+                records: Records(
+                    merge: self, equality: RecordEquality(schema: schema, keyFields: keyFields),
+                    views: parts.map(\.view)),
                 keptAt: keptAt)
         }
         for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
@@ -203,6 +207,7 @@ final class SpooledMerge {
         report.keyChoice = options.key == nil ? .kindDefault : .option
         report.policy = options.policy
         report.recordsOut = kept.count
+        report.linesKeptAsRead = parts.reduce(0) { $0 + $1.spool.linesInInput }
         report.identicalDuplicates = jobs.reduce(0) { $0 + $1.identicalDuplicates }
         report.recordsWithoutKey = jobs.reduce(0) { $0 + $1.recordsWithoutKey }
         // In the order the general merge finds them: by the later record.
@@ -254,10 +259,12 @@ final class SpooledMerge {
 
     /// Writes the records kept, in first-seen order, as their lines.
     func write(to output: any ByteOutput) throws(FerryError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
         var run: (part: Part, lines: Range<Int>)?
         func flush() throws(FerryError) {
             guard let (part, lines) = run else { return }
-            try part.spool.write(lines: lines, to: output)
+            try part.spool.write(lines: lines, to: output, buffer: buffer)
         }
         for sequence in kept {
             let (part, line) = locate(Int(sequence))
@@ -282,10 +289,10 @@ private final class MatchJob: @unchecked Sendable {
     let records: Records
     /// Shared by every job; each writes only the records of its partitions.
     let keptAt: Column<UInt32>
-    private(set) var succeeded = false
-    private(set) var identicalDuplicates = 0
-    private(set) var recordsWithoutKey = 0
-    private(set) var conflicts: [MergeIndex.Conflict] = []
+    @exclusivity(unchecked) private(set) var succeeded = false
+    @exclusivity(unchecked) private(set) var identicalDuplicates = 0
+    @exclusivity(unchecked) private(set) var recordsWithoutKey = 0
+    @exclusivity(unchecked) private(set) var conflicts: [MergeIndex.Conflict] = []
 
     init(parts: [Part], partitions: [Int], index: MergeIndex, records: Records, keptAt: Column<UInt32>) {
         self.parts = parts
@@ -332,9 +339,12 @@ private final class MatchJob: @unchecked Sendable {
 private struct Records: MergeRecords {
     unowned let merge: SpooledMerge
     let equality: RecordEquality
+    /// Each part's first record and columns, by pointer: looking a digest up
+    /// counts no references.
+    let views: [PartView]
 
     func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
-        if let a = merge.valueDigest(kept), let b = merge.valueDigest(later), a == b { return nil }
+        if let a = valueDigest(kept), let b = valueDigest(later), a == b { return nil }
         let earlier = try merge.record(kept)
         let record = try merge.record(later)
         return RawRecord.with(earlier) { earlier in
@@ -343,11 +353,23 @@ private struct Records: MergeRecords {
     }
 }
 
-extension SpooledMerge {
-    fileprivate func valueDigest(_ sequence: Int) -> UInt64? {
-        let (part, offset) = locate(sequence)
-        return part.valueDigest(offset)
+extension Records {
+    /// The value digest of record `sequence`, nil when it has none.
+    @inline(__always)
+    func valueDigest(_ sequence: Int) -> UInt64? {
+        var view = views.count - 1
+        while views[view].firstSequence > sequence { view -= 1 }
+        let record = sequence - views[view].firstSequence
+        guard views[view].offsets[record] & Part.noValueDigest == 0 else { return nil }
+        return views[view].values[record]
     }
+}
+
+/// A part's columns, by pointer, once it is read.
+private struct PartView {
+    let firstSequence: Int
+    let values: UnsafePointer<UInt64>
+    let offsets: UnsafePointer<UInt64>
 }
 
 // MARK: - Parts
@@ -363,8 +385,8 @@ private struct Entry {
 /// Values in memory mapped as huge pages (`LargeBuffer`), appended in
 /// order.
 private final class Column<Element>: @unchecked Sendable {
-    private var memory = LargeBuffer()
-    private(set) var count = 0
+    @exclusivity(unchecked) private var memory = LargeBuffer()
+    @exclusivity(unchecked) private(set) var count = 0
 
     deinit { memory.release() }
 
@@ -420,18 +442,26 @@ private final class Part: @unchecked Sendable {
     let values = Column<UInt64>()
     /// Each record's byte offset in the file, with `noValueDigest`.
     let offsets = Column<UInt64>()
-    var succeeded = false
+    @exclusivity(unchecked) var succeeded = false
     /// The sequence of its first record among all records read.
-    var firstSequence = 0
+    @exclusivity(unchecked) var firstSequence = 0
 
-    init(input: Int, range: Range<Int>, prefix: [UInt8], budget: SpoolBudget) {
+    init(input: Int, range: Range<Int>, prefix: [UInt8], budget: SpoolBudget, source: RandomAccessFile?) {
         self.input = input
         self.range = range
         self.prefix = prefix
-        spool = Spool(budget: budget)
+        spool = Spool(budget: budget, source: source, offsets: offsets)
     }
 
     var count: Int { offsets.count }
+
+    /// Its columns by pointer; valid while it lives and nothing is appended.
+    var view: PartView {
+        PartView(
+            firstSequence: firstSequence,
+            values: values.withElements { UnsafePointer($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) },
+            offsets: offsets.withElements { UnsafePointer($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) })
+    }
 
     func byteOffset(_ record: Int) -> Int { Int(offsets[record] & ~Self.noValueDigest) }
 
@@ -484,21 +514,23 @@ private struct PartJob: @unchecked Sendable {
             var lacksKey = false
             while try reader.readRaw({ (record) throws(FerryError) in
                 try validator.validate(record)
-                try writer.writeRaw(record)
                 let key = keys.digest(of: record)
                 // The default key holds only when every record has it.
                 if preferred != nil && key == nil { lacksKey = true }
+                // Before the record is written: the spool looks up where the
+                // records of a chunk start.
                 guard
                     part.append(key: key, value: equality.digest(of: record), byteOffset: record.origin.byteOffset + shift)
                 else { throw .ioWriteFailed("memory", errno: ENOMEM) }
+                try writer.writeRaw(record)
                 // What is kept of each record counts against the budget too.
-                if part.count & 4095 == 0 { part.spool.charge(4096 * 40) }
+                if part.count & 4095 == 0 { part.spool.charge(4096 * 52) }
             }) {
                 if lacksKey || part.spool.isFull { return }
             }
             try writer.finish()
             guard !lacksKey, !part.spool.isFull, context.takeWarnings().isEmpty,
-                part.spool.indexLines() == part.count, part.count < 1 << 32
+                part.spool.endsWithLine, part.spool.lineCount == part.count, part.count < 1 << 32
             else { return }
             part.succeeded = true
         } catch {
@@ -517,23 +549,55 @@ private final class SpoolBudget: Sendable {
     init(limit: Int) { self.limit = limit }
 }
 
-/// The lines of a part's records, one after another in one block of memory,
-/// and where each starts.
+/// The lines of a part's records, in the order the writer wrote them. A
+/// chunk of whole lines the writer hands over that is, byte for byte, what
+/// the input has at the chunk's first record (a JSON Lines input written as
+/// it was read) is kept as that range of the input; any other is copied
+/// into the spool's memory. Each line is then a start, in the input or in
+/// memory, and a length.
 private final class Spool: ByteOutput, @unchecked Sendable {
     let name = "-"
     private let budget: SpoolBudget
+    /// The input, when its bytes may be the writer's.
+    private let source: RandomAccessFile?
+    /// The part's record offsets (`Part.offsets`), one a line.
+    private let offsets: Column<UInt64>
     /// Huge pages, grown by remapping (`LargeBuffer`).
-    private var memory = LargeBuffer()
-    private var count = 0
-    /// Where each line starts, and the end of the last.
-    private var starts: [Int] = []
-    /// Set once the spools together passed the budget: what is written then
-    /// is dropped.
-    private(set) var isFull = false
+    @exclusivity(unchecked) private var memory = LargeBuffer()
+    @exclusivity(unchecked) private var count = 0
+    /// Each line's start: in the input when `inInput` is set, else in memory.
+    private let starts = Column<UInt64>()
+    private let lengths = Column<UInt32>()
+    private static let inInput: UInt64 = 1 << 63
+    /// Where in memory the line a chunk ended inside starts.
+    @exclusivity(unchecked) private var openLine: Int?
+    /// The input's bytes, read to compare with a chunk.
+    @exclusivity(unchecked) private var scratch = LargeBuffer()
+    /// Chunks in a row that were not the input's: after a few, no more are compared.
+    @exclusivity(unchecked) private var misses = 0
+    /// Set once the spools together passed the budget, or a line was too
+    /// long to note: what is written then is dropped.
+    @exclusivity(unchecked) private(set) var isFull = false
 
-    init(budget: SpoolBudget) { self.budget = budget }
+    init(budget: SpoolBudget, source: RandomAccessFile?, offsets: Column<UInt64>) {
+        self.budget = budget
+        self.source = source
+        self.offsets = offsets
+    }
 
-    deinit { memory.release() }
+    deinit {
+        memory.release()
+        scratch.release()
+    }
+
+    /// How many lines it holds.
+    var lineCount: Int { starts.count }
+
+    /// How many of them are the input's own bytes.
+    @exclusivity(unchecked) private(set) var linesInInput = 0
+
+    /// Whether every line written has ended.
+    var endsWithLine: Bool { openLine == nil }
 
     /// Counts `bytes` more against the budget.
     func charge(_ bytes: Int) {
@@ -541,35 +605,92 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
-        guard !isFull, bytes.count > 0 else { return }
+        guard !isFull, bytes.count > 0, let first = bytes.baseAddress else { return }
+        let line = starts.count
+        if openLine == nil, bytes[bytes.count - 1] == 0x0A, misses < 4, line < offsets.count,
+            let offset = Optional(Int(offsets[line] & ~Part.noValueDigest)), isInput(bytes, at: offset)
+        {
+            misses = 0
+            let before = starts.count
+            note(lines: bytes, at: offset, inInput: true)
+            linesInInput += starts.count - before
+            return
+        }
+        if source != nil { misses += 1 }
         charge(bytes.count)
         guard !isFull, memory.grow(to: count + bytes.count), let base = memory.base else {
             isFull = true
             return
         }
-        (base + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        (base + count).copyMemory(from: first, byteCount: bytes.count)
+        note(lines: bytes, at: count, inInput: false)
         count += bytes.count
     }
 
-    /// Finds where each line starts.
-    /// - Returns: how many lines there are.
-    func indexLines() -> Int {
-        starts = [0]
-        guard let base = memory.base else { return 0 }
-        var position = 0
-        while position < count, let found = memchr(base + position, 0x0A, count - position) {
-            position = UnsafeMutableRawPointer(found) - base + 1
-            starts.append(position)
-        }
-        // Text after the last line feed would be a line the index does not have.
-        return position == count ? starts.count - 1 : -1
+    /// Whether the input has `bytes` at `offset`.
+    private func isInput(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard let source, offset + bytes.count <= source.size, scratch.grow(to: bytes.count),
+            let buffer = scratch.base,
+            let read = try? source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: bytes.count), at: offset),
+            read == bytes.count
+        else { return false }
+        return memcmp(buffer, bytes.baseAddress!, bytes.count) == 0
     }
 
-    /// Writes lines `lines` (0-based) to `output`.
-    func write(lines: Range<Int>, to output: any ByteOutput) throws(FerryError) {
-        guard let base = memory.base else { return }
-        let start = starts[lines.lowerBound]
-        try output.write(UnsafeRawBufferPointer(start: base + start, count: starts[lines.upperBound] - start))
+    /// Notes the lines that end in `bytes`, which start at `start` (in the
+    /// input or in memory).
+    private func note(lines bytes: UnsafeRawBufferPointer, at start: Int, inInput: Bool) {
+        let base = bytes.baseAddress!
+        var lineStart = openLine ?? start
+        var position = 0
+        while position < bytes.count, let found = memchr(base + position, 0x0A, bytes.count - position) {
+            position = UnsafeRawPointer(found) - base + 1
+            let end = start + position
+            guard end - lineStart <= Int(UInt32.max),
+                starts.append(UInt64(lineStart) | (inInput ? Self.inInput : 0)),
+                lengths.append(UInt32(end - lineStart))
+            else {
+                isFull = true
+                return
+            }
+            lineStart = end
+        }
+        openLine = lineStart < start + bytes.count ? lineStart : nil
+    }
+
+    /// Writes lines `lines` (0-based) to `output`, those in the input read
+    /// through `buffer`.
+    func write(lines: Range<Int>, to output: any ByteOutput, buffer: UnsafeMutableRawBufferPointer) throws(FerryError) {
+        var run: (start: UInt64, end: UInt64)?
+        func flush() throws(FerryError) {
+            guard let (start, end) = run else { return }
+            if start & Self.inInput == 0 {
+                try output.write(UnsafeRawBufferPointer(start: memory.base! + Int(start), count: Int(end - start)))
+                return
+            }
+            guard let source else { return }
+            var offset = Int(start & ~Self.inInput)
+            let stop = Int(end & ~Self.inInput)
+            // File to file, the kernel copies its own pages.
+            if let file = output as? FileOutput { offset += source.copy(offset..<stop, to: file) }
+            while offset < stop {
+                let count = min(buffer.count, stop - offset)
+                let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
+                guard read == count else { throw .ioInputChanged(source.path) }
+                try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                offset += count
+            }
+        }
+        for line in lines {
+            let start = starts[line]
+            let end = start + UInt64(lengths[line])
+            if let current = run, current.end == start {
+                run = (current.start, end)
+                continue
+            }
+            try flush()
+            run = (start, end)
+        }
+        try flush()
     }
 }
-

@@ -166,3 +166,65 @@ import Testing
         #expect(!products.equal(first, .object(OrderedObject([("w", .integer(4))])), field: "size"))
     }
 }
+
+/// `RecordEquality.digest`: records it gives one digest are equal, so a
+/// merge may take equal digests for identical records without comparing.
+@Suite struct RecordDigestTests {
+    let products = RecordEquality(kind: .product, keyFields: ["sku"])
+
+    func digest(_ pairs: [(String, Value)]) -> UInt64? {
+        RawRecord.with(Record(pairs)) { products.digest(of: $0) }
+    }
+
+    static func number(_ text: String) -> Value { .number(NumberText(unchecked: text)) }
+
+    @Test func oneNumberInEachSpellingHasOneDigest() {
+        let spellings: [Value] = [.integer(269), .double(269), Self.number("269"), .double(-0.0 + 269)]
+        let digests = Set(spellings.map { digest([("name", .string("Wii")), ("price", $0)]) })
+        #expect(digests.count == 1 && digests.first! != nil)
+        #expect(digest([("price", .double(-0.0))]) == digest([("price", .integer(0))]))
+    }
+
+    @Test func fieldOrderNullsAndTheKeyDoNotCount() {
+        let base = digest([("sku", .string("A")), ("name", .string("Wii")), ("price", .double(19.99))])
+        #expect(digest([("price", .double(19.99)), ("name", .string("Wii")), ("sku", .string("B"))]) == base)
+        #expect(digest([("name", .string("Wii")), ("price", .double(19.99)), ("photo", .null)]) == base)
+        // An empty text is null in a typed field, a value in an untyped one.
+        #expect(digest([("name", .string("Wii")), ("price", .double(19.99)), ("photo", .string(""))]) == base)
+        #expect(digest([("name", .string("Wii")), ("price", .double(19.99)), ("notes", .string(""))]) != base)
+    }
+
+    @Test func undigestableValuesHaveNone() {
+        #expect(digest([("price", .double(.nan))]) == nil)
+        #expect(digest([("tags", .array([.string("a")]))]) == nil)
+    }
+
+    /// Random records over a small set of values, so that many pairs share
+    /// digests: every pair with one digest is equal.
+    @Test func equalDigestsAreEqualRecords() {
+        var generator = SystemRandomNumberGenerator()
+        let values: [Value] = [
+            .null, .string(""), .string("269"), .string("Wii"), .string("Cre\u{300}me"), .string("Cr\u{E8}me"),
+            .integer(269), .double(269), .double(2.5), Self.number("2.50"), Self.number("269"), Self.number("-0"),
+            .integer(0), .bool(true), .string("true"), .bytes([1, 2]),
+        ]
+        let names = ["name", "price", "notes", "photo"]
+        var records: [Record] = []
+        for _ in 0..<3_000 {
+            let fields = names.filter { _ in Bool.random(using: &generator) }
+            records.append(Record(fields.map { ($0, values.randomElement(using: &generator)!) }))
+        }
+        var byDigest: [UInt64: [Record]] = [:]
+        for record in records {
+            if let digest = RawRecord.with(record, { products.digest(of: $0) }) { byDigest[digest, default: []].append(record) }
+        }
+        var pairs = 0
+        for group in byDigest.values where group.count > 1 {
+            for other in group.dropFirst() {
+                #expect(products.equal(group[0], other))
+                pairs += 1
+            }
+        }
+        #expect(pairs > 100)
+    }
+}

@@ -143,3 +143,72 @@ import Testing
         #expect(report.wasSpooled)
     }
 }
+
+/// The spool's lines kept as the input's own bytes: only where the writer
+/// would write those very bytes.
+@Suite struct SpooledLinesTests {
+    func product(_ i: Int, spaced: Bool = false) -> String {
+        spaced
+            ? "{\"sku\": \"S-\(i)\", \"name\": \"Item \(i)\", \"price\": \(i % 90).5}"
+            : "{\"sku\":\"S-\(i)\",\"name\":\"Item \(i)\",\"price\":\(i % 90).5}"
+    }
+
+    /// Merges `inputs` both ways into JSON Lines; the spooled way's report.
+    func compare(_ inputs: [String], folder: ScratchFolder, threshold: Int) throws -> MergeReport {
+        var reports: [MergeReport] = []
+        var outputs: [[UInt8]] = []
+        for spools in [true, false] {
+            var options = MergeOptions()
+            options.spools = spools
+            options.overwrite = true
+            options.halvesThreshold = threshold
+            let output = folder.path(spools ? "s.jsonl" : "g.jsonl")
+            reports.append(try Merger().merge(inputs, into: output, options: options))
+            outputs.append([UInt8](FileManager.default.contents(atPath: output) ?? Data()))
+        }
+        #expect(reports[0].wasSpooled && !reports[1].wasSpooled)
+        #expect(outputs[0] == outputs[1])
+        #expect(reports[0].recordsOut == reports[1].recordsOut)
+        return reports[0]
+    }
+
+    @Test func canonicalLinesAreKeptAsRead() throws {
+        let folder = try ScratchFolder()
+        // Past the writer's 256 KiB chunks, in both halves.
+        let lines = (0..<12_000).map { product($0) }
+        let input = try folder.write("a.jsonl", lines.joined(separator: "\n") + "\n")
+        let again = try folder.write("b.jsonl", lines[6_000...].joined(separator: "\n") + "\n")
+        for threshold in [Halves.threshold, 1] {
+            let report = try compare([input, again], folder: folder, threshold: threshold)
+            #expect(report.linesKeptAsRead == 18_000)
+            #expect(report.identicalDuplicates == 6_000)
+        }
+    }
+
+    /// A chunk with one line the writer would write otherwise (spaces, a
+    /// blank line, CRLF) is copied, and the chunks around it are still the
+    /// input's own.
+    @Test(arguments: ["spaced", "blank", "crlf"])
+    func otherLinesAreCopied(kind: String) throws {
+        let folder = try ScratchFolder()
+        var lines = (0..<12_000).map { product($0) }
+        switch kind {
+        case "spaced": lines[6_000] = product(6_000, spaced: true)
+        case "blank": lines[6_000] += "\n"
+        default: lines[6_000] += "\r"
+        }
+        let input = try folder.write("a.jsonl", lines.joined(separator: "\n") + "\n")
+        let report = try compare([input], folder: folder, threshold: Halves.threshold)
+        #expect(report.linesKeptAsRead > 6_000 && report.linesKeptAsRead < 12_000)
+    }
+
+    /// A CSV's lines are never the JSON Lines output's.
+    @Test func csvLinesAreCopied() throws {
+        let folder = try ScratchFolder()
+        let csv = try folder.write("a.csv", "sku,name,price\n" + (0..<500).map { "S-\($0),Item \($0),\($0).5" }.joined(separator: "\n") + "\n")
+        var options = MergeOptions()
+        options.to = "jsonl"
+        let report = try Merger().merge([csv], into: folder.path("o.jsonl"), options: options)
+        #expect(report.wasSpooled && report.linesKeptAsRead == 0 && report.recordsOut == 500)
+    }
+}

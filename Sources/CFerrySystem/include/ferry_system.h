@@ -21,6 +21,12 @@ int ferry_start_writeback(int descriptor, long long offset, long long count);
 /// NULL where the call does not exist.
 void *ferry_grow_mapping(void *base, size_t old_size, size_t new_size);
 
+/// Copies `count` bytes of `input` from `offset` to `output` at its file
+/// position, inside the kernel (Linux's copy_file_range). Returns how many
+/// were copied, which may be fewer (0 where the call does not exist or the
+/// files do not allow it: then copy the rest by reading and writing).
+long long ferry_copy_range(int input, long long offset, int output, long long count);
+
 /// Guards `length` bytes of a file mapped read-only at `base`. Reading a
 /// page of the mapping raises SIGBUS when the file has shrunk under it (or
 /// its storage fails); for a guarded mapping, a SIGBUS handler (installed

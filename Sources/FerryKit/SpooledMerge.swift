@@ -524,7 +524,7 @@ private struct PartJob: @unchecked Sendable {
                 else { throw .ioWriteFailed("memory", errno: ENOMEM) }
                 try writer.writeRaw(record)
                 // What is kept of each record counts against the budget too.
-                if part.count & 4095 == 0 { part.spool.charge(4096 * 52) }
+                if part.count & 4095 == 0 { part.spool.charge(4096 * 48) }
             }) {
                 if lacksKey || part.spool.isFull { return }
             }
@@ -552,9 +552,9 @@ private final class SpoolBudget: Sendable {
 /// The lines of a part's records, in the order the writer wrote them. A
 /// chunk of whole lines the writer hands over that is, byte for byte, what
 /// the input has at the chunk's first record (a JSON Lines input written as
-/// it was read) is kept as that range of the input; any other is copied
-/// into the spool's memory. Each line is then a start, in the input or in
-/// memory, and a length.
+/// it was read) is kept as that range of the input, its lines starting at
+/// their records' offsets; any other is copied into the spool's memory,
+/// with where each line starts.
 private final class Spool: ByteOutput, @unchecked Sendable {
     let name = "-"
     private let budget: SpoolBudget
@@ -565,19 +565,33 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     /// Huge pages, grown by remapping (`LargeBuffer`).
     @exclusivity(unchecked) private var memory = LargeBuffer()
     @exclusivity(unchecked) private var count = 0
-    /// Each line's start: in the input when `inInput` is set, else in memory.
-    private let starts = Column<UInt64>()
-    private let lengths = Column<UInt32>()
-    private static let inInput: UInt64 = 1 << 63
+
+    /// Chunks that end at least one line, in order.
+    private struct Chunk {
+        /// The first line the chunk ends.
+        var firstLine: Int
+        var inInput: Bool
+        /// For a chunk in the input, where it ends there; for one in
+        /// memory, its first line's place in `memoryStarts`.
+        var end: Int
+    }
+
+    @exclusivity(unchecked) private var chunks: [Chunk] = []
+    /// Where each line kept in memory starts there.
+    private let memoryStarts = Column<UInt64>()
+    /// The lines ended so far.
+    @exclusivity(unchecked) private(set) var lineCount = 0
     /// Where in memory the line a chunk ended inside starts.
     @exclusivity(unchecked) private var openLine: Int?
     /// The input's bytes, read to compare with a chunk.
     @exclusivity(unchecked) private var scratch = LargeBuffer()
     /// Chunks in a row that were not the input's: after a few, no more are compared.
     @exclusivity(unchecked) private var misses = 0
-    /// Set once the spools together passed the budget, or a line was too
-    /// long to note: what is written then is dropped.
+    /// Set once the spools together passed the budget: what is written then
+    /// is dropped.
     @exclusivity(unchecked) private(set) var isFull = false
+    /// How many lines are the input's own bytes.
+    @exclusivity(unchecked) private(set) var linesInInput = 0
 
     init(budget: SpoolBudget, source: RandomAccessFile?, offsets: Column<UInt64>) {
         self.budget = budget
@@ -590,12 +604,6 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         scratch.release()
     }
 
-    /// How many lines it holds.
-    var lineCount: Int { starts.count }
-
-    /// How many of them are the input's own bytes.
-    @exclusivity(unchecked) private(set) var linesInInput = 0
-
     /// Whether every line written has ended.
     var endsWithLine: Bool { openLine == nil }
 
@@ -606,14 +614,11 @@ private final class Spool: ByteOutput, @unchecked Sendable {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
         guard !isFull, bytes.count > 0, let first = bytes.baseAddress else { return }
-        let line = starts.count
-        if openLine == nil, bytes[bytes.count - 1] == 0x0A, misses < 4, line < offsets.count,
-            let offset = Optional(Int(offsets[line] & ~Part.noValueDigest)), isInput(bytes, at: offset)
-        {
+        if openLine == nil, bytes[bytes.count - 1] == 0x0A, misses < 4, let (offset, lines) = inInput(bytes) {
             misses = 0
-            let before = starts.count
-            note(lines: bytes, at: offset, inInput: true)
-            linesInInput += starts.count - before
+            chunks.append(Chunk(firstLine: lineCount, inInput: true, end: offset + bytes.count))
+            lineCount += lines
+            linesInInput += lines
             return
         }
         if source != nil { misses += 1 }
@@ -623,73 +628,105 @@ private final class Spool: ByteOutput, @unchecked Sendable {
             return
         }
         (base + count).copyMemory(from: first, byteCount: bytes.count)
-        note(lines: bytes, at: count, inInput: false)
-        count += bytes.count
-    }
-
-    /// Whether the input has `bytes` at `offset`.
-    private func isInput(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-        guard let source, offset + bytes.count <= source.size, scratch.grow(to: bytes.count),
-            let buffer = scratch.base,
-            let read = try? source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: bytes.count), at: offset),
-            read == bytes.count
-        else { return false }
-        return memcmp(buffer, bytes.baseAddress!, bytes.count) == 0
-    }
-
-    /// Notes the lines that end in `bytes`, which start at `start` (in the
-    /// input or in memory).
-    private func note(lines bytes: UnsafeRawBufferPointer, at start: Int, inInput: Bool) {
-        let base = bytes.baseAddress!
-        var lineStart = openLine ?? start
+        let firstMemoryLine = memoryStarts.count
+        var lineStart = openLine ?? count
         var position = 0
-        while position < bytes.count, let found = memchr(base + position, 0x0A, bytes.count - position) {
-            position = UnsafeRawPointer(found) - base + 1
-            let end = start + position
-            guard end - lineStart <= Int(UInt32.max),
-                starts.append(UInt64(lineStart) | (inInput ? Self.inInput : 0)),
-                lengths.append(UInt32(end - lineStart))
-            else {
+        while position < bytes.count, let found = memchr(first + position, 0x0A, bytes.count - position) {
+            position = UnsafeRawPointer(found) - first + 1
+            guard memoryStarts.append(UInt64(lineStart)) else {
                 isFull = true
                 return
             }
-            lineStart = end
+            lineStart = count + position
         }
-        openLine = lineStart < start + bytes.count ? lineStart : nil
+        if memoryStarts.count > firstMemoryLine {
+            chunks.append(Chunk(firstLine: lineCount, inInput: false, end: firstMemoryLine))
+            lineCount += memoryStarts.count - firstMemoryLine
+        }
+        count += bytes.count
+        openLine = lineStart < count ? lineStart : nil
+    }
+
+    /// Where the input has `bytes`, which are whole lines, and how many
+    /// lines they are: at the offset of the record of their first line,
+    /// each line at its own record's offset; nil when it does not.
+    private func inInput(_ bytes: UnsafeRawBufferPointer) -> (offset: Int, lines: Int)? {
+        guard let source, lineCount < offsets.count, scratch.grow(to: bytes.count), let buffer = scratch.base else {
+            return nil
+        }
+        let offset = Int(offsets[lineCount] & ~Part.noValueDigest)
+        guard offset + bytes.count <= source.size,
+            let read = try? source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: bytes.count), at: offset),
+            read == bytes.count, memcmp(buffer, bytes.baseAddress!, bytes.count) == 0
+        else { return nil }
+        // Each line's record starts where the line does (no blank line,
+        // no space before a record), so the offsets find the lines.
+        var line = lineCount
+        var position = 0
+        while position < bytes.count, let found = memchr(bytes.baseAddress! + position, 0x0A, bytes.count - position) {
+            guard line < offsets.count, Int(offsets[line] & ~Part.noValueDigest) == offset + position else { return nil }
+            position = UnsafeRawPointer(found) - bytes.baseAddress! + 1
+            line += 1
+        }
+        return (offset, line - lineCount)
+    }
+
+    /// Where line `line` (0-based) is: in the input or in memory, and its bytes.
+    @inline(__always)
+    private func place(of line: Int, chunk: inout Int) -> (inInput: Bool, bytes: Range<Int>) {
+        if chunk + 1 < chunks.count && chunks[chunk + 1].firstLine <= line || chunks[chunk].firstLine > line {
+            var low = 0
+            var high = chunks.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if chunks[middle].firstLine <= line { low = middle } else { high = middle - 1 }
+            }
+            chunk = low
+        }
+        let found = chunks[chunk]
+        let next = chunk + 1 < chunks.count ? chunks[chunk + 1].firstLine : lineCount
+        if found.inInput {
+            let start = Int(offsets[line] & ~Part.noValueDigest)
+            let end = line + 1 < next ? Int(offsets[line + 1] & ~Part.noValueDigest) : found.end
+            return (true, start..<end)
+        }
+        let index = found.end + (line - found.firstLine)
+        let start = Int(memoryStarts[index])
+        let end = index + 1 < memoryStarts.count ? Int(memoryStarts[index + 1]) : count
+        return (false, start..<end)
     }
 
     /// Writes lines `lines` (0-based) to `output`, those in the input read
-    /// through `buffer`.
+    /// through `buffer` unless the kernel copies them.
     func write(lines: Range<Int>, to output: any ByteOutput, buffer: UnsafeMutableRawBufferPointer) throws(FerryError) {
-        var run: (start: UInt64, end: UInt64)?
+        var run: (inInput: Bool, bytes: Range<Int>)?
         func flush() throws(FerryError) {
-            guard let (start, end) = run else { return }
-            if start & Self.inInput == 0 {
-                try output.write(UnsafeRawBufferPointer(start: memory.base! + Int(start), count: Int(end - start)))
+            guard let (inInput, bytes) = run else { return }
+            guard inInput else {
+                try output.write(UnsafeRawBufferPointer(start: memory.base! + bytes.lowerBound, count: bytes.count))
                 return
             }
             guard let source else { return }
-            var offset = Int(start & ~Self.inInput)
-            let stop = Int(end & ~Self.inInput)
+            var offset = bytes.lowerBound
             // File to file, the kernel copies its own pages.
-            if let file = output as? FileOutput { offset += source.copy(offset..<stop, to: file) }
-            while offset < stop {
-                let count = min(buffer.count, stop - offset)
+            if let file = output as? FileOutput { offset += source.copy(bytes, to: file) }
+            while offset < bytes.upperBound {
+                let count = min(buffer.count, bytes.upperBound - offset)
                 let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
                 guard read == count else { throw .ioInputChanged(source.path) }
                 try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 offset += count
             }
         }
+        var chunk = 0
         for line in lines {
-            let start = starts[line]
-            let end = start + UInt64(lengths[line])
-            if let current = run, current.end == start {
-                run = (current.start, end)
+            let place = place(of: line, chunk: &chunk)
+            if let current = run, current.inInput == place.inInput, current.bytes.upperBound == place.bytes.lowerBound {
+                run = (place.inInput, current.bytes.lowerBound..<place.bytes.upperBound)
                 continue
             }
             try flush()
-            run = (start, end)
+            run = place
         }
         try flush()
     }

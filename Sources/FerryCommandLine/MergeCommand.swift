@@ -16,6 +16,8 @@ struct MergeCommand {
                     name: "report-format", valueName: "format", helpKey: .mergeOptionReportFormat,
                     allowed: MergeReportFormat.allCases.map(\.rawValue)),
                 OptionSpec(name: "memory", valueName: "size", helpKey: .mergeOptionMemory),
+                OptionSpec(name: "photos-dir", valueName: "dir", helpKey: .convertOptionPhotosDir),
+                OptionSpec(name: "embed-photos", helpKey: .convertOptionEmbedPhotos),
                 OptionSpec(name: "force", helpKey: .mergeOptionForce),
             ] + CodecOptions.limitSpecs + [.quiet]
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)))
@@ -52,6 +54,8 @@ struct MergeCommand {
         options.overwrite = arguments.flag("force")
         options.limits = try CodecOptions.limits(arguments)
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
+        options.photosDirectory = arguments["photos-dir"]
+        options.embedPhotos = arguments.flag("embed-photos")
         if let text = arguments["memory"] {
             guard let bytes = byteSize(text) else {
                 throw .usageInvalidValue(option: "memory", value: text, expected: .message(.expectedSize))

@@ -33,9 +33,33 @@ final class MergeReading {
     private var hasLines: [Bool] = []
     private(set) var warnings: [FerryWarning] = []
 
-    init(options: MergeOptions, registry: CodecRegistry) {
+    /// The output's codec, from the first input's (as `Merger` resolves it).
+    private let outputCodec: (any Codec) throws(FerryError) -> any Codec
+    /// How photos are read, settled at the first input: referenced ones
+    /// loaded as bytes (`--embed-photos`, `--photos-dir`, or an output that
+    /// embeds them), and inline ones (`data:` URIs) as bytes too for an
+    /// output that writes bytes.
+    private var photos: (embed: Bool, inlineAsBytes: Bool)?
+
+    init(
+        options: MergeOptions, registry: CodecRegistry,
+        outputCodec: @escaping (any Codec) throws(FerryError) -> any Codec
+    ) {
         self.options = options
         self.registry = registry
+        self.outputCodec = outputCodec
+    }
+
+    /// How photos are read (see `photos`), given the first input's codec.
+    private func photoHandling(firstCodec: any Codec) throws(FerryError) -> (embed: Bool, inlineAsBytes: Bool) {
+        if let photos { return photos }
+        let output = try outputCodec(firstCodec)
+        let settled = (
+            embed: options.embedPhotos || options.photosDirectory != nil || output.embedsMedia,
+            inlineAsBytes: output.capabilities.contains(.writesBytes)
+        )
+        photos = settled
+        return settled
     }
 
     /// Reads the input at `path` to its end.
@@ -54,7 +78,8 @@ final class MergeReading {
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             defer { warnings += context.takeWarnings() }
             let reader = try codec.makeReader(opened.input, context: context)
-            if let raw = reader as? any RawRecordReader {
+            let photos = try photoHandling(firstCodec: firstCodec ?? codec)
+            if let raw = reader as? any RawRecordReader, !photos.embed, !photos.inlineAsBytes {
                 try drain(
                     BackgroundSource(
                         raw: raw, inputPath: path, kind: options.kind, schema: options.schema,
@@ -66,7 +91,7 @@ final class MergeReading {
                     photos: PhotoStore(
                         inputDirectory: OutputFile.directory(of: path), outputDirectory: ".", photosDirectory: nil,
                         overwrite: false),
-                    embedPhotos: false, context: context)
+                    embedPhotos: photos.embed, inlineAsBytes: photos.inlineAsBytes, context: context)
                 try drain(BackgroundSource(source, counting: opened.counting), path: path) { records in
                     let tape = RecordTape()
                     for record in records { RawRecord.with(record) { tape.append($0) } }

@@ -19,6 +19,14 @@ public struct MergeOptions: Sendable {
     public var memoryBudget = MergeOptions.defaultMemoryBudget
     public var codecOptions = OptionValues()
     public var limits = ReadLimits()
+    /// Read referenced photos (relative to each input's folder) and keep
+    /// their bytes, as `convert --embed-photos` does: records then compare
+    /// by their images, and an archive or bundle output embeds them.
+    public var embedPhotos = false
+    /// Write the kept records' photos as files in this folder, named by
+    /// paths relative to the output's folder (`convert --photos-dir`).
+    /// Photos are read as with `embedPhotos`.
+    public var photosDirectory: String?
 
     /// 1 GiB.
     public static let defaultMemoryBudget = 1 << 30
@@ -58,7 +66,9 @@ public struct Merger {
         let file = output == "-" ? nil : try OutputFile(path: output, overwrite: options.overwrite)
         do throws(FerryError) {
             if let report = try spooled(paths, into: file, path: output, options: options) { return report }
-            let reading = MergeReading(options: options, registry: registry)
+            let reading = MergeReading(options: options, registry: registry) { (firstCodec) throws(FerryError) in
+                try outputCodec(file: file, path: output, options: options, firstCodec: firstCodec)
+            }
             for path in paths { try reading.read(path) }
             var report = try reading.finish()
             report.output = output
@@ -83,7 +93,7 @@ public struct Merger {
         _ paths: [String], into file: OutputFile?, path: String, options: MergeOptions
     ) throws(FerryError) -> MergeReport? {
         // The output's format, as `write` resolves it, from the first input's.
-        guard options.spools, let first = paths.first, first != "-",
+        guard options.spools, !options.embedPhotos, options.photosDirectory == nil, let first = paths.first, first != "-",
             let firstCodec = try? OpenedInput.reading(first, limits: options.limits, { (opened) throws(FerryError) in
                 try FormatResolver(registry: registry).inputCodec(
                     path: opened.formatPath, prefix: opened.prefix, from: options.from)
@@ -146,34 +156,55 @@ public struct Merger {
         background.start()
         defer { background.close() }
         let writer = try codec.makeWriter(background, context: context)
-        let rawWriter = writer as? any RawRecordWriter
+        // Under --photos-dir, the kept records' photos become files as they are written.
+        let photos = options.photosDirectory.map {
+            PhotoStore(
+                inputDirectory: ".", outputDirectory: OutputFile.directory(of: file == nil ? "." : path),
+                photosDirectory: $0, overwrite: options.overwrite)
+        }
+        let rawWriter = photos == nil ? writer as? any RawRecordWriter : nil
         // A CSV header is the first record's fields: the first one written
         // has every field, null where it has none.
         var union = codec is CSVCodec ? FieldList(reading.fieldUnion) : nil
-        try reading.forEachKept { (record, index) throws(FerryError) in
-            do throws(FerryError) {
-                if let fields = union {
-                    union = nil
-                    try Self.padded(record, to: fields) { (padded) throws(FerryError) in
-                        if let rawWriter { try rawWriter.writeRaw(padded) } else { try writer.write(padded.record()) }
-                    }
-                } else if let rawWriter {
-                    try rawWriter.writeRaw(record)
-                } else {
-                    try writer.write(record.record())
-                }
-            } catch {
-                let place = reading.place(of: index, record: record)
-                throw error.located(SourceLocation(file: place.file, record: place.record))
-            }
+        func emit(_ record: RawRecord) throws(FerryError) {
+            if let rawWriter { return try rawWriter.writeRaw(record) }
+            var whole = record.record()
+            if let photos, reading.kind == .product { try Self.writePhoto(of: &whole, to: photos) }
+            try writer.write(whole)
         }
-        try writer.finish()
-        // Any write that failed on the other thread is thrown here.
-        try background.flush()
-        background.close()
-        try gzip?.finish()
-        try file?.commit()
+        do throws(FerryError) {
+            try reading.forEachKept { (record, index) throws(FerryError) in
+                do throws(FerryError) {
+                    if let fields = union {
+                        union = nil
+                        try Self.padded(record, to: fields, emit)
+                    } else {
+                        try emit(record)
+                    }
+                } catch {
+                    let place = reading.place(of: index, record: record)
+                    throw error.located(SourceLocation(file: place.file, record: place.record))
+                }
+            }
+            try writer.finish()
+            // Any write that failed on the other thread is thrown here.
+            try background.flush()
+            background.close()
+            try gzip?.finish()
+            try file?.commit()
+        } catch {
+            photos?.removeWrittenFiles()
+            throw error
+        }
         return codec.id
+    }
+
+    /// Writes a product's photo bytes as a file of `photos`, and puts the
+    /// file's path in their place.
+    private static func writePhoto(of record: inout Record, to photos: PhotoStore) throws(FerryError) {
+        guard case .bytes(let bytes)? = record["photo"] else { return }
+        let name = record["name"]?.stringValue ?? "photo"
+        record.set("photo", to: .string(try photos.write(bytes, named: name)))
     }
 
     /// Calls `body` with `record` laid out on `fields`, null where it has no value.

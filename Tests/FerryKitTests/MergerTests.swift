@@ -83,3 +83,73 @@ import Testing
         #expect(back.fields.names == fields.names)
     }
 }
+
+/// `--embed-photos` and `--photos-dir` in a merge: the old app's archive,
+/// whose photos are bytes, and its exports, whose photos are files beside
+/// them, are the same products once the files are read.
+@Suite struct MergePhotoTests {
+    let sources = [
+        TestPaths.example("Products"), TestPaths.example("products.csv"), TestPaths.example("products.json"),
+    ]
+
+    @Test func embeddedPhotosMakeTheArchiveAndItsExportsOneProduct() throws {
+        let folder = try ScratchFolder()
+        var options = MergeOptions()
+        let plain = try Merger().merge(sources, into: folder.path("plain.json"), options: options)
+        // The archive's bytes against the exports' paths.
+        #expect(plain.conflicts.count == 6 && plain.conflicts.allSatisfy { $0.differences.map(\.field) == ["photo"] })
+        options.embedPhotos = true
+        let embedded = try Merger().merge(sources, into: folder.path("embedded.json"), options: options)
+        #expect(embedded.conflicts.isEmpty && embedded.identicalDuplicates == 6 && embedded.recordsOut == 3)
+        #expect(embedded.countsAddUp)
+        let records = try readRecords(
+            String(decoding: try folder.read("embedded.json"), as: UTF8.self), codec: JSONCodec())
+        for (record, photo) in zip(records, ["xbox-360.png", "wii.png", "wireless-controller.png"]) {
+            #expect(record["photo"] == .string(Photo.dataURI(try TestPaths.examplePhoto(photo))))
+        }
+    }
+
+    @Test func thePhotosFolderHoldsTheKeptRecordsPhotosOnly() throws {
+        let folder = try ScratchFolder()
+        var options = MergeOptions()
+        options.photosDirectory = folder.path("pics")
+        let report = try Merger().merge(sources, into: folder.path("out.csv"), options: options)
+        #expect(report.recordsOut == 3 && report.conflicts.isEmpty)
+        #expect(try folder.contents("pics").sorted() == ["wii.png", "wireless-controller.png", "xbox-360.png"])
+        #expect(try folder.read("pics/wii.png") == (try TestPaths.examplePhoto("wii.png")))
+        let csv = String(decoding: try folder.read("out.csv"), as: UTF8.self)
+        #expect(csv.contains("Wii,pics/wii.png,269.0"))
+    }
+
+    /// An archive output embeds the exports' referenced photos, as
+    /// `convert` does, with no option.
+    @Test func anArchiveOutputEmbedsReferencedPhotos() throws {
+        let folder = try ScratchFolder()
+        let report = try Merger().merge(
+            Array(sources.dropFirst()), into: folder.path("out.archive"), options: MergeOptions())
+        #expect(report.recordsOut == 3 && report.identicalDuplicates == 3)
+        let reader = try ArchiveCodec().makeReader(
+            MemoryInput(try folder.read("out.archive"), name: "out.archive"), context: ReadContext(kind: .product))
+        var records: [Record] = []
+        while let record = try reader.next() { records.append(record) }
+        #expect(records.count == 3)
+        #expect(records.allSatisfy { if case .bytes = $0["photo"] { true } else { false } })
+    }
+
+    /// Under `fail`, a conflict writes nothing: no output, and no photo.
+    @Test func aFailedMergeWritesNoPhoto() throws {
+        let folder = try ScratchFolder()
+        let csv = String(decoding: try Data(contentsOf: URL(fileURLWithPath: sources[1])), as: UTF8.self)
+        let cheaper = try folder.write("cheaper.csv", csv.replacingOccurrences(of: "269.0", with: "249.0"))
+        for photo in ["wii.png", "xbox-360.png", "wireless-controller.png"] {
+            _ = try folder.write("photos/" + photo, try TestPaths.examplePhoto(photo))
+        }
+        var options = MergeOptions()
+        options.photosDirectory = folder.path("pics")
+        options.policy = .fail
+        let report = try Merger().merge([sources[0], cheaper], into: folder.path("out.csv"), options: options)
+        #expect(!report.written && report.conflicts.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("pics")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out.csv")))
+    }
+}

@@ -80,6 +80,13 @@ final class SpooledMerge {
             guard let input = input ?? nil else { return nil }
             inputs.append(input)
         }
+        // What the spools would hold, roughly: a merge that would outgrow
+        // the budget goes the general way at once, not when it gets there.
+        let estimate = inputs.reduce(0) { total, input in
+            total + input.layout.estimatedLines * Part.bytesPerRecord
+                + (input.codec.id == outputCodec.id ? 0 : 2 * input.layout.file.size)
+        }
+        guard estimate <= options.memoryBudget else { return nil }
         self.options = options
         self.outputCodec = outputCodec
         self.inputs = inputs
@@ -432,6 +439,9 @@ private final class Column<Element>: @unchecked Sendable {
 private final class Part: @unchecked Sendable {
     /// Keys are matched in this many partitions, by their digest's top bits.
     static let partitions = 64
+    /// The memory a record takes besides its line: its entry, value digest,
+    /// offset and a share of the spool's tables.
+    static let bytesPerRecord = 48
     static let noValueDigest: UInt64 = 1 << 63
 
     let input: Int
@@ -524,7 +534,7 @@ private struct PartJob: @unchecked Sendable {
                 else { throw .ioWriteFailed("memory", errno: ENOMEM) }
                 try writer.writeRaw(record)
                 // What is kept of each record counts against the budget too.
-                if part.count & 4095 == 0 { part.spool.charge(4096 * 48) }
+                if part.count & 4095 == 0 { part.spool.charge(4096 * Part.bytesPerRecord) }
             }) {
                 if lacksKey || part.spool.isFull { return }
             }

@@ -154,6 +154,8 @@ struct LineLayout {
     let codecOptions: OptionValues
     /// The quote of CSV; nil for JSON Lines.
     let quote: UInt8?
+    /// About how many lines the file has, at the rate of its first 64 KiB.
+    let estimatedLines: Int
 
     /// The layout of the file at `path`, or nil when it cannot be read in
     /// parts: standard input, a compressed input, another format, a CSV
@@ -199,6 +201,8 @@ struct LineLayout {
         self.prefix = prefix
         self.quote = quote
         self.codecOptions = codecOptions
+        let sampleLines = max(start.count { $0 == 0x0A }, 1)
+        estimatedLines = Int(Double(file.size) * Double(sampleLines) / Double(max(start.count, 1))) + 1
         prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
     }
 }

@@ -167,6 +167,10 @@ final class MergeReading {
         try store.forEach(before: store.count) { (record, _) throws(FerryError) in try spill.append(record) }
         self.spill = spill
         store = MergeStore()
+        // The records on disk are matched there (`finish`): the table of
+        // the keys read so far is of no more use, and its memory is the budget's.
+        index = nil
+        firstIndex = nil
     }
 
     /// Digests of the key fields a merge starts with (`--key`, or the

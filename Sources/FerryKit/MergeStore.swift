@@ -35,7 +35,7 @@ final class MergeStore {
     /// Cells of records looked up by index: two, for a comparison.
     @exclusivity(unchecked) private var cells = (RawCellBuffer(), RawCellBuffer())
 
-    /// The bytes the kept tapes hold.
+    /// The memory the kept tapes take.
     @exclusivity(unchecked) private(set) var byteCount = 0
 
     deinit {
@@ -51,7 +51,9 @@ final class MergeStore {
         tape.replaceFieldLists(shared)
         let tapeIndex = UInt32(tapes.count)
         tapes.append(tape)
-        byteCount += tape.byteCount
+        // What the tape takes, not what it holds: a tape is sent half full
+        // or more, and kept as it is.
+        byteCount += tape.capacity
         let digests = tape.digests
         var position = 0
         try tape.forEachWithOffset { (record, offset) throws(FerryError) in

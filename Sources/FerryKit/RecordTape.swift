@@ -19,7 +19,8 @@ final class RecordTape: @unchecked Sendable {
     // One thread at a time (see above): the run-time exclusivity checks are
     // left out.
     @exclusivity(unchecked) private var base: UnsafeMutableRawPointer
-    @exclusivity(unchecked) private var capacity: Int
+    /// The bytes its memory holds, used or not.
+    @exclusivity(unchecked) private(set) var capacity: Int
     @exclusivity(unchecked) private(set) var byteCount = 0
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private var values: [Value] = []

@@ -35,6 +35,20 @@ public enum LargeStackThread {
         if !start(box, detached: true) { body() }
     }
 
+    /// Runs `second` on a new thread with a large stack while `first` runs
+    /// on the calling thread, and returns when both are done: the two
+    /// halves of one job, one on each core. Runs `second` after `first`, on
+    /// the calling thread, if no thread can be made.
+    public static func both(_ first: () -> Void, _ second: @escaping @Sendable () -> Void) {
+        let box = Box<Void>(work: second)
+        guard let thread = spawn(box) else {
+            first()
+            return second()
+        }
+        first()
+        pthread_join(thread, nil)
+    }
+
     /// The work and its result, handed to the new thread.
     fileprivate final class Box<Result>: @unchecked Sendable, Performing {
         let work: () -> Result
@@ -44,10 +58,21 @@ public enum LargeStackThread {
     }
 
     private static func start<Result>(_ box: Box<Result>, detached: Bool) -> Bool {
+        guard let thread = spawn(box) else { return false }
+        if detached {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
+        return true
+    }
+
+    /// A new joinable thread running `box`'s work, or nil when none can be made.
+    private static func spawn<Result>(_ box: Box<Result>) -> pthread_t? {
         var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else { return false }
+        guard pthread_attr_init(&attributes) == 0 else { return nil }
         defer { pthread_attr_destroy(&attributes) }
-        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return false }
+        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
         let context = Unmanaged.passRetained(box as AnyObject).toOpaque()
         var thread = pthread_t()
         let created = pthread_create(
@@ -60,14 +85,9 @@ public enum LargeStackThread {
             }, context)
         guard created == 0 else {
             Unmanaged<AnyObject>.fromOpaque(context).release()
-            return false
+            return nil
         }
-        if detached {
-            pthread_detach(thread)
-        } else {
-            pthread_join(thread, nil)
-        }
-        return true
+        return thread
     }
 }
 

@@ -1,5 +1,3 @@
-import Dispatch
-
 // MARK: - Design
 //
 // The unique keys of a file read in two halves (`Validator+Halves.swift`)
@@ -124,19 +122,19 @@ final class KeyLog: @unchecked Sendable {
     static func duplicates(first: KeyLog, second: KeyLog, records: Int, bytes: Int) -> [Duplicate] {
         let middle = partitionCount / 2
         let other = Batch()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            other.found = duplicates(first: first, second: second, records: records, bytes: bytes, in: middle..<partitionCount)
-            done.signal()
-        }
-        var found = duplicates(first: first, second: second, records: records, bytes: bytes, in: 0..<middle)
-        done.wait()
+        var found: [Duplicate] = []
+        LargeStackThread.both(
+            { found = duplicates(first: first, second: second, records: records, bytes: bytes, in: 0..<middle) },
+            {
+                other.found = duplicates(
+                    first: first, second: second, records: records, bytes: bytes, in: middle..<partitionCount)
+            })
         found += other.found
         found.sort { ($0.record, $0.key) < ($1.record, $1.key) }
         return found
     }
 
-    /// What the other thread found; only it touches it until it signals.
+    /// What the other thread found; only it touches it until it is done.
     private final class Batch: @unchecked Sendable {
         var found: [Duplicate] = []
     }

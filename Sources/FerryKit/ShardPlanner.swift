@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import FerryCSV
 import FerryJSON
 
@@ -116,13 +115,12 @@ public struct ShardPlanner {
                 RowCutter(
                     cuts: Cuts(targets: cuts.targets.filter { $0 > split }, lines: LineCounter()), quote: quote,
                     csv: csv, start: split))
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                second.scan(file, split..<file.size)
-                done.signal()
-            }
-            try first.scan(file, start..<split)
-            done.wait()
+            var failure: FerryError?
+            LargeStackThread.both(
+                {
+                    do throws(FerryError) { try first.scan(file, start..<split) } catch { failure = error }
+                }, { second.scan(file, split..<file.size) })
+            if let failure { throw failure }
             if !first.rows.quoted && first.loneCR == 0 {
                 if let error = second.error { throw error }
                 try second.cutter.finish(file)
@@ -138,7 +136,7 @@ public struct ShardPlanner {
     }
 
     /// The second half's cutter, scanned on another thread; only that
-    /// thread touches it until it signals.
+    /// thread touches it until it is done.
     private final class SecondHalf: @unchecked Sendable {
         var cutter: RowCutter
         var error: FerryError?

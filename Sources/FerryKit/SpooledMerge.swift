@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Synchronization
 
 // MARK: - Design
@@ -119,14 +118,8 @@ final class SpooledMerge {
                 options: options, codec: input.codec, layout: input.layout, kind: kind, keyFields: keyFields,
                 observesDefaultKey: options.key == nil, outputCodec: outputCodec)
             if read.count == 2 {
-                let done = DispatchSemaphore(value: 0)
-                let second = read[1]
-                LargeStackThread.detach {
-                    job.read(second)
-                    done.signal()
-                }
-                job.read(read[0])
-                done.wait()
+                let (first, second) = (read[0], read[1])
+                LargeStackThread.both({ job.read(first) }, { job.read(second) })
             } else {
                 job.read(read[0])
             }
@@ -181,14 +174,8 @@ final class SpooledMerge {
         }
         for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
         if jobs.count == 2 {
-            let done = DispatchSemaphore(value: 0)
-            let second = jobs[1]
-            LargeStackThread.detach {
-                second.run()
-                done.signal()
-            }
-            jobs[0].run()
-            done.wait()
+            let (first, second) = (jobs[0], jobs[1])
+            LargeStackThread.both(first.run, second.run)
         } else {
             jobs[0].run()
         }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 // MARK: - Design
 //
@@ -234,19 +233,13 @@ extension Validator {
         second.run.ordinals = []
         second.run.uncheckedPhotoRecords = []
         second.run.keyLog = KeyLog()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            second.check()
-            done.signal()
-        }
         let first = HalfJob(
             self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining, range: 0..<halves.split,
             prefix: [])
         first.run.ordinals = []
         first.run.uncheckedPhotoRecords = []
         first.run.keyLog = KeyLog()
-        first.check()
-        done.wait()
+        LargeStackThread.both({ first.check() }, { second.check() })
         guard first.run.file.complete, first.run.file.records > 0, let endLine = first.endLine else { return false }
         // The first half's reader counted the lines it read (its window
         // counts what it drops): the line ends before the split.

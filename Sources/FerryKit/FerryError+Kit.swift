@@ -3,6 +3,7 @@
 extension FerryError.Code {
     public static let ioTemporaryFile = Self("io.temporaryFile", .io)
     public static let ioRenameFailed = Self("io.renameFailed", .io)
+    public static let ioOutOfMemory = Self("io.outOfMemory", .io)
 }
 
 extension FerryError {
@@ -12,6 +13,12 @@ extension FerryError {
 
     public static func ioRenameFailed(_ path: String, errno number: Int32) -> FerryError {
         FerryError(.ioRenameFailed, [.path(path), reason(errno: number)], at: SourceLocation(file: path))
+    }
+
+    /// The table of unique keys (`UniqueKeys`) needed to grow and the
+    /// system had no memory for it.
+    public static func ioOutOfMemory(at location: SourceLocation = .unknown) -> FerryError {
+        FerryError(.ioOutOfMemory, [], at: location)
     }
 
     public static func photoOutsideFolder(_ reference: String, at location: SourceLocation) -> FerryError {

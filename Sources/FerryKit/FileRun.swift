@@ -34,6 +34,11 @@ struct FileRun {
     /// bring at the rate so far (`UniqueKeys.reserve(keys:)`).
     var expectedBytes: Int?
     private var reserved = false
+    /// The most slots a key table may take before it counts as out of
+    /// memory (`UniqueKeys.slotLimit`); tests lower it.
+    var keySlotLimit = Int.max
+    /// Whether `io.outOfMemory` was reported for the unique keys' tables.
+    private var reportedOutOfMemory = false
     /// The most keys a table reserves room for on a guess (2 Mi slots).
     static let largestReservation = 1 << 20
 
@@ -194,7 +199,7 @@ struct FileRun {
             file.kind = kind
         }
         rules = made
-        uniqueKeys = made.uniqueFields.map { _ in UniqueKeys() }
+        uniqueKeys = made.uniqueFields.map { _ in UniqueKeys(slotLimit: keySlotLimit) }
         return made
     }
 
@@ -298,6 +303,11 @@ struct FileRun {
             for pending in pendingKeys where pending.key == key {
                 if let first = table.insert(pending.digest, record: pending.record) { duplicates.append((pending, first)) }
             }
+        }
+        if !reportedOutOfMemory, uniqueKeys.contains(where: \.outOfMemory) {
+            // Keys the full tables could not take are not checked from here on.
+            reportedOutOfMemory = true
+            report(Diagnostic(FerryError.ioOutOfMemory(at: SourceLocation(file: path))))
         }
         if uniqueKeys.count > 1 { duplicates.sort { ($0.0.record, $0.0.key) < ($1.0.record, $1.0.key) } }
         let texts = duplicates.map { String(decoding: pendingText[$0.0.text], as: UTF8.self) }

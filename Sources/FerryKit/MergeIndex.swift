@@ -108,6 +108,8 @@ final class MergeIndex {
             return
         }
         guard let place = places.insert((digest.low, digest.high), record: kept.count) else {
+            // A key the full table could not take would be taken for new.
+            if places.outOfMemory { throw .ioOutOfMemory() }
             keep(index)
             return
         }

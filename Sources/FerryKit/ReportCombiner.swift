@@ -69,6 +69,7 @@ public struct ReportCombiner {
                     crossings.append((key, earlier))
                 }
             }
+            if fieldTables.contains(where: \.outOfMemory) { throw .ioOutOfMemory() }
             var next = 0
             let diagnostics = shard.diagnostics
             func report(_ diagnostic: Diagnostic) {

@@ -17,24 +17,47 @@ final class UniqueKeys {
     }
 
     /// The slots' memory: zero pages from the kernel, which are empty
-    /// slots, as huge pages when the table is large (`LargeBuffer`).
+    /// slots, as huge pages when the table is large (`LargeBuffer`); none
+    /// when even the first table could not be mapped (`slots` is then one
+    /// slot of its own).
     private var memory: LargeBuffer
     private var slots: UnsafeMutablePointer<Slot>
     private var mask: Int
     private(set) var count = 0
+    /// Set when the table needed to grow and the system had no memory for
+    /// it. The table then takes keys until it is full, and no more: keys
+    /// after that are not kept, so the caller must stop trusting what it
+    /// finds and report `io.outOfMemory`.
+    private(set) var outOfMemory = false
+    /// The most slots a table may have; more is taken for no memory (tests
+    /// lower it to reach that case).
+    private let slotLimit: Int
 
-    init() {
+    init(slotLimit: Int = .max) {
+        self.slotLimit = slotLimit
         mask = (1 << 16) - 1
-        (memory, slots) = Self.table(mask + 1)
+        if let (memory, slots) = Self.table(mask + 1, limit: slotLimit) {
+            (self.memory, self.slots) = (memory, slots)
+        } else {
+            // One slot that stays empty: lookups end at once, inserts are refused.
+            (memory, mask, outOfMemory) = (LargeBuffer(), 0, true)
+            slots = .allocate(capacity: 1)
+            slots.initialize(to: Slot(low: 0, high: 0, record: 0))
+        }
     }
 
-    deinit { memory.release() }
+    deinit {
+        if memory.base == nil { slots.deallocate() } else { memory.release() }
+    }
 
-    /// Zeroed slots, every page mapped.
-    private static func table(_ size: Int) -> (LargeBuffer, UnsafeMutablePointer<Slot>) {
-        let memory = LargeBuffer(bytes: size * MemoryLayout<Slot>.stride)
-        guard let base = memory.base else { fatalError("out of memory for \(size) keys") }
-        memory.prefault(size * MemoryLayout<Slot>.stride)
+    /// Zeroed slots, every page mapped; nil when the system has no memory for them.
+    private static func table(_ size: Int, limit: Int) -> (LargeBuffer, UnsafeMutablePointer<Slot>)? {
+        guard size <= limit else { return nil }
+        let (bytes, overflow) = size.multipliedReportingOverflow(by: MemoryLayout<Slot>.stride)
+        guard !overflow else { return nil }
+        let memory = LargeBuffer(bytes: bytes)
+        guard let base = memory.base else { return nil }
+        memory.prefault(bytes)
         return (memory, base.bindMemory(to: Slot.self, capacity: size))
     }
 
@@ -50,10 +73,12 @@ final class UniqueKeys {
 
     /// Makes room for `keys` keys in all when the table has less: one move
     /// of the keys now, rather than one per doubling on the way.
+    /// A reservation the system cannot map is dropped: the table grows as
+    /// keys come instead.
     func reserve(keys: Int) {
         var size = mask + 1
         while keys * 2 > size - 1 && size < 1 << 40 { size *= 2 }
-        if size > mask + 1 { resize(to: size) }
+        if size > mask + 1 { _ = resize(to: size) }
     }
 
     /// Adds the key whose digest is `digest` (see `digest(_:)`), of record
@@ -62,9 +87,11 @@ final class UniqueKeys {
     func insert(_ digest: (low: UInt64, high: UInt64), record: Int) -> Int? {
         let slot = slot(of: digest)
         if slots[slot].record != 0 { return Int(slots[slot].record) - 1 }
+        // Out of memory, the last empty slot stays empty, so that lookups end.
+        if outOfMemory && count + 1 >= mask + 1 { return nil }
         slots[slot] = Slot(low: digest.low, high: digest.high, record: UInt32(clamping: record + 1))
         count += 1
-        if count * 2 > mask { resize(to: (mask + 1) * 2) }
+        if count * 2 > mask && !outOfMemory && !resize(to: (mask + 1) * 2) { outOfMemory = true }
         return nil
     }
 
@@ -100,17 +127,21 @@ final class UniqueKeys {
         ferry_prefetch(slots + (Int(truncatingIfNeeded: digest.low) & mask))
     }
 
-    private func resize(to size: Int) {
+    /// Moves the keys to a table of `size` slots.
+    /// - Returns: false, the table as it was, when the system has no memory for it.
+    private func resize(to size: Int) -> Bool {
+        guard memory.base != nil, let (newMemory, newSlots) = Self.table(size, limit: slotLimit) else { return false }
         let (oldMemory, old) = (memory, slots)
         let oldSize = mask + 1
         mask = size - 1
-        (memory, slots) = Self.table(size)
+        (memory, slots) = (newMemory, newSlots)
         for index in 0..<oldSize where old[index].record != 0 {
             var slot = Int(truncatingIfNeeded: old[index].low) & mask
             while slots[slot].record != 0 { slot = (slot + 1) & mask }
             slots[slot] = old[index]
         }
         oldMemory.release()
+        return true
     }
 
     // MARK: - Digest

@@ -39,3 +39,49 @@ import Testing
         #expect(capacity == 2 * FileRun.largestReservation)
     }
 }
+
+/// A key table the system has no memory to grow: `UniqueKeys` keeps what
+/// fits, refuses the rest without hanging, and validation reports
+/// `io.outOfMemory` instead of ending the process.
+@Suite struct KeyTableOutOfMemoryTests {
+    @Test func aFullTableRefusesNewKeysAndStillFindsOldOnes() {
+        let table = UniqueKeys(slotLimit: 1 << 16)
+        for key in 0..<70_000 { _ = table.insert(UniqueKeys.digest(key: key), record: key) }
+        #expect(table.outOfMemory)
+        // One slot stays empty, so that every lookup ends.
+        #expect(table.count == (1 << 16) - 1)
+        #expect(table.insert(UniqueKeys.digest(key: 10), record: 90_000) == 10)
+        #expect(table.insert(UniqueKeys.digest(key: 80_000), record: 90_001) == nil)
+        #expect(table.count == (1 << 16) - 1)
+    }
+
+    @Test func aTableThatCannotGrowIsUnderItsLimitUntilThen() {
+        let table = UniqueKeys(slotLimit: 1 << 17)
+        for key in 0..<40_000 { _ = table.insert(UniqueKeys.digest(key: key), record: key) }
+        #expect(!table.outOfMemory && table.capacity == 1 << 17)
+    }
+
+    @Test func validationReportsItOnce() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<40_000 { text += "P,1,\(index)\n" }
+        let sink = DiagnosticCollector(maxErrors: nil)
+        var run = FileRun(path: "p.csv", sink: sink, file: ValidationReport.File(path: "p.csv"))
+        run.keySlotLimit = 1 << 16
+        let context = ReadContext(kind: .product)
+        let reader = try CSVCodec.csv.makeReader(MemoryInput(Array(text.utf8), name: "p.csv"), context: context)
+        let photos = PhotoStore(inputDirectory: ".", outputDirectory: ".", photosDirectory: nil, overwrite: false)
+        try run.check(reader, context: context, kind: .product, schema: nil, photos: photos)
+        #expect(sink.diagnostics.map(\.code) == [.ioOutOfMemory])
+        #expect(sink.diagnostics.first?.severity == .error && run.file.records == 40_000)
+        let message = Messages.catalog(language: "de").message(.ioOutOfMemory)
+        #expect(message.contains("Arbeitsspeicher"))
+    }
+}
+
+extension UniqueKeys {
+    /// The digest of key `key`'s decimal text.
+    static func digest(key: Int) -> (low: UInt64, high: UInt64) {
+        var text = String(key)
+        return text.withUTF8 { digest(UnsafeRawBufferPointer($0)) }
+    }
+}

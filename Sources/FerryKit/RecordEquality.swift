@@ -141,42 +141,20 @@ public final class RecordEquality {
         for index in 0..<record.values.count {
             let seed = plan.seeds[index]
             if seed == 0 { continue }  // a key field
-            let share: UInt64?
-            if case .other(let other) = record.values[index] {
-                // A value the reader made whole: digested as its cell would be.
-                share = Self.withCell(record.others[other]) { hash($0, seed: seed, typed: plan.typed[index]) }
-            } else {
-                share = hash(record.values[index], seed: seed, typed: plan.typed[index])
-            }
+            // Values the reader made whole come as their cells would.
+            let share = withOperand(record, index) { hash($0, seed: seed, typed: plan.typed[index]) }
             guard let share else { return nil }
             sum &+= share
         }
         return sum
     }
 
-    /// Calls `body` with `value` as a raw cell; nil for dates and nested
-    /// values, which have none.
-    private static func withCell<Result>(_ value: Value, _ body: (RawValue) -> Result?) -> Result? {
-        switch value {
-        case .null: return body(.null)
-        case .bool(let flag): return body(.bool(flag))
-        case .integer(let number): return body(.integer(number))
-        case .double(let number): return body(.double(number))
-        case .number(let number):
-            var text = number.text
-            return text.withUTF8 { body(.number($0)) }
-        case .string(var text): return text.withUTF8 { body(.text($0)) }
-        case .bytes(let bytes): return bytes.withUnsafeBytes { body(.bytes($0)) }
-        case .date, .array, .object: return nil
-        }
-    }
-
     /// A cell's share of a record's digest: 0 for none (null, or an empty
     /// text where typed); nil when it cannot be digested.
     @inline(__always)
-    private func hash(_ cell: RawValue, seed: UInt64, typed: Bool) -> UInt64? {
-        switch cell {
-        case .null:
+    private func hash(_ operand: Operand, seed: UInt64, typed: Bool) -> UInt64? {
+        switch operand {
+        case .absent:
             return 0
         case .text(let text):
             if text.isEmpty && typed { return 0 }
@@ -190,7 +168,7 @@ public final class RecordEquality {
             }
             // A fraction by its bits: equal doubles have equal bits.
             return Self.hash(integer: Int64(bitPattern: number.bitPattern), seed: seed ^ 0x64)
-        case .number(let text):
+        case .numberText(let text):
             if let integer = Self.smallInteger(text) { return Self.hash(integer: integer, seed: seed) }
             scratch.0.removeAll(keepingCapacity: true)
             DecimalText.appendCanonical(text, to: &scratch.0)
@@ -199,8 +177,8 @@ public final class RecordEquality {
             return Self.hash(UnsafeRawBufferPointer(start: nil, count: 0), seed: seed ^ (flag ? 0x62 : 0x42))
         case .bytes(let bytes):
             return Self.hash(bytes, seed: seed ^ 0x79)
-        case .other:
-            return nil
+        case .value:
+            return nil  // dates and nested values
         }
     }
 

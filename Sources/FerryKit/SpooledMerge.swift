@@ -27,6 +27,10 @@ import Synchronization
 //   its values (`RecordEquality.digest`): equal digests are equal records;
 //   different ones are read again from the file (by byte offset) and
 //   compared field by field, which the conflicts need for their report.
+// - A chunk of lines the writer hands a spool that is byte for byte what
+//   the input holds there is noted as that range of the input, not copied:
+//   a JSON Lines input in the writer's compact form costs no spool memory,
+//   and the output copies its lines from the input.
 // - The report's places are the records' byte offsets, as in the general
 //   merge, and `SourceLines` finds their lines.
 //
@@ -71,9 +75,7 @@ final class SpooledMerge {
                 guard codec.capabilities.contains(.readsRaw),
                     let layout = LineLayout(path: path, codec: codec, opened: opened, codecOptions: options.codecOptions)
                 else { return nil }
-                let halves = Halves(
-                    path: path, codec: codec, opened: opened, codecOptions: options.codecOptions,
-                    threshold: options.halvesThreshold)
+                let halves = Halves(layout, threshold: options.halvesThreshold)
                 return Input(path: path, codec: codec, layout: layout, split: halves?.split)
             }
             guard let input = input ?? nil else { return nil }
@@ -461,8 +463,6 @@ private final class Part: @unchecked Sendable {
     }
 
     func byteOffset(_ record: Int) -> Int { Int(offsets[record] & ~Self.noValueDigest) }
-
-    func valueDigest(_ record: Int) -> UInt64? { offsets[record] & Self.noValueDigest == 0 ? values[record] : nil }
 
     /// Keeps what matching needs of the next record.
     /// - Returns: false when there is no memory for it.

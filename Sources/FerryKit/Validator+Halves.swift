@@ -58,9 +58,16 @@ struct Halves {
     /// The halves of the file at `path`, read with `codecOptions`, when it
     /// has at least `threshold` bytes (see above).
     init?(path: String, codec: any Codec, opened: OpenedInput, codecOptions: OptionValues, threshold: Int) {
-        guard (opened.input.sizeHint ?? 0) >= threshold, sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1,
-            let layout = LineLayout(path: path, codec: codec, opened: opened, codecOptions: codecOptions),
-            layout.file.size >= max(threshold, 2),
+        guard (opened.input.sizeHint ?? 0) >= threshold,
+            let layout = LineLayout(path: path, codec: codec, opened: opened, codecOptions: codecOptions)
+        else { return nil }
+        self.init(layout, threshold: threshold)
+    }
+
+    /// The halves of a file laid out as `layout`, when it has at least
+    /// `threshold` bytes and there is a second core.
+    init?(_ layout: LineLayout, threshold: Int) {
+        guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1, layout.file.size >= max(threshold, 2),
             let split = try? Self.split(layout.file, quote: layout.quote), split > layout.prefix.count
         else { return nil }
         self.file = layout.file

@@ -64,9 +64,9 @@ struct FileRun {
     /// warning at the end, with the first.
     var uncheckedPhotos = 0
     /// The record (0-based, in this run) of each reference counted in
-    /// `uncheckedPhotos`, when asked for: the second half keeps them, so
-    /// that a cap reached within it counts only those one pass would.
-    var uncheckedPhotoRecords: [Int]?
+    /// `uncheckedPhotos`, when asked for: the halves keep them, so that a
+    /// cap reached later counts only those one pass would.
+    var uncheckedPhotoRecords: RecordMarks?
     var firstUncheckedPhoto: (reference: String, location: SourceLocation)?
 
     // MARK: Halves (see `Validator+Halves.swift`)
@@ -81,10 +81,15 @@ struct FileRun {
     /// halves leave it to the run that adopts them.
     var reportsUncheckedPhotos = true
 
+    /// `sink.reachedCap`, as of this run's last report: read for every
+    /// record, and the sink's own is a call and a check of exclusive access.
+    private var capped: Bool
+
     init(path: String, sink: DiagnosticCollector, file: ValidationReport.File) {
         self.path = path
         self.sink = sink
         self.file = file
+        capped = sink.reachedCap
     }
 
     /// Checks that `input` is well formed, through the codec's `lint`, with
@@ -116,15 +121,17 @@ struct FileRun {
         while true {
             do throws(FerryError) {
                 if let raw {
+                    // Passed along, so that no record counts a reference to it.
+                    let log = keyLog
                     let more = try raw.readRaw { record in
-                        self.check(record, reader: reader, photos: photos)
+                        self.check(record, reader: reader, photos: photos, log: log)
                     }
                     // The records of that call are still in the reader's window.
                     flushKeys(reader)
                     guard more else { break }
                 } else {
                     guard let record = try reader.next() else { break }
-                    RawRecord.with(record) { self.check($0, reader: reader, photos: photos) }
+                    RawRecord.with(record) { self.check($0, reader: reader, photos: photos, log: keyLog) }
                 }
             } catch {
                 flushKeys(reader)
@@ -133,7 +140,7 @@ struct FileRun {
                 // The reader went past one bad record.
                 file.records += 1
                 recordOffsets?.append(-1)
-                if sink.reachedCap {
+                if capped {
                     file.uncheckedRecords += 1
                 } else {
                     report(Diagnostic(error.located(SourceLocation(file: path))))
@@ -158,11 +165,11 @@ struct FileRun {
 
     /// Checks one record: its kind's rules, its unique keys, its photo.
     private mutating func check(
-        _ record: RawRecord, reader: any RecordReader, photos: PhotoStore
+        _ record: RawRecord, reader: any RecordReader, photos: PhotoStore, log: KeyLog?
     ) {
         file.records += 1
         recordOffsets?.append(record.origin.byteOffset)
-        if sink.reachedCap {
+        if capped {
             file.uncheckedRecords += 1
             return
         }
@@ -178,7 +185,9 @@ struct FileRun {
             )
         }
         for index in positions.unique.indices {
-            if let position = positions.unique[index] { checkUnique(record, at: position, key: index, reader: reader) }
+            if let position = positions.unique[index] {
+                checkUnique(record, at: position, key: index, reader: reader, log: log)
+            }
         }
         for index in positions.photos.indices {
             checkPhoto(record, at: positions.photos[index], photos: photos, reader: reader)
@@ -208,7 +217,8 @@ struct FileRun {
         let kept = sink.diagnostics.count
         let wasCapped = sink.reachedCap
         sink.report(diagnostic)
-        if !wasCapped && sink.reachedCap { capRecord = diagnostic.location.record ?? file.records - 1 }
+        capped = sink.reachedCap
+        if !wasCapped && capped { capRecord = diagnostic.location.record ?? file.records - 1 }
         if sink.diagnostics.count > kept { ordinals?.append(file.records - 1) }
         if diagnostic.severity == .warning {
             file.warnings += 1
@@ -254,7 +264,9 @@ struct FileRun {
 
     /// Queues the value at `position` to be checked against the keys of
     /// unique field `key`.
-    private mutating func checkUnique(_ record: RawRecord, at position: Int, key: Int, reader: any RecordReader) {
+    private mutating func checkUnique(
+        _ record: RawRecord, at position: Int, key: Int, reader: any RecordReader, log keyLog: KeyLog?
+    ) {
         // Logged keys need no text kept: most are text that is its own key
         // text, whose digest is taken in place.
         if let keyLog, case .text(let bytes) = record.values[position], let text = KeyText.inPlace(bytes) {
@@ -406,7 +418,7 @@ struct FileRun {
         }
         guard photoFolderExists == true else {
             uncheckedPhotos += 1
-            uncheckedPhotoRecords?.append(file.records - 1)
+            uncheckedPhotoRecords?.mark(file.records - 1)
             if firstUncheckedPhoto == nil {
                 let here = SourceLocation(field: record.fields.names[position])
                 let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location

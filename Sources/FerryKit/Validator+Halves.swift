@@ -238,13 +238,13 @@ extension Validator {
             self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining,
             range: halves.split..<halves.file.size, prefix: halves.prefix)
         second.run.ordinals = []
-        second.run.uncheckedPhotoRecords = []
+        second.run.uncheckedPhotoRecords = RecordMarks()
         second.run.keyLog = KeyLog()
         let first = HalfJob(
             self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining, range: 0..<halves.split,
             prefix: [])
         first.run.ordinals = []
-        first.run.uncheckedPhotoRecords = []
+        first.run.uncheckedPhotoRecords = RecordMarks()
         first.run.keyLog = KeyLog()
         LargeStackThread.both({ first.check() }, { second.check() })
         guard first.run.file.complete, first.run.file.records > 0, let endLine = first.endLine else { return false }
@@ -416,9 +416,11 @@ extension FileRun {
         if let capRecord { file.uncheckedRecords = max(file.records - (capRecord + 1), 0) }
         file.complete = second.file.complete
         for warning in Self.merged(fileWarnings) { report(warning) }
-        let firstPhotos = first.uncheckedPhotoRecords.map { $0.count { $0 <= checkedThrough } } ?? first.uncheckedPhotos
+        let firstPhotos = first.uncheckedPhotoRecords.map { $0.count(through: checkedThrough) } ?? first.uncheckedPhotos
         let secondPhotos =
-            second.uncheckedPhotoRecords.map { $0.count { $0 + shift.records <= checkedThrough } } ?? second.uncheckedPhotos
+            second.uncheckedPhotoRecords.map {
+                checkedThrough == .max ? $0.count : $0.count(through: checkedThrough - shift.records)
+            } ?? second.uncheckedPhotos
         uncheckedPhotos = firstPhotos + secondPhotos
         if firstPhotos > 0 {
             firstUncheckedPhoto = first.firstUncheckedPhoto

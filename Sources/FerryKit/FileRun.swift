@@ -11,9 +11,14 @@ struct FileRun {
     let path: String
     let sink: DiagnosticCollector
     var file: ValidationReport.File
-    var rules: RecordRules?
+    var rules: RecordRules? {
+        didSet { rulesReference = rules.map(Unmanaged.passUnretained) }
+    }
     /// Where the unique fields and the photos sit in the field list seen last.
-    private var positions: (fields: ObjectIdentifier?, unique: [Int?], photos: [Int]) = (nil, [], [])
+    private var positions = FieldPositions()
+    /// `rules`, uncounted: the check of each record refers to them through
+    /// it, with no retain and release (`rules` keeps them alive).
+    private var rulesReference: Unmanaged<RecordRules>?
     var uniqueKeys: [UniqueKeys] = []
     /// Where the keys go instead of `uniqueKeys` when the check of a
     /// file's halves looks them up later, both halves together (`KeyLog`).
@@ -173,24 +178,58 @@ struct FileRun {
             file.uncheckedRecords += 1
             return
         }
-        let rules = self.rules ?? makeRules(for: record, reader: reader, kind: rulesFrom.kind, schema: rulesFrom.schema)
-        if !rules.passes(record) {
+        if rulesReference == nil {
+            _ = makeRules(for: record, reader: reader, kind: rulesFrom.kind, schema: rulesFrom.schema)
+        }
+        let rules = rulesReference.unsafelyUnwrapped
+        if !rules._withUnsafeGuaranteedRef({ $0.passes(record) }) {
             flushKeys(reader)
-            for problem in rules.problems(of: record) { report(locate(problem, of: record, reader: reader)) }
+            let problems = rules._withUnsafeGuaranteedRef { $0.problems(of: record) }
+            for problem in problems { report(locate(problem, of: record, reader: reader)) }
         }
         if positions.fields != ObjectIdentifier(record.fields) {
-            positions = (
-                ObjectIdentifier(record.fields), rules.uniqueFields.map { record.fields.index(of: $0) },
-                rules.photoFields.compactMap { record.fields.index(of: $0) }
-            )
+            rules._withUnsafeGuaranteedRef { positions = FieldPositions(of: $0, in: record.fields) }
         }
-        for index in positions.unique.indices {
-            if let position = positions.unique[index] {
-                checkUnique(record, at: position, key: index, reader: reader, log: log)
+        // Most schemas have one unique field and one photo field: those
+        // are read from the struct, the others from its arrays.
+        if positions.unique.count == 1 {
+            if positions.firstUnique >= 0 {
+                checkUnique(record, at: positions.firstUnique, key: 0, reader: reader, log: log)
+            }
+        } else {
+            let unique = positions.unique
+            for index in unique.indices {
+                if let position = unique[index] { checkUnique(record, at: position, key: index, reader: reader, log: log) }
             }
         }
-        for index in positions.photos.indices {
-            checkPhoto(record, at: positions.photos[index], photos: photos, reader: reader)
+        if positions.photos.count == 1 {
+            checkPhoto(record, at: positions.firstPhoto, photos: photos, reader: reader)
+        } else {
+            let photoPositions = positions.photos
+            for position in photoPositions { checkPhoto(record, at: position, photos: photos, reader: reader) }
+        }
+    }
+
+    /// Where the unique fields and the photo fields sit in a field list.
+    private struct FieldPositions {
+        var fields: ObjectIdentifier?
+        /// Each unique field's place, nil for one the list lacks.
+        var unique: [Int?] = []
+        /// The places of the photo fields the list has.
+        var photos: [Int] = []
+        /// The first unique field's place, -1 for none.
+        var firstUnique = -1
+        /// The first photo field's place, -1 for none.
+        var firstPhoto = -1
+
+        init() {}
+
+        init(of rules: RecordRules, in fields: FieldList) {
+            self.fields = ObjectIdentifier(fields)
+            unique = rules.uniqueFields.map { fields.index(of: $0) }
+            photos = rules.photoFields.compactMap { fields.index(of: $0) }
+            firstUnique = unique.first.flatMap { $0 } ?? -1
+            firstPhoto = photos.first ?? -1
         }
     }
 

@@ -71,15 +71,22 @@ public struct RawRecord {
     /// The values `.other` cells point at; it may hold more than this record's.
     public let others: UnsafeBufferPointer<Value>
     public let origin: RecordOrigin
+    /// The length of the record's line in the input, its line feed
+    /// included, when those bytes are the ones the JSON Lines writer
+    /// writes for the record (`JSONReader` knows: a compact line of plain
+    /// keys, strings without escapes, numbers as it prints them); else 0.
+    /// A copy can then take the input's bytes as they are.
+    public let lineAsWritten: Int
 
     public init(
         fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
-        origin: RecordOrigin
+        origin: RecordOrigin, lineAsWritten: Int = 0
     ) {
         self.fields = fields
         self.values = values
         self.others = others
         self.origin = origin
+        self.lineAsWritten = lineAsWritten
     }
 
     /// Calls `body` with a raw record over `values` and `others`. Inlinable,
@@ -88,11 +95,14 @@ public struct RawRecord {
     @inlinable @inline(__always)
     public static func with<Success, Failure: Error>(
         fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: [Value], origin: RecordOrigin,
-        _ body: (RawRecord) throws(Failure) -> Success
+        lineAsWritten: Int = 0, _ body: (RawRecord) throws(Failure) -> Success
     ) throws(Failure) -> Success {
         // Most records have no other values: no buffer to take then.
         if others.isEmpty {
-            return try body(RawRecord(fields: fields, values: values, others: UnsafeBufferPointer(start: nil, count: 0), origin: origin))
+            return try body(
+                RawRecord(
+                    fields: fields, values: values, others: UnsafeBufferPointer(start: nil, count: 0), origin: origin,
+                    lineAsWritten: lineAsWritten))
         }
         return try others.withUnsafeBufferPointer { (others) throws(Failure) -> Success in
             try body(RawRecord(fields: fields, values: values, others: others, origin: origin))
@@ -211,9 +221,11 @@ public struct RawRecordBuffers {
     /// Calls `body` with the raw record these buffers hold.
     @inlinable @inline(__always)
     public func withRecord<Success, Failure: Error>(
-        fields: FieldList, origin: RecordOrigin, _ body: (RawRecord) throws(Failure) -> Success
+        fields: FieldList, origin: RecordOrigin, lineAsWritten: Int = 0,
+        _ body: (RawRecord) throws(Failure) -> Success
     ) throws(Failure) -> Success {
-        try RawRecord.with(fields: fields, values: cells.cells, others: others, origin: origin, body)
+        try RawRecord.with(
+            fields: fields, values: cells.cells, others: others, origin: origin, lineAsWritten: lineAsWritten, body)
     }
 }
 

@@ -78,11 +78,14 @@ extension JSONReader: RawRecordReader {
                         }
                         let recordFields: FieldList
                         let depth = layout == .lines ? 1 : 2
+                        var lineAsWritten = 0
                         do throws(JSONScanError) {
+                            var inPlace = false
                             if let expected = fields, plainNames,
                                 try record.parseRawRecord(depth: depth, expecting: expected, into: &buffers)
                             {
                                 recordFields = expected
+                                inPlace = true
                             } else {
                                 let parsed = try record.parseRecord(
                                     depth: depth, expecting: fields, plainNames: plainNames, cache: &cache)
@@ -90,7 +93,15 @@ extension JSONReader: RawRecordReader {
                                 buffers.removeAll()
                                 for value in parsed.1 { buffers.append(other: value) }
                             }
-                            if layout == .lines { try record.skipLineEnd() }
+                            if layout == .lines {
+                                let end = record.position
+                                try record.skipLineEnd()
+                                if inPlace && record.position == end + 1 && !record.skippedWhitespace
+                                    && Self.writesAsRead(buffers)
+                                {
+                                    lineAsWritten = record.position - start
+                                }
+                            }
                             if record.sawDuplicateName {
                                 noteDuplicateNames(in: record.bytes, at: start, record: recordIndex)
                             }
@@ -114,7 +125,8 @@ extension JSONReader: RawRecordReader {
                         handled += 1
                         let origin = RecordOrigin(index: recordIndex - 1, byteOffset: window.baseOffset + start)
                         do throws(FerryError) {
-                            try buffers.withRecord(fields: recordFields, origin: origin, body)
+                            try buffers.withRecord(
+                                fields: recordFields, origin: origin, lineAsWritten: lineAsWritten, body)
                         } catch {
                             failure = error
                             break
@@ -136,6 +148,23 @@ extension JSONReader: RawRecordReader {
                 throw FerryError(code, arguments, at: recordLocation(of: index))
             }
         }
+    }
+}
+
+extension JSONReader {
+    /// Whether the JSON Lines writer writes each cell of `buffers`, read in
+    /// place from a compact line of plain keys, as it was read: text
+    /// without escapes (`JSONText.appendQuoted` escapes only what such
+    /// text cannot hold), numbers it prints back as written, literals. A
+    /// number kept as text (`.number`) is written canonically, and values
+    /// not in place (`.other`) are written anew.
+    @inline(__always)
+    static func writesAsRead(_ buffers: RawRecordBuffers) -> Bool {
+        guard buffers.others.isEmpty else { return false }
+        for cell in buffers.cells.cells {
+            if case .number = cell { return false }
+        }
+        return true
     }
 }
 

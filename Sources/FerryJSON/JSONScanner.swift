@@ -44,6 +44,8 @@ struct JSONScanner {
     /// which names, `duplicateNames(inValueAt:)` finds (a flag keeps the
     /// scanner a plain value, cheap to copy for every record).
     var sawDuplicateName = false
+    /// Whether whitespace was skipped since the reader last cleared it.
+    var skippedWhitespace = false
     let maxDepth: Int
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int, isFinal: Bool, maxDepth: Int) {
@@ -69,7 +71,9 @@ struct JSONScanner {
     mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            case 0x20, 0x0A, 0x0D, 0x09:
+                position += 1
+                skippedWhitespace = true
             default: return
             }
         }

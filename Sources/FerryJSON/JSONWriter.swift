@@ -133,6 +133,15 @@ public final class JSONWriter: RawRecordWriter {
             closing: bytes(closing))
     }
 
+    /// Hands what the buffer holds to the output now, for a caller that
+    /// writes to the same output itself between records.
+    package func drain() throws(FerryError) {
+        if buffer.count > 0 { try buffer.drain(to: output) }
+    }
+
+    /// Whether the writer writes JSON Lines.
+    package var writesLines: Bool { style == .lines }
+
     /// How many records the writer has written or taken so far.
     package var recordsWritten: Int { written }
 

@@ -508,6 +508,10 @@ private struct PartJob: @unchecked Sendable {
             writeContext.schema = options.schema
             guard let writer = try outputCodec.makeWriter(part.spool, context: writeContext) as? any RawRecordWriter
             else { return }
+            // A JSON Lines input line the JSON Lines writer would write
+            // as it is read goes to the spool as the input's bytes, with no
+            // writing and no comparing (`RawRecord.lineAsWritten`).
+            let linesWriter = (writer as? JSONWriter).flatMap { $0.writesLines ? $0 : nil }
             var lacksKey = false
             while try reader.readRaw({ (record) throws(FerryError) in
                 try validator.validate(record)
@@ -519,9 +523,17 @@ private struct PartJob: @unchecked Sendable {
                 guard
                     part.append(key: key, value: equality.digest(of: record), byteOffset: record.origin.byteOffset + shift)
                 else { throw .ioWriteFailed("memory", errno: ENOMEM) }
-                try writer.writeRaw(record)
                 // What is kept of each record counts against the budget too.
                 if part.count & 4095 == 0 { part.spool.charge(4096 * Part.bytesPerRecord) }
+                if record.lineAsWritten > 0, let linesWriter {
+                    try linesWriter.drain()
+                    if part.spool.keepInputLine(
+                        at: record.origin.byteOffset + shift, length: record.lineAsWritten)
+                    {
+                        return
+                    }
+                }
+                try writer.writeRaw(record)
             }) {
                 if lacksKey || part.spool.isFull { return }
             }
@@ -642,6 +654,21 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         }
         count += bytes.count
         openLine = lineStart < count ? lineStart : nil
+    }
+
+    /// Takes the input's `length` bytes at `offset`, a whole line, as the
+    /// next line, when the input is a file and no line is open.
+    /// - Returns: false when it did not: the line must be written.
+    func keepInputLine(at offset: Int, length: Int) -> Bool {
+        guard !isFull, source != nil, openLine == nil else { return false }
+        if let last = chunks.last, last.inInput, last.end == offset {
+            chunks[chunks.count - 1].end += length
+        } else {
+            chunks.append(Chunk(firstLine: lineCount, inInput: true, end: offset + length))
+        }
+        lineCount += 1
+        linesInInput += 1
+        return true
     }
 
     /// Where the input has `bytes`, which are whole lines, and how many

@@ -262,8 +262,15 @@ final class SpooledMerge {
             guard let (part, lines) = run else { return }
             try part.spool.write(lines: lines, to: output, buffer: buffer)
         }
+        // Kept records come mostly in reading order: the part of the one
+        // before is tried first.
+        var part = parts[0]
         for sequence in kept {
-            let (part, line) = locate(Int(sequence))
+            let sequence = Int(sequence)
+            if sequence < part.firstSequence || sequence >= part.firstSequence + part.count {
+                part = locate(sequence).0
+            }
+            let line = sequence - part.firstSequence
             if let current = run, current.part === part, current.lines.upperBound == line {
                 run = (part, current.lines.lowerBound..<(line + 1))
                 continue
@@ -512,6 +519,9 @@ private struct PartJob: @unchecked Sendable {
             // as it is read goes to the spool as the input's bytes, with no
             // writing and no comparing (`RawRecord.lineAsWritten`).
             let linesWriter = (writer as? JSONWriter).flatMap { $0.writesLines ? $0 : nil }
+            let copiesLines = linesWriter != nil
+            // Held here, so that no record counts a reference to it.
+            let spool = part.spool
             var lacksKey = false
             while try reader.readRaw({ (record) throws(FerryError) in
                 try validator.validate(record)
@@ -524,14 +534,10 @@ private struct PartJob: @unchecked Sendable {
                     part.append(key: key, value: equality.digest(of: record), byteOffset: record.origin.byteOffset + shift)
                 else { throw .ioWriteFailed("memory", errno: ENOMEM) }
                 // What is kept of each record counts against the budget too.
-                if part.count & 4095 == 0 { part.spool.charge(4096 * Part.bytesPerRecord) }
-                if record.lineAsWritten > 0, let linesWriter {
-                    try linesWriter.drain()
-                    if part.spool.keepInputLine(
-                        at: record.origin.byteOffset + shift, length: record.lineAsWritten)
-                    {
-                        return
-                    }
+                if part.count & 4095 == 0 { spool.charge(4096 * Part.bytesPerRecord) }
+                if copiesLines && record.lineAsWritten > 0 {
+                    try linesWriter.unsafelyUnwrapped.drain()
+                    if spool.keepInputLine(at: record.origin.byteOffset + shift, length: record.lineAsWritten) { return }
                 }
                 try writer.writeRaw(record)
             }) {
@@ -695,9 +701,13 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         return (offset, line - lineCount)
     }
 
-    /// Where line `line` (0-based) is: in the input or in memory, and its bytes.
+    /// Where lines `lines` (0-based) are, in the input or in memory, for
+    /// as far as they lie in one chunk: their bytes, one range, and the
+    /// end of the lines that holds. `chunk` is where to look first, and is
+    /// left at the chunk found.
     @inline(__always)
-    private func place(of line: Int, chunk: inout Int) -> (inInput: Bool, bytes: Range<Int>) {
+    private func place(of lines: Range<Int>, chunk: inout Int) -> (inInput: Bool, bytes: Range<Int>, end: Int) {
+        let line = lines.lowerBound
         if chunk + 1 < chunks.count && chunks[chunk + 1].firstLine <= line || chunks[chunk].firstLine > line {
             var low = 0
             var high = chunks.count - 1
@@ -709,15 +719,19 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         }
         let found = chunks[chunk]
         let next = chunk + 1 < chunks.count ? chunks[chunk + 1].firstLine : lineCount
+        let end = min(next, lines.upperBound)
         if found.inInput {
+            // A chunk's lines in the input follow one another, each at its record's offset.
             let start = Int(offsets[line] & ~Part.noValueDigest)
-            let end = line + 1 < next ? Int(offsets[line + 1] & ~Part.noValueDigest) : found.end
-            return (true, start..<end)
+            let stop = end < next ? Int(offsets[end] & ~Part.noValueDigest) : found.end
+            return (true, start..<stop, end)
         }
-        let index = found.end + (line - found.firstLine)
-        let start = Int(memoryStarts[index])
-        let end = index + 1 < memoryStarts.count ? Int(memoryStarts[index + 1]) : count
-        return (false, start..<end)
+        // So do those in memory, whatever chunks of the input lie between.
+        let first = found.end + (line - found.firstLine)
+        let last = first + (end - line)
+        let start = Int(memoryStarts[first])
+        let stop = last < memoryStarts.count ? Int(memoryStarts[last]) : count
+        return (false, start..<stop, end)
     }
 
     /// Writes lines `lines` (0-based) to `output`, those in the input read
@@ -743,14 +757,16 @@ private final class Spool: ByteOutput, @unchecked Sendable {
             }
         }
         var chunk = 0
-        for line in lines {
-            let place = place(of: line, chunk: &chunk)
+        var line = lines.lowerBound
+        while line < lines.upperBound {
+            let place = place(of: line..<lines.upperBound, chunk: &chunk)
+            line = place.end
             if let current = run, current.inInput == place.inInput, current.bytes.upperBound == place.bytes.lowerBound {
                 run = (place.inInput, current.bytes.lowerBound..<place.bytes.upperBound)
                 continue
             }
             try flush()
-            run = place
+            run = (place.inInput, place.bytes)
         }
         try flush()
     }

@@ -104,17 +104,38 @@ public struct Merger {
         else { return nil }
         report.output = path
         report.wasSpooled = true
-        guard report.conflicts.isEmpty || options.policy != .fail else {
+        guard merge.conflicts.isEmpty || options.policy != .fail else {
+            report.conflicts = try merge.placedConflicts()
             file?.discard()
             return report
         }
         let (destination, gzip) = try destinations(file: file, path: path)
-        try merge.write(to: gzip ?? destination)
+        // The output is written on this thread while another places the
+        // conflicts (it counts their files' lines): neither needs the other.
+        let placing = ConflictPlacing(merge)
+        LargeStackThread.both({ placing.written = Result { () throws(FerryError) in try merge.write(to: gzip ?? destination) } }, placing.run)
+        try placing.written.get()
+        report.conflicts = try placing.placed.get()
         try gzip?.finish()
         try file?.commit()
         report.outputFormat = codec.id
         report.written = true
         return report
+    }
+
+    /// The conflicts of a spooled merge, placed on a thread of their own
+    /// while the output is written; only that thread touches `placed`
+    /// until it is done, and only the writing one `written`.
+    private final class ConflictPlacing: @unchecked Sendable {
+        let merge: SpooledMerge
+        var placed: Result<[MergeReport.Conflict], FerryError> = .success([])
+        var written: Result<Void, FerryError> = .success(())
+
+        init(_ merge: SpooledMerge) { self.merge = merge }
+
+        func run() {
+            placed = Result { () throws(FerryError) in try merge.placedConflicts() }
+        }
     }
 
     /// The output's codec: named by the output's path or `--to`, else the

@@ -52,6 +52,9 @@ final class SpooledMerge {
     private var kind: RecordKind?
     private var keyFields: [String] = []
     private var sources: [MergeReport.Source] = []
+    /// The conflicts found, in the order the general merge finds them (by
+    /// the later record), for `placedConflicts`.
+    private(set) var conflicts: [MergeIndex.Conflict] = []
 
     /// An input file, and how it is read in parts.
     private struct Input {
@@ -207,11 +210,18 @@ final class SpooledMerge {
         report.identicalDuplicates = jobs.reduce(0) { $0 + $1.identicalDuplicates }
         report.recordsWithoutKey = jobs.reduce(0) { $0 + $1.recordsWithoutKey }
         // In the order the general merge finds them: by the later record.
-        let conflicts = jobs.flatMap(\.conflicts).sorted { $0.second < $1.second }
-        report.conflicts = try MergeReading.conflicts(
+        conflicts = jobs.flatMap(\.conflicts).sorted { $0.second < $1.second }
+        return report
+    }
+
+    /// The conflicts, each with where its records are in their files
+    /// (their lines counted anew: `SourceLines`). The report lacks them
+    /// until then, so that they can be placed while the output is written.
+    /// It only reads what the merge holds, so it may run beside `write`.
+    func placedConflicts() throws(FerryError) -> [MergeReport.Conflict] {
+        try MergeReading.conflicts(
             conflicts, hasLines: Dictionary(inputs.map { ($0.path, true) }) { first, _ in first },
             limits: options.limits, place: place(of:))
-        return report
     }
 
     /// Where record `sequence` (in reading order) came from.

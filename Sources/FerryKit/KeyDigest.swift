@@ -30,15 +30,7 @@ public struct KeyDigest: Hashable, Sendable {
             index += 8
         }
         if index < bytes.count {
-            var word: UInt64 = 0
-            if bytes.count >= 8 {
-                // The last eight bytes, shifted down to the ones left: the
-                // same word as the bytes one at a time, in one load.
-                let last = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
-                word = last >> (8 * UInt64(8 - (bytes.count - index)))
-            } else {
-                for (shift, byte) in bytes[index...].enumerated() { word |= UInt64(byte) << (8 * UInt64(shift)) }
-            }
+            let word = bytes.tailWord(from: index)
             low = Self.mix(low ^ word, Self.primes.1)
             high = Self.mix(high ^ word ^ Self.primes.0, Self.primes.3)
         }

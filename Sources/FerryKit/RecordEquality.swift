@@ -249,14 +249,7 @@ public final class RecordEquality {
             index += 8
         }
         if index < bytes.count {
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < bytes.count {
-                word |= UInt64(bytes[index]) << shift
-                shift += 8
-                index += 1
-            }
-            state = mix(state ^ word, 0x5899_65CC_7537_4CC3)
+            state = mix(state ^ bytes.tailWord(from: index), 0x5899_65CC_7537_4CC3)
         }
         return mix(state, 0xE703_7ED1_A0B4_28DB)
     }

@@ -325,7 +325,7 @@ private final class MatchJob: @unchecked Sendable {
                     try part.buckets[partition].withElements { (entries) throws(FerryError) in
                         for entry in entries {
                             try index.add(
-                                index: part.firstSequence + Int(entry.record), digest: entry.hasKey ? entry.key : nil,
+                                index: part.firstSequence + entry.record, digest: entry.key(in: partition),
                                 records: records)
                         }
                     }
@@ -388,11 +388,35 @@ private struct PartView {
 // MARK: - Parts
 
 /// A record in its key's partition: its key's digest, and its place in
-/// its part.
+/// its part, in 16 bytes (two million records: 16 MB less fresh memory
+/// than the 24 the fields took apart).
+///
+/// The digest keeps 96 of its bits: the low word, bits 32..<58 of the
+/// high word, and its top six, which are the partition's number. Two keys
+/// of a merge meet on 96 bits with odds of about n²/2⁹⁷, 10⁻¹⁷ for two
+/// million.
 private struct Entry {
-    var key: KeyDigest
-    var record: UInt32
-    var hasKey: Bool
+    var low: UInt64
+    /// The record (bits 0..<31), no key (bit 31), and the high word's bits
+    /// 32..<58 (here 32..<58 too).
+    var packed: UInt64
+
+    private static let noKey: UInt64 = 1 << 31
+    private static let highBits: UInt64 = ((1 << 26) - 1) << 32
+
+    init(key: KeyDigest?, record: Int) {
+        low = key?.low ?? 0
+        packed = UInt64(truncatingIfNeeded: record) & (Self.noKey - 1)
+        if let key { packed |= key.high & Self.highBits } else { packed |= Self.noKey }
+    }
+
+    var record: Int { Int(truncatingIfNeeded: packed & (Self.noKey - 1)) }
+
+    /// The digest as kept, in `partition`; nil for a record with no key.
+    func key(in partition: Int) -> KeyDigest? {
+        guard packed & Self.noKey == 0 else { return nil }
+        return KeyDigest(low: low, high: UInt64(partition) << 58 | packed & Self.highBits)
+    }
 }
 
 /// Values in memory mapped as huge pages (`LargeBuffer`), appended in
@@ -447,7 +471,7 @@ private final class Part: @unchecked Sendable {
     static let partitions = 64
     /// The memory a record takes besides its line: its entry, value digest,
     /// offset and a share of the spool's tables.
-    static let bytesPerRecord = 48
+    static let bytesPerRecord = 40
     static let noValueDigest: UInt64 = 1 << 63
 
     let input: Int
@@ -485,10 +509,8 @@ private final class Part: @unchecked Sendable {
     /// - Returns: false when there is no memory for it.
     @inline(__always)
     func append(key: KeyDigest?, value: UInt64?, byteOffset: Int) -> Bool {
-        let record = UInt32(truncatingIfNeeded: count)
         let bucket = key.map { Int($0.high >> 58) } ?? 0
-        return buckets[bucket].append(
-            Entry(key: key ?? KeyDigest(low: 0, high: 0), record: record, hasKey: key != nil))
+        return buckets[bucket].append(Entry(key: key, record: count))
             && values.append(value ?? 0)
             && offsets.append(UInt64(byteOffset) | (value == nil ? Self.noValueDigest : 0))
     }
@@ -555,7 +577,7 @@ private struct PartJob: @unchecked Sendable {
             }
             try writer.finish()
             guard !lacksKey, !part.spool.isFull, context.takeWarnings().isEmpty,
-                part.spool.endsWithLine, part.spool.lineCount == part.count, part.count < 1 << 32
+                part.spool.endsWithLine, part.spool.lineCount == part.count, part.count < 1 << 31
             else { return }
             part.succeeded = true
         } catch {

@@ -202,6 +202,16 @@ public enum JSONText {
         output.appendUnchecked(UInt8(ascii: "\""))
     }
 
+    /// Whether `appendQuoted(text)` writes exactly `written`, its quotes
+    /// included: for a reader that meets an escaped string and would know
+    /// whether the writer gives its bytes back as they are.
+    public static func quotes(_ text: String, as written: UnsafeBufferPointer<UInt8>) -> Bool {
+        var out = WriteBuffer(capacity: written.count * 6 + 2)
+        defer { out.release() }
+        appendQuoted(text, to: &out)
+        return out.count == written.count && out.contents.elementsEqual(UnsafeRawBufferPointer(written))
+    }
+
     /// Appends `bytes` as the quoted `data:` URI of an inline photo, encoded
     /// straight into the output; none of its characters needs escaping.
     public static func appendDataURI(_ bytes: [UInt8], to out: inout WriteBuffer) {

@@ -105,7 +105,8 @@ public struct RawRecord {
                     lineAsWritten: lineAsWritten))
         }
         return try others.withUnsafeBufferPointer { (others) throws(Failure) -> Success in
-            try body(RawRecord(fields: fields, values: values, others: others, origin: origin))
+            try body(
+                RawRecord(fields: fields, values: values, others: others, origin: origin, lineAsWritten: lineAsWritten))
         }
     }
 

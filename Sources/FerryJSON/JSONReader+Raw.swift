@@ -97,7 +97,7 @@ extension JSONReader: RawRecordReader {
                                 let end = record.position
                                 try record.skipLineEnd()
                                 if inPlace && record.position == end + 1 && !record.skippedWhitespace
-                                    && Self.writesAsRead(buffers)
+                                    && !record.escapedOtherwise && Self.writesAsRead(buffers)
                                 {
                                     lineAsWritten = record.position - start
                                 }
@@ -155,12 +155,15 @@ extension JSONReader {
     /// Whether the JSON Lines writer writes each cell of `buffers`, read in
     /// place from a compact line of plain keys, as it was read: text
     /// without escapes (`JSONText.appendQuoted` escapes only what such
-    /// text cannot hold), numbers it prints back as written, literals. A
-    /// number kept as text (`.number`) is written canonically, and values
-    /// not in place (`.other`) are written anew.
+    /// text cannot hold), strings with escapes the writer writes the same
+    /// (the scanner checks: `escapedOtherwise`), numbers it prints back as
+    /// written, literals. A number kept as text (`.number`) is written
+    /// canonically, and nested values are written anew.
     @inline(__always)
     static func writesAsRead(_ buffers: RawRecordBuffers) -> Bool {
-        guard buffers.others.isEmpty else { return false }
+        for value in buffers.others {
+            guard case .string = value else { return false }
+        }
         for cell in buffers.cells.cells {
             if case .number = cell { return false }
         }

@@ -231,6 +231,18 @@ extension JSONScanner {
         }
     }
 
+    /// A string with escapes, unescaped into `others`; noted when the
+    /// writer would escape it otherwise. Out of line: it is rare, and the
+    /// loop that reads records stays small.
+    @inline(never)
+    mutating func escapedString(_ raw: RawString, others: inout [Value]) throws(JSONScanError) -> RawValue {
+        let text = try makeString(raw)
+        let written = UnsafeBufferPointer(rebasing: bytes[(raw.start - 1)...raw.end])
+        if !escapedOtherwise && !JSONText.quotes(text, as: written) { escapedOtherwise = true }
+        others.append(.string(text))
+        return .other(others.count - 1)
+    }
+
     /// One value, as `parseValue` reads it, but with a string that needs no
     /// unescaping left in place; a value that cannot be is added to `others`.
     @inline(__always)
@@ -238,10 +250,7 @@ extension JSONScanner {
         switch try peekSignificant() {
         case UInt8(ascii: "\""):
             let raw = try scanString()
-            if raw.hasEscapes {
-                others.append(.string(try makeString(raw)))
-                return .other(others.count - 1)
-            }
+            if raw.hasEscapes { return try escapedString(raw, others: &others) }
             if raw.hasNonASCII, let bad = UTF8Validation.firstInvalidIndex(in: bytes, raw.start..<raw.end) {
                 throw .failed(.jsonInvalidUTF8, [.byte(bytes[bad])], index: bad)
             }

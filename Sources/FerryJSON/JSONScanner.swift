@@ -46,6 +46,9 @@ struct JSONScanner {
     var sawDuplicateName = false
     /// Whether whitespace was skipped since the reader last cleared it.
     var skippedWhitespace = false
+    /// Whether a string with escapes, since the reader last cleared it,
+    /// was escaped otherwise than the JSON writer would escape it.
+    var escapedOtherwise = false
     let maxDepth: Int
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int, isFinal: Bool, maxDepth: Int) {

@@ -239,6 +239,22 @@ import Testing
         #expect(report.linesKeptAsRead == 9_000 - 2)
     }
 
+    /// A string with escapes the writer writes the same (`\"`, `\\`, `\n`)
+    /// leaves its line as read; one it writes otherwise (`\/`, `\u0041`)
+    /// is written, and the output is the same either way.
+    @Test func escapesAsTheWriterWritesThem() throws {
+        let folder = try ScratchFolder()
+        let names = [#"Quote \" in"#, #"Back \\ slash"#, #"Two\nlines"#, #"Slash \/ escaped"#, #"Letter \u0041"#]
+        let lines = (0..<5_000).map { index in
+            #"{"sku":"S-\#(index)","name":"\#(names[index % names.count])","price":1.5}"#
+        }
+        let input = try folder.write("a.jsonl", lines.joined(separator: "\n") + "\n")
+        let report = try compare([input], folder: folder, threshold: 1)
+        // The last two of every five are written; the writer's lines are
+        // then compared with the input's, and differ.
+        #expect(report.linesKeptAsRead == 3_000)
+    }
+
     /// A CSV's lines are never the JSON Lines output's.
     @Test func csvLinesAreCopied() throws {
         let folder = try ScratchFolder()

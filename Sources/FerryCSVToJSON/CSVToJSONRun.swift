@@ -140,14 +140,13 @@ final class CSVToJSONRun: AcceleratedConversion {
                 }
                 let otherRow = { (scanner: CSVScanner, fields: UnsafeBufferPointer<CSVField>) throws(CSVScanError) -> Bool in
                     // The rows laid out before this one go first.
-                    failed = try reader.handRow(
+                    try reader.handRow(
                         scanner, fields, header: header, columns: columns, buffers: &buffers,
                         before: { () throws(FerryError) in try plan.hand(to: writer) },
                         to: { (record) throws(FerryError) in
                             try raw(record)
                             plan.anyWritten = true
-                        })
-                    return failed == nil
+                        }, failure: &failed)
                 }
                 let window = reader.window
                 if let helper, window.count - reader.position >= Self.halvesThreshold {

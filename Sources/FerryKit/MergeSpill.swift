@@ -8,7 +8,8 @@
 //     n-th (its "sequence"), as it is the n-th of the store in memory;
 //  2. the file is read once more, each record keyed (`KeyFields`), and its
 //     key's digest, sequence and offset (32 bytes) gathered into runs of
-//     half the budget, each sorted by digest then sequence and written out;
+//     a third of the budget, each sorted by digest then sequence and
+//     written out (the sort borrows half a run more: half the budget in all);
 //  3. the runs are merged: the entries of one key come together, in
 //     reading order, so the first is the record first seen; each later one
 //     is read back (pread) and compared with the record then kept, exactly
@@ -157,8 +158,11 @@ final class MergeSpill {
     func merge(with index: MergeIndex, budget: Int) throws(FerryError) -> Outcome {
         var outcome = Outcome()
         outcome.keptBits = [UInt64](repeating: 0, count: (count + 63) / 64)
-        let perRun = max(budget / 2 / MemoryLayout<Entry>.stride, 1024)
+        // The standard sort is a merge sort that borrows room for half the
+        // entries: runs of a third of the budget keep both within half of it.
+        let perRun = max(budget / 3 / MemoryLayout<Entry>.stride, 1024)
         var buffer: [Entry] = []
+        buffer.reserveCapacity(perRun)
         var runList: [(start: Int, count: Int)] = []
         func writeRun() throws(FerryError) {
             buffer.sort(by: <)

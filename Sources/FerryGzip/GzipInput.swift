@@ -41,6 +41,11 @@ public final class GzipInput: ByteInput {
     private var expanded: UInt64 = 0
     private var memberCRC: UInt = 0
     private var memberSize: UInt64 = 0
+    /// The first member's header: the file name it stores (Latin-1, as RFC
+    /// 1952 has it), if any, and its modification time (seconds since 1970,
+    /// 0 for none); known once reading has begun.
+    public private(set) var storedName: String?
+    public private(set) var storedTime: UInt32 = 0
 
     /// Expansion past this is checked against the ratio limit.
     static let ratioFloor: UInt64 = 64 << 20
@@ -117,7 +122,13 @@ public final class GzipInput: ByteInput {
             let length = try bytes(2, orEnd: .gzipTruncated)
             _ = try bytes(Int(length[0]) | Int(length[1]) << 8, orEnd: .gzipTruncated)
         }
-        if flags & 0x08 != 0 { try skipZeroTerminated() }  // FNAME
+        if flags & 0x08 != 0 {  // FNAME
+            let name = try zeroTerminated()
+            if first { storedName = String(name.map { Character(Unicode.Scalar($0)) }) }
+        }
+        if first {
+            storedTime = UInt32(fixed[2]) | UInt32(fixed[3]) << 8 | UInt32(fixed[4]) << 16 | UInt32(fixed[5]) << 24
+        }
         if flags & 0x10 != 0 { try skipZeroTerminated() }  // FCOMMENT
         if flags & 0x02 != 0 { _ = try bytes(2, orEnd: .gzipTruncated) }  // FHCRC
         inflater.reset()
@@ -137,6 +148,17 @@ public final class GzipInput: ByteInput {
 
     private func skipZeroTerminated() throws(FerryError) {
         while try bytes(1, orEnd: .gzipTruncated)[0] != 0 {}
+    }
+
+    /// The bytes up to the next zero, which is skipped; at most 4 KiB are
+    /// kept (a name), the rest skipped.
+    private func zeroTerminated() throws(FerryError) -> [UInt8] {
+        var kept: [UInt8] = []
+        while true {
+            let byte = try bytes(1, orEnd: .gzipTruncated)[0]
+            if byte == 0 { return kept }
+            if kept.count < 4096 { kept.append(byte) }
+        }
     }
 
     /// The next `count` framing bytes.

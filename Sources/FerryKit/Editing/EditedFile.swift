@@ -40,6 +40,8 @@ public final class EditedFile {
     private let identity: FileIdentity
     /// Whether the codec's own bytes are gzip already (a bundle).
     private let codecCompresses: Bool
+    /// The name and time the gzip header stored (see `save`).
+    private var gzipHeader: (name: String?, time: UInt32) = (nil, 0)
 
     /// Reads `path` and makes its editor.
     /// - Parameters:
@@ -63,7 +65,12 @@ public final class EditedFile {
             file.close()
             guard try FileIdentity(of: path) == identity else { throw .editFileChanged(path) }
             isCompressed = GzipInput.isGzip(Array(raw.prefix(FormatResolver.sniffLength)))
-            let bytes = isCompressed ? try GzipInput(MemoryInput(raw, name: path), limits: limits).readAll(limit: limits.maxInputBytes) : raw
+            var bytes = raw
+            if isCompressed {
+                let gzip = try GzipInput(MemoryInput(raw, name: path), limits: limits)
+                bytes = try gzip.readAll(limit: limits.maxInputBytes)
+                gzipHeader = (gzip.storedName, gzip.storedTime)
+            }
             let formatPath = path.lowercased().hasSuffix(".gz") ? String(path.dropLast(3)) : path
             let codec = try FormatResolver(registry: registry).inputCodec(
                 path: formatPath, prefix: Array(bytes.prefix(FormatResolver.sniffLength)), from: from)
@@ -108,7 +115,10 @@ public final class EditedFile {
             var bytes = try editor.encoded()
             if isCompressed && !codecCompresses {
                 let compressed = MemoryOutput(name: path)
-                let gzip = try GzipOutput(compressed, level: 6)
+                // The header keeps the name it had; a time it had becomes
+                // the edit's, as gzip would store compressing the edited file.
+                let stamp = gzipHeader.time == 0 ? 0 : UInt32(truncatingIfNeeded: time(nil))
+                let gzip = try GzipOutput(compressed, level: 6, fileName: gzipHeader.name, modified: stamp)
                 try gzip.write(bytes)
                 try gzip.finish()
                 bytes = compressed.bytes

@@ -136,6 +136,21 @@ import Testing
         #expect(records.allSatisfy { if case .bytes = $0["photo"] { true } else { false } })
     }
 
+    /// A write that fails after the photos went out takes them back: the
+    /// output is `/dev/full`, which takes no byte. A photo the folder had
+    /// before stays.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aWriteThatFailsTakesItsPhotosBack() throws {
+        let folder = try ScratchFolder()
+        _ = try folder.write("pics/keep.png", try TestPaths.examplePhoto("wii.png"))
+        var options = MergeOptions()
+        options.photosDirectory = folder.path("pics")
+        options.to = "csv"
+        options.overwrite = true
+        #expect(throws: FerryError.self) { try Merger().merge(sources, into: "/dev/full", options: options) }
+        #expect(try folder.contents("pics") == ["keep.png"])
+    }
+
     /// Under `fail`, a conflict writes nothing: no output, and no photo.
     @Test func aFailedMergeWritesNoPhoto() throws {
         let folder = try ScratchFolder()

@@ -181,20 +181,8 @@ public enum JSONText {
             }
             let byte = base[index]
             if runStart < index { output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart)) }
-            output.appendUnchecked(UInt8(ascii: "\\"))
-            switch byte {
-            case 0x22: output.appendUnchecked(UInt8(ascii: "\""))
-            case 0x5C: output.appendUnchecked(UInt8(ascii: "\\"))
-            case 0x08: output.appendUnchecked(UInt8(ascii: "b"))
-            case 0x0C: output.appendUnchecked(UInt8(ascii: "f"))
-            case 0x0A: output.appendUnchecked(UInt8(ascii: "n"))
-            case 0x0D: output.appendUnchecked(UInt8(ascii: "r"))
-            case 0x09: output.appendUnchecked(UInt8(ascii: "t"))
-            default:
-                output.append("u00")
-                output.appendUnchecked(hexDigit(byte >> 4))
-                output.appendUnchecked(hexDigit(byte & 15))
-            }
+            let escape = escapeSequence(of: byte)
+            for offset in 0..<escape.count { output.appendUnchecked(escape.byte(offset)) }
             index += 1
             runStart = index
         }
@@ -202,14 +190,56 @@ public enum JSONText {
         output.appendUnchecked(UInt8(ascii: "\""))
     }
 
+    /// The escape `appendQuoted` writes for `byte`, one of `"`, `\` and the
+    /// control bytes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t` or `\u00XX`.
+    /// The one table of escapes, which `quotes` reads too.
+    @inline(__always)
+    static func escapeSequence(of byte: UInt8) -> EscapeSequence {
+        let short: UInt8
+        switch byte {
+        case 0x22: short = UInt8(ascii: "\"")
+        case 0x5C: short = UInt8(ascii: "\\")
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x0C: short = UInt8(ascii: "f")
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0D: short = UInt8(ascii: "r")
+        case 0x09: short = UInt8(ascii: "t")
+        default:
+            let digits = UInt64(hexDigit(byte >> 4)) | UInt64(hexDigit(byte & 15)) << 8
+            return EscapeSequence(bytes: 0x3030_755C | digits << 32, count: 6)  // \u00 and the two digits
+        }
+        return EscapeSequence(bytes: UInt64(UInt8(ascii: "\\")) | UInt64(short) << 8, count: 2)
+    }
+
+    /// Up to eight bytes of an escape, the first in the lowest byte.
+    struct EscapeSequence {
+        let bytes: UInt64
+        let count: Int
+
+        @inline(__always)
+        func byte(_ offset: Int) -> UInt8 { UInt8(truncatingIfNeeded: bytes >> UInt64(8 * offset)) }
+    }
+
     /// Whether `appendQuoted(text)` writes exactly `written`, its quotes
     /// included: for a reader that meets an escaped string and would know
-    /// whether the writer gives its bytes back as they are.
+    /// whether the writer gives its bytes back as they are. Compared as it
+    /// goes, with the writer's own table of escapes; nothing is allocated.
     public static func quotes(_ text: String, as written: UnsafeBufferPointer<UInt8>) -> Bool {
-        var out = WriteBuffer(capacity: written.count * 6 + 2)
-        defer { out.release() }
-        appendQuoted(text, to: &out)
-        return out.count == written.count && out.contents.elementsEqual(UnsafeRawBufferPointer(written))
+        guard written.count >= 2, written.first == 0x22, written.last == 0x22 else { return false }
+        var position = 1
+        let end = written.count - 1
+        for byte in text.utf8 {
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                guard position < end, written[position] == byte else { return false }
+                position += 1
+                continue
+            }
+            let escape = escapeSequence(of: byte)
+            guard end - position >= escape.count else { return false }
+            for offset in 0..<escape.count where written[position + offset] != escape.byte(offset) { return false }
+            position += escape.count
+        }
+        return position == end
     }
 
     /// Appends `bytes` as the quoted `data:` URI of an inline photo, encoded
@@ -226,7 +256,7 @@ public enum JSONText {
     }
 
     @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
+    static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? value + 0x30 : value - 10 + UInt8(ascii: "a")
     }
 

@@ -75,6 +75,7 @@ extension JSONReader: RawRecordReader {
                             record = JSONScanner(
                                 UnsafeBufferPointer(rebasing: buffer[0..<lineEnd]), position: start, isFinal: true,
                                 maxDepth: maxDepth)
+                            record.checksEscapes = notesLinesAsWritten
                         }
                         let recordFields: FieldList
                         let depth = layout == .lines ? 1 : 2
@@ -96,7 +97,8 @@ extension JSONReader: RawRecordReader {
                             if layout == .lines {
                                 let end = record.position
                                 try record.skipLineEnd()
-                                if inPlace && record.position == end + 1 && !record.skippedWhitespace
+                                if notesLinesAsWritten && inPlace && record.position == end + 1
+                                    && !record.skippedWhitespace
                                     && !record.escapedOtherwise && Self.writesAsRead(buffers)
                                 {
                                     lineAsWritten = record.position - start

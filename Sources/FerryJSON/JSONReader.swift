@@ -65,6 +65,9 @@ public final class JSONReader: RecordReader {
     @exclusivity(unchecked) var context: ReadContext?
     /// Where raw records are built, reused from one to the next.
     @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
+    /// Whether raw records say when their line is as the writer writes it
+    /// (`ReadContext.notesLinesAsWritten`).
+    var notesLinesAsWritten = false
 
     /// - Parameters:
     ///   - input: the bytes.
@@ -92,6 +95,7 @@ public final class JSONReader: RecordReader {
         self.init(
             input, layout: layout, limits: context.limits, resumesAfterBadRecords: context.resumesAfterBadRecords)
         self.context = context
+        notesLinesAsWritten = context.notesLinesAsWritten
     }
 
     /// Notes the names repeated in record `record`, whose value starts at

@@ -238,7 +238,7 @@ extension JSONScanner {
     mutating func escapedString(_ raw: RawString, others: inout [Value]) throws(JSONScanError) -> RawValue {
         let text = try makeString(raw)
         let written = UnsafeBufferPointer(rebasing: bytes[(raw.start - 1)...raw.end])
-        if !escapedOtherwise && !JSONText.quotes(text, as: written) { escapedOtherwise = true }
+        if checksEscapes && !escapedOtherwise && !JSONText.quotes(text, as: written) { escapedOtherwise = true }
         others.append(.string(text))
         return .other(others.count - 1)
     }

@@ -47,8 +47,10 @@ struct JSONScanner {
     /// Whether whitespace was skipped since the reader last cleared it.
     var skippedWhitespace = false
     /// Whether a string with escapes, since the reader last cleared it,
-    /// was escaped otherwise than the JSON writer would escape it.
+    /// was escaped otherwise than the JSON writer would escape it; checked
+    /// only when `checksEscapes`.
     var escapedOtherwise = false
+    var checksEscapes = false
     let maxDepth: Int
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int, isFinal: Bool, maxDepth: Int) {

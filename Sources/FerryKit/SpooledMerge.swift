@@ -537,6 +537,7 @@ private struct PartJob: @unchecked Sendable {
             let context = ReadContext(
                 kind: options.kind, schema: options.schema, options: layout.codecOptions, limits: options.limits)
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            context.notesLinesAsWritten = true
             guard let reader = try codec.makeReader(input, context: context) as? any RawRecordReader else { return }
             let schema = options.schema ?? kind.schema
             var validator = RecordValidator(schema: schema)

@@ -24,7 +24,9 @@ import Testing
         // The first record of a reader is never read in place.
         let asWritten = [false, true, true, true, true, false, false, false, false, false, false, true]
         let text = lines.joined(separator: "\n") + "\n"
-        let reader = JSONReader(MemoryInput(text), layout: .lines)
+        let context = ReadContext()
+        context.notesLinesAsWritten = true
+        let reader = JSONReader(MemoryInput(text), layout: .lines, context: context)
         var seen: [Bool] = []
         while try reader.readRaw({ (record) throws(FerryError) in
             seen.append(record.lineAsWritten > 0)
@@ -37,5 +39,10 @@ import Testing
             #expect(output.text == lines[seen.count - 1] + "\n")
         }) {}
         #expect(seen == asWritten)
+        // Off unless asked: a conversion pays for no check.
+        let plain = JSONReader(MemoryInput(text), layout: .lines, context: ReadContext())
+        var any = false
+        while try plain.readRaw({ (record) throws(FerryError) in any = any || record.lineAsWritten > 0 }) {}
+        #expect(!any)
     }
 }

@@ -63,10 +63,8 @@ final class KeyLog: @unchecked Sendable {
     private let ends: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) private(set) var count = 0
     /// Where the chunks are cut from, one after another: mapped memory that
-    /// grows (`LargeBuffer`), as huge pages once large, so that the tens of
-    /// megabytes a large file's keys take cost a fault every 2 MiB, not
-    /// every 4 KiB (about a tenth of a half's time went to faults). A chunk
-    /// the system cannot map comes from the allocator.
+    /// grows (`LargeBuffer`), zero from the kernel, rather than a `malloc`
+    /// each. A chunk the system cannot map comes from the allocator.
     @exclusivity(unchecked) private var arena = LargeBuffer()
     /// The bytes of `arena` cut into chunks.
     @exclusivity(unchecked) private var arenaUsed = 0
@@ -123,7 +121,7 @@ final class KeyLog: @unchecked Sendable {
     private func arenaChunk() -> UnsafeMutablePointer<Entry>? {
         if arenaUsed + Self.chunkBytes > arena.capacity {
             let old = arena.base
-            // From 4 MiB, the size advised as huge pages; doubling after.
+            // From 4 MiB, doubling after.
             guard arena.grow(to: max(arenaUsed + Self.chunkBytes, LargeBuffer.hugePageThreshold)) else { return nil }
             if let old, let base = arena.base, old != base {
                 let end = old + arenaUsed

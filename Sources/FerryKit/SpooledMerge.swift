@@ -419,7 +419,7 @@ private struct Entry {
     }
 }
 
-/// Values in memory mapped as huge pages (`LargeBuffer`), appended in
+/// Values in memory mapped from the kernel (`LargeBuffer`), appended in
 /// order.
 private final class Column<Element>: @unchecked Sendable {
     @exclusivity(unchecked) private var memory = LargeBuffer()
@@ -610,7 +610,7 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     private let source: RandomAccessFile?
     /// The part's record offsets (`Part.offsets`), one a line.
     private let offsets: Column<UInt64>
-    /// Huge pages, grown by remapping (`LargeBuffer`).
+    /// Mapped memory, grown by remapping (`LargeBuffer`).
     @exclusivity(unchecked) private var memory = LargeBuffer()
     @exclusivity(unchecked) private var count = 0
 

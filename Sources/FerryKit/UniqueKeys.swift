@@ -17,7 +17,7 @@ final class UniqueKeys {
     }
 
     /// The slots' memory: zero pages from the kernel, which are empty
-    /// slots, as huge pages when the table is large (`LargeBuffer`); none
+    /// slots (`LargeBuffer`); none
     /// when even the first table could not be mapped (`slots` is then one
     /// slot of its own).
     private var memory: LargeBuffer

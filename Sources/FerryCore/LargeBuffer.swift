@@ -27,10 +27,6 @@ public struct LargeBuffer {
     /// The bytes mapped.
     public private(set) var capacity = 0
 
-    /// The size from which a block grows by doubling (smaller requests
-    /// round up to it).
-    public static let hugePageThreshold = 4 << 20
-
     public init() {}
 
     /// Zeroed memory for at least `bytes` bytes.

@@ -87,6 +87,8 @@ final class KeyLog: @unchecked Sendable {
     }
 
     private static let chunkBytes = chunkEntries * MemoryLayout<Entry>.stride
+    /// The arena's first size (128 chunks); it doubles after.
+    private static let firstArenaBytes = 4 << 20
 
     private func inArena(_ chunk: UnsafeMutablePointer<Entry>) -> Bool {
         guard let base = arena.base else { return false }
@@ -121,8 +123,7 @@ final class KeyLog: @unchecked Sendable {
     private func arenaChunk() -> UnsafeMutablePointer<Entry>? {
         if arenaUsed + Self.chunkBytes > arena.capacity {
             let old = arena.base
-            // From 4 MiB, doubling after.
-            guard arena.grow(to: max(arenaUsed + Self.chunkBytes, LargeBuffer.hugePageThreshold)) else { return nil }
+            guard arena.grow(to: max(arenaUsed + Self.chunkBytes, Self.firstArenaBytes)) else { return nil }
             if let old, let base = arena.base, old != base {
                 let end = old + arenaUsed
                 for partition in chunks.indices {

@@ -47,6 +47,7 @@ public final class CSVReader: RecordReader {
     ///   - context: the kind (nil to infer it from the header), limits and warnings.
     public init(_ input: any ByteInput, dialect: CSVDialect, context: ReadContext) {
         window = InputWindow(input, limit: context.limits.maxRecordBytes)
+        window.countsLines = context.countsLines
         self.dialect = dialect
         self.context = context
     }

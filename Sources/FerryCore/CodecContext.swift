@@ -53,6 +53,10 @@ public final class ReadContext {
     /// checks every escaped string against the writer's escaping, which
     /// cost a conversion of lines that all have one about 15%.
     public var notesLinesAsWritten = false
+    /// Whether readers count lines for their locations (`InputWindow.countsLines`).
+    /// Only a reader whose errors and warnings are all dropped may do
+    /// without: its locations then have byte offsets only.
+    public var countsLines = true
     /// Where `lint` hands the problems it can read past, when set (it also
     /// makes readers resume); without it, the first problem is thrown.
     public var diagnostics: (any DiagnosticSink)? {

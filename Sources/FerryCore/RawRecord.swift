@@ -66,7 +66,14 @@ public enum RawValue {
 /// of it is borrowed: valid only during the call that hands it out, which
 /// spares a reference count per record and per array.
 public struct RawRecord {
-    public let fields: FieldList
+    /// Borrowed like the rest: a reader makes a raw record for every
+    /// record, and a counted reference would count twice a record.
+    public var fields: FieldList { Unmanaged<FieldList>.fromOpaque(fieldsAddress).takeUnretainedValue() }
+    /// Where `fields` is (`RawRecord.address(of:)`). What a consumer
+    /// worked out for a list it keeps, it finds again by comparing this
+    /// with the list's address: `record.fields === list` would count a
+    /// reference to each.
+    public let fieldsAddress: UnsafeRawPointer
     public let values: UnsafeBufferPointer<RawValue>
     /// The values `.other` cells point at; it may hold more than this record's.
     public let others: UnsafeBufferPointer<Value>
@@ -82,7 +89,7 @@ public struct RawRecord {
         fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
         origin: RecordOrigin, lineAsWritten: Int = 0
     ) {
-        self.fields = fields
+        fieldsAddress = Self.address(of: fields)
         self.values = values
         self.others = others
         self.origin = origin
@@ -123,6 +130,12 @@ public struct RawRecord {
             }
         }
         return try outcome.get()
+    }
+
+    /// The address of a field list, as `fieldsAddress` holds it.
+    @inlinable @inline(__always)
+    public static func address(of fields: FieldList) -> UnsafeRawPointer {
+        UnsafeRawPointer(Unmanaged.passUnretained(fields).toOpaque())
     }
 
     /// The cell at `index` as a `Value`, copying borrowed text.

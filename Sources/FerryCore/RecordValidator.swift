@@ -22,11 +22,12 @@ public struct RecordValidator {
     /// records often alternate between a few (with and without a photo).
     private var recent: [(fields: FieldList, positions: [Int?], others: [Int])] = []
     /// The positions in the field list of the last record, and that list's
-    /// identity. The list is the one `recent` gained or found last, so it is
-    /// alive there and no other list can have its address.
+    /// address (`RawRecord.address(of:)`). The list is the one `recent`
+    /// gained or found last, so it is alive there and no other list can
+    /// have its address.
     private var positions: [Int?] = []
     private var others: [Int] = []
-    private var positionsFields: ObjectIdentifier?
+    private var positionsAddress: UnsafeRawPointer?
 
     /// A validator of the kind's built-in schema.
     public init(kind: RecordKind) {
@@ -90,7 +91,8 @@ public struct RecordValidator {
             if let error = plan.schema.firstError(in: record.record(), at: .unknown) { throw error }
             return
         }
-        lookUpPositions(in: record.fields)
+        // The address first: `record.fields` counts a reference.
+        if record.fieldsAddress != positionsAddress { lookUpPositions(in: record.fields) }
         // Only the checks are read per record (a byte each); a name only
         // when a check fails.
         for index in checks.indices {
@@ -177,7 +179,7 @@ public struct RecordValidator {
     /// for them. The same list as the record before, the common case, is
     /// known by identity alone and retains nothing.
     private mutating func lookUpPositions(in fields: FieldList) {
-        if ObjectIdentifier(fields) == positionsFields { return }
+        if RawRecord.address(of: fields) == positionsAddress { return }
         if let known = recent.first(where: { $0.fields === fields }) {
             positions = known.positions
             others = known.others
@@ -189,7 +191,7 @@ public struct RecordValidator {
             if recent.count == 8 { recent.removeFirst() }
             recent.append((fields, positions, others))
         }
-        positionsFields = ObjectIdentifier(fields)
+        positionsAddress = RawRecord.address(of: fields)
     }
 }
 

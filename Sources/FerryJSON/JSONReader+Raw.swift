@@ -127,8 +127,17 @@ extension JSONReader: RawRecordReader {
                         handled += 1
                         let origin = RecordOrigin(index: recordIndex - 1, byteOffset: window.baseOffset + start)
                         do throws(FerryError) {
-                            try buffers.withRecord(
-                                fields: recordFields, origin: origin, lineAsWritten: lineAsWritten, body)
+                            if buffers.others.isEmpty {
+                                // Most records: no array to hold on to for the call.
+                                try body(
+                                    RawRecord(
+                                        fields: recordFields, values: buffers.cells.cells,
+                                        others: UnsafeBufferPointer(start: nil, count: 0), origin: origin,
+                                        lineAsWritten: lineAsWritten))
+                            } else {
+                                try buffers.withRecord(
+                                    fields: recordFields, origin: origin, lineAsWritten: lineAsWritten, body)
+                            }
                         } catch {
                             failure = error
                             break

@@ -96,6 +96,7 @@ public final class JSONReader: RecordReader {
             input, layout: layout, limits: context.limits, resumesAfterBadRecords: context.resumesAfterBadRecords)
         self.context = context
         notesLinesAsWritten = context.notesLinesAsWritten
+        window.countsLines = context.countsLines
     }
 
     /// Notes the names repeated in record `record`, whose value starts at

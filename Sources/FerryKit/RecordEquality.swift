@@ -136,13 +136,15 @@ public final class RecordEquality {
     /// another number text by its one text (`DecimalText`). The sum does
     /// not depend on the fields' order.
     public func digest(of record: RawRecord) -> UInt64? {
-        let plan = digestPlan(record.fields)
+        if record.fieldsAddress != digestAddress { planDigest(record.fields) }
+        // A cell for each name, as in every record.
+        precondition(record.values.count <= digestSeeds.count)
         var sum: UInt64 = 0
         for index in 0..<record.values.count {
-            let seed = plan.seeds[index]
+            let seed = digestSeeds[index]
             if seed == 0 { continue }  // a key field
             // Values the reader made whole come as their cells would.
-            let share = withOperand(record, index) { hash($0, seed: seed, typed: plan.typed[index]) }
+            let share = withOperand(record, index) { hash($0, seed: seed, typed: digestTyped[index]) }
             guard let share else { return nil }
             sum &+= share
         }
@@ -182,34 +184,34 @@ public final class RecordEquality {
         }
     }
 
-    /// Per field of a list: a seed from its name (0 for a key field) and
-    /// whether it is typed.
-    private final class DigestPlan {
-        let fields: FieldList
-        let seeds: [UInt64]
-        let typed: [Bool]
+    // The digest's plan for the last field list: per field, a seed from
+    // its name (0 for a key field) and whether it is typed. In memory of
+    // its own and found by the list's address, so that a record reads it
+    // with no reference counted; `digestFields` keeps the list alive.
+    private var digestFields: FieldList?
+    private var digestAddress: UnsafeRawPointer?
+    private var digestSeeds = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
+    private var digestTyped = UnsafeMutableBufferPointer<Bool>(start: nil, count: 0)
 
-        init(_ fields: FieldList, seeds: [UInt64], typed: [Bool]) {
-            self.fields = fields
-            self.seeds = seeds
-            self.typed = typed
-        }
+    deinit {
+        digestSeeds.deallocate()
+        digestTyped.deallocate()
     }
 
-    private var lastDigestPlan: DigestPlan?
-
-    @inline(__always)
-    private func digestPlan(_ fields: FieldList) -> DigestPlan {
-        if let plan = lastDigestPlan, plan.fields === fields { return plan }
-        let seeds = fields.names.map { name -> UInt64 in
-            guard !keyNames.contains(name) else { return 0 }
+    private func planDigest(_ fields: FieldList) {
+        digestSeeds.deallocate()
+        digestTyped.deallocate()
+        digestSeeds = .allocate(capacity: fields.names.count)
+        digestTyped = .allocate(capacity: fields.names.count)
+        for (index, name) in fields.names.enumerated() {
             var name = name
             // Never 0, which marks a key field; the low byte is left for the type.
-            return name.withUTF8 { Self.hash(UnsafeRawBufferPointer($0), seed: 0x9E37_79B9_7F4A_7C15) } | 0x100
+            let seed = name.withUTF8 { Self.hash(UnsafeRawBufferPointer($0), seed: 0x9E37_79B9_7F4A_7C15) } | 0x100
+            digestSeeds[index] = keyNames.contains(name) ? 0 : seed
+            digestTyped[index] = typedNames.contains(name)
         }
-        let plan = DigestPlan(fields, seeds: seeds, typed: fields.names.map(typedNames.contains))
-        lastDigestPlan = plan
-        return plan
+        digestFields = fields
+        digestAddress = RawRecord.address(of: fields)
     }
 
     /// The hash of an integer's value, which integers, whole doubles and

@@ -40,6 +40,9 @@ public final class KeyFields {
     /// no value.
     private let typed: [Bool]
     private var positions: (fields: FieldList?, at: [Int?]) = (nil, [])
+    /// The address of `positions.fields`, which keeps that list alive
+    /// (`RawRecord.address(of:)`): a raw record is compared by it.
+    private var positionsAddress: UnsafeRawPointer?
     private var bytes: [UInt8] = []
 
     /// Keys on `names`, typed as `schema` types them.
@@ -59,7 +62,7 @@ public final class KeyFields {
     /// - Complexity: O(n) in the key's bytes; no allocation for text that
     ///   is already in NFC.
     public func digest(of record: RawRecord) -> KeyDigest? {
-        locate(record.fields)
+        if record.fieldsAddress != positionsAddress { locate(record.fields) }
         // The common key: one field of text already in key form, digested
         // where it lies.
         if names.count == 1, let position = positions.at[0], case .text(let text) = record.values[position] {
@@ -137,5 +140,6 @@ public final class KeyFields {
     private func locate(_ fields: FieldList) {
         guard positions.fields !== fields else { return }
         positions = (fields, names.map(fields.index(of:)))
+        positionsAddress = RawRecord.address(of: fields)
     }
 }

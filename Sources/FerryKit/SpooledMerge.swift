@@ -226,26 +226,29 @@ final class SpooledMerge {
 
     /// Where record `sequence` (in reading order) came from.
     private func place(of sequence: Int) -> MergeReport.Place {
-        let (part, offset) = locate(sequence)
+        let (number, offset) = locate(sequence)
+        let part = parts[number]
         let input = inputs[part.input]
         let before = parts.prefix { $0 !== part }.filter { $0.input == part.input }.reduce(0) { $0 + $1.count }
         return MergeReport.Place(file: input.path, line: nil, record: before + offset, byteOffset: part.byteOffset(offset))
     }
 
-    /// The part that holds record `sequence`, and the record's place in it.
-    private func locate(_ sequence: Int) -> (Part, Int) {
+    /// The part that holds record `sequence` (its number in `parts`), and
+    /// the record's place in it.
+    private func locate(_ sequence: Int) -> (part: Int, record: Int) {
         var low = 0
         var high = parts.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
             if parts[middle].firstSequence <= sequence { low = middle } else { high = middle - 1 }
         }
-        return (parts[low], sequence - parts[low].firstSequence)
+        return (low, sequence - parts[low].firstSequence)
     }
 
     /// Record `sequence`, read again from its file.
     fileprivate func record(_ sequence: Int) throws(FerryError) -> Record {
-        let (part, offset) = locate(sequence)
+        let (number, offset) = locate(sequence)
+        let part = parts[number]
         let input = inputs[part.input]
         let file = input.layout.file
         let start = part.byteOffset(offset)
@@ -267,21 +270,26 @@ final class SpooledMerge {
     func write(to output: any ByteOutput) throws(FerryError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        var run: (part: Part, lines: Range<Int>)?
+        // Parts by number and lines as ranges: a kept record counts no reference.
+        var run: (part: Int, lines: Range<Int>)?
         func flush() throws(FerryError) {
             guard let (part, lines) = run else { return }
-            try part.spool.write(lines: lines, to: output, buffer: buffer)
+            try parts[part].spool.write(lines: lines, to: output, buffer: buffer)
         }
         // Kept records come mostly in reading order: the part of the one
         // before is tried first.
-        var part = parts[0]
+        var part = 0
+        var first = parts[0].firstSequence
+        var end = first + parts[0].count
         for sequence in kept {
             let sequence = Int(sequence)
-            if sequence < part.firstSequence || sequence >= part.firstSequence + part.count {
-                part = locate(sequence).0
+            if sequence < first || sequence >= end {
+                part = locate(sequence).part
+                first = parts[part].firstSequence
+                end = first + parts[part].count
             }
-            let line = sequence - part.firstSequence
-            if let current = run, current.part === part, current.lines.upperBound == line {
+            let line = sequence - first
+            if let current = run, current.part == part, current.lines.upperBound == line {
                 run = (part, current.lines.lowerBound..<(line + 1))
                 continue
             }
@@ -322,12 +330,9 @@ private final class MatchJob: @unchecked Sendable {
             for partition in partitions {
                 index.clear()
                 for part in parts {
-                    try part.buckets[partition].withElements { (entries) throws(FerryError) in
-                        for entry in entries {
-                            try index.add(
-                                index: part.firstSequence + entry.record, digest: entry.key(in: partition),
-                                records: records)
-                        }
+                    for entry in part.buckets.entries(partition) {
+                        try index.add(
+                            index: part.firstSequence + entry.record, digest: entry.key(in: partition), records: records)
                     }
                 }
                 try index.finish(records)
@@ -420,16 +425,22 @@ private struct Entry {
 }
 
 /// Values in memory mapped from the kernel (`LargeBuffer`), appended in
-/// order.
-private final class Column<Element>: @unchecked Sendable {
-    @exclusivity(unchecked) private var memory = LargeBuffer()
-    @exclusivity(unchecked) private(set) var count = 0
+/// order. A value type, so that many can sit side by side in raw memory
+/// (`EntryBuckets`) and be appended to with no reference counted.
+private struct ColumnBuffer<Element> {
+    private var memory = LargeBuffer()
+    private(set) var count = 0
 
-    deinit { memory.release() }
+    /// Gives the memory back; the buffer is empty after.
+    mutating func release() {
+        memory.release()
+        memory = LargeBuffer()
+        count = 0
+    }
 
     /// - Returns: false when there is no memory for one more.
     @inline(__always)
-    func append(_ element: Element) -> Bool {
+    mutating func append(_ element: Element) -> Bool {
         let stride = MemoryLayout<Element>.stride
         if (count + 1) * stride > memory.capacity {
             guard memory.grow(to: (count + 1) * stride) else { return false }
@@ -440,7 +451,7 @@ private final class Column<Element>: @unchecked Sendable {
     }
 
     /// `count` elements, all zero bits.
-    func zeroed(count: Int) -> Bool {
+    mutating func zeroed(count: Int) -> Bool {
         guard memory.grow(to: max(count, 1) * MemoryLayout<Element>.stride) else { return false }
         self.count = count
         return true
@@ -450,17 +461,64 @@ private final class Column<Element>: @unchecked Sendable {
         memory.base.unsafelyUnwrapped.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Element.self)
     }
 
+    /// The elements; valid until the next append.
+    var elements: UnsafeMutableBufferPointer<Element> {
+        guard let base = memory.base else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+        return UnsafeMutableBufferPointer(start: base.assumingMemoryBound(to: Element.self), count: count)
+    }
+}
+
+/// A `ColumnBuffer` shared by reference.
+private final class Column<Element>: @unchecked Sendable {
+    @exclusivity(unchecked) private var buffer = ColumnBuffer<Element>()
+
+    deinit { buffer.release() }
+
+    var count: Int { buffer.count }
+
+    /// - Returns: false when there is no memory for one more.
+    @inline(__always)
+    func append(_ element: Element) -> Bool { buffer.append(element) }
+
+    /// `count` elements, all zero bits.
+    func zeroed(count: Int) -> Bool { buffer.zeroed(count: count) }
+
+    subscript(index: Int) -> Element { buffer[index] }
+
     func withElements<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<Element>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        guard let base = memory.base else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: Element.self), count: count))
+        try body(UnsafeBufferPointer(buffer.elements))
     }
 
     func withMutableElements<Result>(_ body: (UnsafeMutableBufferPointer<Element>) -> Result) -> Result {
-        guard let base = memory.base else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
-        return body(UnsafeMutableBufferPointer(start: base.assumingMemoryBound(to: Element.self), count: count))
+        body(buffer.elements)
     }
+}
+
+/// A part's key entries, a column for each partition, side by side in raw
+/// memory: the reading appends to one at random for every record, and an
+/// array of `Column`s counted a reference each time.
+private final class EntryBuckets: @unchecked Sendable {
+    private let columns: UnsafeMutablePointer<ColumnBuffer<Entry>>
+
+    init() {
+        columns = .allocate(capacity: Part.partitions)
+        columns.initialize(repeating: ColumnBuffer(), count: Part.partitions)
+    }
+
+    deinit {
+        for partition in 0..<Part.partitions { columns[partition].release() }
+        columns.deinitialize(count: Part.partitions)
+        columns.deallocate()
+    }
+
+    /// - Returns: false when there is no memory for one more.
+    @inline(__always)
+    func append(_ entry: Entry, to partition: Int) -> Bool { columns[partition].append(entry) }
+
+    /// The entries of `partition`; valid until the next append.
+    func entries(_ partition: Int) -> UnsafeBufferPointer<Entry> { UnsafeBufferPointer(columns[partition].elements) }
 }
 
 /// A range of an input file, read on one thread: its records' lines in a
@@ -478,7 +536,7 @@ private final class Part: @unchecked Sendable {
     let range: Range<Int>
     let prefix: [UInt8]
     let spool: Spool
-    let buckets = (0..<Part.partitions).map { _ in Column<Entry>() }
+    let buckets = EntryBuckets()
     let values = Column<UInt64>()
     /// Each record's byte offset in the file, with `noValueDigest`.
     let offsets = Column<UInt64>()
@@ -510,7 +568,7 @@ private final class Part: @unchecked Sendable {
     @inline(__always)
     func append(key: KeyDigest?, value: UInt64?, byteOffset: Int) -> Bool {
         let bucket = key.map { Int($0.high >> 58) } ?? 0
-        return buckets[bucket].append(Entry(key: key, record: count))
+        return buckets.append(Entry(key: key, record: count), to: bucket)
             && values.append(value ?? 0)
             && offsets.append(UInt64(byteOffset) | (value == nil ? Self.noValueDigest : 0))
     }
@@ -538,6 +596,9 @@ private struct PartJob: @unchecked Sendable {
                 kind: options.kind, schema: options.schema, options: layout.codecOptions, limits: options.limits)
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             context.notesLinesAsWritten = true
+            // Any error or warning drops the spools (see the design note):
+            // no location is ever shown, and lines need not be counted.
+            context.countsLines = false
             guard let reader = try codec.makeReader(input, context: context) as? any RawRecordReader else { return }
             let schema = options.schema ?? kind.schema
             var validator = RecordValidator(schema: schema)

@@ -8,12 +8,14 @@
 import CFerrySystem
 
 final class UniqueKeys {
-    /// One key: its digest, and the record that had it first, 1-based so
-    /// that 0 marks an empty slot. 24 bytes, so most probes touch one line.
+    /// One key: its digest, the record that had it first, and the table's
+    /// `round` when it was put there: a slot of another round is empty. 24
+    /// bytes, so most probes touch one line.
     private struct Slot {
         var low: UInt64
         var high: UInt64
         var record: UInt32
+        var round: UInt32
     }
 
     /// The slots' memory: zero pages from the kernel, which are empty
@@ -29,6 +31,11 @@ final class UniqueKeys {
     /// after that are not kept, so the caller must stop trusting what it
     /// finds and report `io.outOfMemory`.
     private(set) var outOfMemory = false
+    /// The slots of this round hold keys; the others are empty. The
+    /// kernel's zero pages are of round 0, so the first round is 1, and
+    /// `clear()` starts the next round rather than writing every slot (a
+    /// merge clears its table 64 times, a few megabytes each).
+    private var round: UInt32 = 1
     /// The most slots a table may have; more is taken for no memory (tests
     /// lower it to reach that case).
     private let slotLimit: Int
@@ -42,7 +49,7 @@ final class UniqueKeys {
             // One slot that stays empty: lookups end at once, inserts are refused.
             (memory, mask, outOfMemory) = (LargeBuffer(), 0, true)
             slots = .allocate(capacity: 1)
-            slots.initialize(to: Slot(low: 0, high: 0, record: 0))
+            slots.initialize(to: Slot(low: 0, high: 0, record: 0, round: 0))
         }
     }
 
@@ -67,8 +74,14 @@ final class UniqueKeys {
     /// Forgets every key, keeping the table's size.
     func clear() {
         guard count > 0 else { return }
-        UnsafeMutableRawPointer(slots).initializeMemory(as: UInt8.self, repeating: 0, count: (mask + 1) * MemoryLayout<Slot>.stride)
         count = 0
+        round &+= 1
+        if round == 0 {
+            // Once in four billion rounds: slots of round 0 again.
+            UnsafeMutableRawPointer(slots).initializeMemory(
+                as: UInt8.self, repeating: 0, count: (mask + 1) * MemoryLayout<Slot>.stride)
+            round = 1
+        }
     }
 
     /// Makes room for `keys` keys in all when the table has less: one move
@@ -86,10 +99,10 @@ final class UniqueKeys {
     /// - Returns: the 0-based record that had the key first, or nil when it is new.
     func insert(_ digest: (low: UInt64, high: UInt64), record: Int) -> Int? {
         let slot = slot(of: digest)
-        if slots[slot].record != 0 { return Int(slots[slot].record) - 1 }
+        if slots[slot].round == round { return Int(slots[slot].record) }
         // Out of memory, the last empty slot stays empty, so that lookups end.
         if outOfMemory && count + 1 >= mask + 1 { return nil }
-        slots[slot] = Slot(low: digest.low, high: digest.high, record: UInt32(clamping: record + 1))
+        slots[slot] = Slot(low: digest.low, high: digest.high, record: UInt32(clamping: record), round: round)
         count += 1
         if count * 2 > mask && !outOfMemory && !resize(to: (mask + 1) * 2) { outOfMemory = true }
         return nil
@@ -99,14 +112,14 @@ final class UniqueKeys {
     /// when no record had it.
     func record(of digest: (low: UInt64, high: UInt64)) -> Int? {
         let slot = slot(of: digest)
-        return slots[slot].record == 0 ? nil : Int(slots[slot].record) - 1
+        return slots[slot].round != round ? nil : Int(slots[slot].record)
     }
 
     /// The slot that holds `digest`, or the empty one where it would go.
     @inline(__always)
     private func slot(of digest: (low: UInt64, high: UInt64)) -> Int {
         var slot = Int(truncatingIfNeeded: digest.low) & mask
-        while slots[slot].record != 0 && (slots[slot].low != digest.low || slots[slot].high != digest.high) {
+        while slots[slot].round == round && (slots[slot].low != digest.low || slots[slot].high != digest.high) {
             slot = (slot + 1) & mask
         }
         return slot
@@ -115,8 +128,8 @@ final class UniqueKeys {
     /// Calls `body` with every key's digest and the record that had it
     /// first, in no particular order.
     func forEach(_ body: ((low: UInt64, high: UInt64), Int) -> Void) {
-        for index in 0...mask where slots[index].record != 0 {
-            body((slots[index].low, slots[index].high), Int(slots[index].record) - 1)
+        for index in 0...mask where slots[index].round == round {
+            body((slots[index].low, slots[index].high), Int(slots[index].record))
         }
     }
 
@@ -135,10 +148,14 @@ final class UniqueKeys {
         let oldSize = mask + 1
         mask = size - 1
         (memory, slots) = (newMemory, newSlots)
-        for index in 0..<oldSize where old[index].record != 0 {
+        // The new table's slots are of round 0: the keys move as round 1.
+        let moving = round
+        round = 1
+        for index in 0..<oldSize where old[index].round == moving {
             var slot = Int(truncatingIfNeeded: old[index].low) & mask
-            while slots[slot].record != 0 { slot = (slot + 1) & mask }
+            while slots[slot].round == round { slot = (slot + 1) & mask }
             slots[slot] = old[index]
+            slots[slot].round = round
         }
         oldMemory.release()
         return true

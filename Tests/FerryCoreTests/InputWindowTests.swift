@@ -12,6 +12,20 @@ import Testing
         return window.location(of: offset - dropped)
     }
 
+    /// A window told not to count lines gives byte offsets only, before a
+    /// refill and after it.
+    @Test(arguments: [0, 5, 12])
+    func withoutCountingLinesALocationHasItsOffsetOnly(drop: Int) throws {
+        let text = "ab\ncd\r\nef\rgé x"
+        let window = InputWindow(MemoryInput(text, readSizes: { 3 }), chunk: 16, limit: 1 << 20)
+        window.countsLines = false
+        try window.fill(atLeast: text.utf8.count)
+        let dropped = try window.refill(keepingFrom: drop) ?? 0
+        let here = window.location(of: 13 - dropped)
+        #expect(here.byteOffset == 13)
+        #expect(here.line == nil && here.column == nil)
+    }
+
     @Test(arguments: [0, 1, 5, 9, 12])
     func lineEndingsOfEveryKindCount(drop: Int) throws {
         // LF, CRLF and a lone CR each end a line; the column counts scalars.

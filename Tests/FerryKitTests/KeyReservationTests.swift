@@ -78,6 +78,32 @@ import Testing
     }
 }
 
+/// `clear()` starts a new round rather than writing every slot: the keys
+/// of a round are gone after it, and a table cleared many times, grown
+/// between clears, finds exactly the keys of its round.
+@Suite struct KeyTableRoundTests {
+    @Test func aClearedTableHoldsOnlyTheNewRoundsKeys() {
+        let table = UniqueKeys()
+        for round in 0..<5 {
+            // A different set each round, overlapping the last one by half;
+            // the later rounds outgrow the first table.
+            let keys = (round * 20_000)..<(round * 20_000 + 40_000 * (round + 1))
+            for key in keys { #expect(table.insert(UniqueKeys.digest(key: key), record: key - keys.lowerBound) == nil) }
+            #expect(table.count == keys.count)
+            #expect(table.record(of: UniqueKeys.digest(key: keys.lowerBound + 7)) == 7)
+            #expect(table.insert(UniqueKeys.digest(key: keys.lowerBound + 9), record: 1) == 9)
+            // A key of the round before only: not there.
+            if round > 0 { #expect(table.record(of: UniqueKeys.digest(key: keys.lowerBound - 1)) == nil) }
+            var found = 0
+            table.forEach { _, _ in found += 1 }
+            #expect(found == keys.count)
+            table.clear()
+            #expect(table.count == 0)
+            #expect(table.record(of: UniqueKeys.digest(key: keys.lowerBound + 7)) == nil)
+        }
+    }
+}
+
 extension UniqueKeys {
     /// The digest of key `key`'s decimal text.
     static func digest(key: Int) -> (low: UInt64, high: UInt64) {

@@ -102,6 +102,45 @@ import Testing
         #expect(Set(digests).count == 1)
     }
 
+    /// Raw records whose field lists alternate (a reader keeps each list it
+    /// has seen): the key's place, the value digest's plan and the rules'
+    /// places, each found again by the list's address, follow every
+    /// record's own list.
+    @Test func alternatingFieldListsAreFollowed() throws {
+        let text = """
+            {"sku":"A","name":"Wii","price":269}
+            {"price":19.99,"name":"Pad","sku":"B"}
+            {"sku":"C","name":"","price":269}
+            {"price":-1,"name":"Wii","sku":"D"}
+            {"sku":"E","name":"Wii","price":269.0}
+
+            """
+        let keys = KeyFields(["sku"], kind: .product)
+        let equality = RecordEquality(kind: .product, keyFields: ["sku"])
+        var validator = RecordValidator(schema: RecordKind.product.schema)
+        let reader = try #require(
+            try JSONLinesCodec().makeReader(MemoryInput(text, name: "k.jsonl"), context: ReadContext(kind: .product))
+                as? any RawRecordReader)
+        var addresses: [UnsafeRawPointer] = []
+        var failures: [Bool] = []
+        var values: [UInt64?] = []
+        while try reader.readRaw({ raw in
+            addresses.append(raw.fieldsAddress)
+            let whole = raw.record()
+            #expect(keys.digest(of: raw) == keys.digest(of: whole))
+            values.append(equality.digest(of: raw))
+            #expect(values.last == RawRecord.with(whole) { equality.digest(of: $0) })
+            failures.append((try? validator.validate(raw)) == nil)
+        }) {}
+        // Two lists, taking turns.
+        #expect(addresses.count == 5 && Set(addresses).count == 2 && addresses[0] != addresses[1])
+        #expect(addresses[0] == addresses[2] && addresses[1] == addresses[3])
+        // An empty name and a negative price break the product's rules.
+        #expect(failures == [false, false, true, true, false])
+        // The key is not in the digest: A and E hold the same values.
+        #expect(values[0] != nil && values[0] == values[4] && values[0] != values[1])
+    }
+
     /// Text cells of raw records are digested where they lie: the same
     /// digests as the records' values give.
     @Test func rawCellsDigestAsTheirValues() throws {

@@ -10,6 +10,9 @@ public struct MessageCatalog: Sendable {
     private let fallback: [String: String]
     private let plurals: PluralRule
     private let numbers: NumberStyle
+    /// The keys with plural variants (`key#other` and the like), in either
+    /// catalog: most keys have none, and need no variant's name made.
+    private let pluralKeys: Set<String>
     private static let englishPlurals = PluralRule(language: "en")
 
     /// - Parameters:
@@ -23,6 +26,11 @@ public struct MessageCatalog: Sendable {
         self.fallback = fallback
         plurals = PluralRule(language: language)
         numbers = NumberStyle(language: language)
+        var pluralKeys = Set<String>()
+        for key in Array(templates.keys) + Array(fallback.keys) {
+            if let mark = key.firstIndex(of: "#") { pluralKeys.insert(String(key[..<mark])) }
+        }
+        self.pluralKeys = pluralKeys
     }
 
     /// The template stored under `key` (a plural variant is `key#other`), in
@@ -64,8 +72,8 @@ public struct MessageCatalog: Sendable {
     /// (in this language by its rule, then in English by English's), else
     /// the plain key.
     private func lookUp(_ key: String, count: Int?) -> String? {
+        guard pluralKeys.contains(key) else { return templates[key] ?? fallback[key] }
         let other = key + "#" + PluralCategory.other.rawValue
-        guard templates[other] != nil || fallback[other] != nil else { return templates[key] ?? fallback[key] }
         guard let count else { return templates[other] ?? fallback[other] }
         return templates[key + "#" + plurals.category(of: count).rawValue] ?? templates[other]
             ?? fallback[key + "#" + Self.englishPlurals.category(of: count).rawValue] ?? fallback[other]
@@ -88,42 +96,59 @@ public struct MessageCatalog: Sendable {
 
     /// Replaces `%N$@` with `values[N-1]`, `%@` with the next value in turn,
     /// and `%%` with `%`.
+    ///
+    /// It works on the UTF-8 bytes (`%`, `$`, `@` and digits are ASCII, and
+    /// no other character's bytes are): a merge's report fills two
+    /// templates a conflict, and a scalar at a time took it longer than
+    /// copying the merged lines out.
     static func fill(_ template: String, with values: [String]) -> String {
-        var output = ""
-        var next = 0
-        var scalars = template.unicodeScalars[...]
-        while let scalar = scalars.popFirst() {
-            guard scalar == "%" else {
-                output.unicodeScalars.append(scalar)
-                continue
+        var template = template
+        return template.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + values.reduce(0) { $0 + $1.utf8.count })
+            func place(_ index: Int) {
+                if index < values.count { output.append(contentsOf: values[index].utf8) }
             }
-            if scalars.first == "%" {
-                scalars.removeFirst()
-                output += "%"
-                continue
+            var next = 0
+            var index = 0
+            var copied = 0
+            while let found = bytes[index...].firstIndex(of: UInt8(ascii: "%")) {
+                output.append(contentsOf: bytes[copied..<found])
+                let after = found + 1
+                index = after
+                if after < bytes.count && bytes[after] == UInt8(ascii: "%") {
+                    output.append(UInt8(ascii: "%"))
+                    index = after + 1
+                } else if after < bytes.count && bytes[after] == UInt8(ascii: "@") {
+                    place(next)
+                    next += 1
+                    index = after + 1
+                } else {
+                    // `%N$@`; anything else keeps its `%`, and what follows is text.
+                    var end = after
+                    var position = 0
+                    var fits = true
+                    while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) {
+                        let (times, overflow) = position.multipliedReportingOverflow(by: 10)
+                        let (sum, overflowAgain) = times.addingReportingOverflow(Int(bytes[end] - UInt8(ascii: "0")))
+                        fits = fits && !overflow && !overflowAgain
+                        position = sum
+                        end += 1
+                    }
+                    if end > after, fits, position >= 1, end + 1 < bytes.count, bytes[end] == UInt8(ascii: "$"),
+                        bytes[end + 1] == UInt8(ascii: "@")
+                    {
+                        place(position - 1)
+                        index = end + 2
+                    } else {
+                        output.append(UInt8(ascii: "%"))
+                    }
+                }
+                copied = index
             }
-            if scalars.first == "@" {
-                scalars.removeFirst()
-                output += next < values.count ? values[next] : ""
-                next += 1
-                continue
-            }
-            var digits = ""
-            var lookahead = scalars
-            while let digit = lookahead.first, ("0"..."9").contains(digit) {
-                digits.unicodeScalars.append(digit)
-                lookahead.removeFirst()
-            }
-            if !digits.isEmpty, lookahead.first == "$", lookahead.dropFirst().first == "@",
-                let position = Int(digits), position >= 1
-            {
-                scalars = lookahead.dropFirst(2)
-                output += position <= values.count ? values[position - 1] : ""
-            } else {
-                output += "%"
-            }
+            output.append(contentsOf: bytes[copied...])
+            return String(decoding: output, as: UTF8.self)
         }
-        return output
     }
 }
 

@@ -1,3 +1,4 @@
+import FerryTestSupport
 import Foundation
 import Testing
 
@@ -54,6 +55,61 @@ import Testing
     func malformedStringsFilesAreRejected(_ text: String) {
         #expect(StringsFile.parse(text) == nil)
     }
+
+    /// `fill` works on UTF-8 bytes; a template of random pieces (text in
+    /// several scripts, `%`, digits, `$`, `@`) fills as a scalar-by-scalar
+    /// reading of the same rules does.
+    @Test func fillingBytesAgreesWithFillingScalars() {
+        var random = SeededGenerator(seed: 0xF111)
+        let pieces = ["%", "%%", "%@", "%1$@", "%2$@", "%3$@", "%0$@", "%12$@", "%1$", "%1@", "$@", "1", "é", "日本", "🎮", " x "]
+        let values = ["A", "ß", "数"]
+        for _ in 0..<2_000 {
+            var template = ""
+            for _ in 0..<Int.random(in: 0..<8, using: &random) { template += pieces.randomElement(using: &random)! }
+            #expect(MessageCatalog.fill(template, with: values) == Self.fillByScalars(template, with: values))
+        }
+        #expect(MessageCatalog.fill("%99999999999999999999$@ x", with: values) == "%99999999999999999999$@ x")
+    }
+
+    /// The rules of `fill`, read a scalar at a time (how it was written first).
+    static func fillByScalars(_ template: String, with values: [String]) -> String {
+        var output = ""
+        var next = 0
+        var scalars = template.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            guard scalar == "%" else {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            if scalars.first == "%" {
+                scalars.removeFirst()
+                output += "%"
+                continue
+            }
+            if scalars.first == "@" {
+                scalars.removeFirst()
+                output += next < values.count ? values[next] : ""
+                next += 1
+                continue
+            }
+            var digits = ""
+            var lookahead = scalars
+            while let digit = lookahead.first, ("0"..."9").contains(digit) {
+                digits.unicodeScalars.append(digit)
+                lookahead.removeFirst()
+            }
+            if !digits.isEmpty, lookahead.first == "$", lookahead.dropFirst().first == "@", let position = Int(digits),
+                position >= 1
+            {
+                scalars = lookahead.dropFirst(2)
+                output += position <= values.count ? values[position - 1] : ""
+            } else {
+                output += "%"
+            }
+        }
+        return output
+    }
+
 }
 
 // MARK: - Plurals

@@ -68,16 +68,20 @@ struct MergeCommand {
         let reportFile = try arguments["report"].flatMap { (path) throws(FerryError) -> OutputFile? in
             path == "-" ? nil : try OutputFile(path: path, overwrite: options.overwrite)
         }
+        func render(_ report: MergeReport) -> String {
+            format.render(report, catalog: console.catalog, tool: ("ferry", FerryCLI.version))
+        }
         let report: MergeReport
         do throws(FerryError) {
             report = try Merger(registry: registry).merge(arguments.positionals, into: output, options: options)
             for warning in report.warnings { console.report(warning) }
-            let text = format.render(report, catalog: console.catalog, tool: ("ferry", FerryCLI.version))
+            // Rendered only when asked for: the conflicts' lines of the
+            // report on standard error are made below.
             if let reportFile {
-                try reportFile.output.write(Array(text.utf8))
+                try reportFile.output.write(Array(render(report).utf8))
                 try reportFile.commit()
             } else if arguments["report"] == "-" {
-                console.write(text)
+                console.write(render(report))
             }
         } catch {
             reportFile?.discard()
@@ -85,7 +89,11 @@ struct MergeCommand {
         }
         let lines = MergeTextReport(report: report, catalog: console.catalog)
         // Without a report file, the conflicts and the summary go to standard error.
-        if arguments["report"] == nil && !quiet { lines.conflictLines.forEach(console.printError) }
+        if arguments["report"] == nil && !quiet {
+            // In one write: a merge may have thousands.
+            let conflicts = lines.conflictLines
+            if !conflicts.isEmpty { console.writeError(conflicts.joined(separator: "\n") + "\n") }
+        }
         if !quiet { console.printError(lines.summary) }
         guard report.written else {
             console.report(FerryError.mergeConflicts(report.conflictsResolved, output: output))

@@ -28,7 +28,7 @@ public struct MessageCatalog: Sendable {
         numbers = NumberStyle(language: language)
         var pluralKeys = Set<String>()
         for key in Array(templates.keys) + Array(fallback.keys) {
-            if let mark = key.firstIndex(of: "#") { pluralKeys.insert(String(key[..<mark])) }
+            if let mark = key.utf8.firstIndex(of: UInt8(ascii: "#")) { pluralKeys.insert(String(key[..<mark])) }
         }
         self.pluralKeys = pluralKeys
     }

@@ -47,8 +47,10 @@ final class SpooledMerge {
     private let outputCodec: any Codec
     private let inputs: [Input]
     private var parts: [Part] = []
-    /// The records kept, in output order.
-    private var kept: [UInt32] = []
+    /// The record kept for each key, at the key's first record (1-based, 0
+    /// for none): read in order, the records kept in output order.
+    private var keptAt = Column<UInt32>()
+    private var keptCount = 0
     private var kind: RecordKind?
     private var keyFields: [String] = []
     private var sources: [MergeReport.Source] = []
@@ -164,9 +166,9 @@ final class SpooledMerge {
             part.firstSequence = sequence
             sequence += part.count
         }
-        // The record kept for each key, at the key's first record: 1-based, 0 for none.
         let keptAt = Column<UInt32>()
         guard keptAt.zeroed(count: sequence) else { return nil }
+        self.keptAt = keptAt
         let threads = sequence >= 1 << 16 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
         let jobs = (0..<threads).map { thread in
             MatchJob(
@@ -185,11 +187,7 @@ final class SpooledMerge {
             jobs[0].run()
         }
         guard jobs.allSatisfy(\.succeeded) else { return nil }
-        kept = []
-        kept.reserveCapacity(sequence)
-        keptAt.withElements { (keptAt) in
-            for record in keptAt where record != 0 { kept.append(record - 1) }
-        }
+        keptCount = jobs.reduce(0) { $0 + $1.keptCount }
         do throws(FerryError) {
             return try report(kind: kind, jobs: jobs)
         } catch {
@@ -205,7 +203,7 @@ final class SpooledMerge {
         report.keyFields = keyFields
         report.keyChoice = options.key == nil ? .kindDefault : .option
         report.policy = options.policy
-        report.recordsOut = kept.count
+        report.recordsOut = keptCount
         report.linesKeptAsRead = parts.reduce(0) { $0 + $1.spool.linesInInput }
         report.identicalDuplicates = jobs.reduce(0) { $0 + $1.identicalDuplicates }
         report.recordsWithoutKey = jobs.reduce(0) { $0 + $1.recordsWithoutKey }
@@ -281,20 +279,22 @@ final class SpooledMerge {
         var part = 0
         var first = parts[0].firstSequence
         var end = first + parts[0].count
-        for sequence in kept {
-            let sequence = Int(sequence)
-            if sequence < first || sequence >= end {
-                part = locate(sequence).part
-                first = parts[part].firstSequence
-                end = first + parts[part].count
+        try keptAt.withElements { (keptAt) throws(FerryError) in
+            for record in keptAt where record != 0 {
+                let sequence = Int(record - 1)
+                if sequence < first || sequence >= end {
+                    part = locate(sequence).part
+                    first = parts[part].firstSequence
+                    end = first + parts[part].count
+                }
+                let line = sequence - first
+                if let current = run, current.part == part, current.lines.upperBound == line {
+                    run = (part, current.lines.lowerBound..<(line + 1))
+                    continue
+                }
+                try flush()
+                run = (part, line..<(line + 1))
             }
-            let line = sequence - first
-            if let current = run, current.part == part, current.lines.upperBound == line {
-                run = (part, current.lines.lowerBound..<(line + 1))
-                continue
-            }
-            try flush()
-            run = (part, line..<(line + 1))
         }
         try flush()
     }
@@ -313,6 +313,8 @@ private final class MatchJob: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var succeeded = false
     @exclusivity(unchecked) private(set) var identicalDuplicates = 0
     @exclusivity(unchecked) private(set) var recordsWithoutKey = 0
+    /// The records its partitions kept.
+    @exclusivity(unchecked) private(set) var keptCount = 0
     @exclusivity(unchecked) private(set) var conflicts: [MergeIndex.Conflict] = []
 
     init(parts: [Part], partitions: [Int], index: MergeIndex, records: Records, keptAt: Column<UInt32>) {
@@ -339,6 +341,7 @@ private final class MatchJob: @unchecked Sendable {
                 keptAt.withMutableElements { keptAt in
                     for place in index.kept.indices { keptAt[Int(index.firstSeen(place))] = index.kept[place] + 1 }
                 }
+                keptCount += index.kept.count
                 identicalDuplicates += index.identicalDuplicates
                 recordsWithoutKey += index.recordsWithoutKey
                 conflicts += index.conflicts

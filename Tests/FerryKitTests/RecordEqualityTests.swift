@@ -194,6 +194,21 @@ import Testing
         #expect(digest([("name", .string("Wii")), ("price", .double(19.99)), ("notes", .string(""))]) != base)
     }
 
+    /// A raw record with more cells than names gets no digest (it is
+    /// compared field by field), and no read past the digest's plan.
+    @Test func moreCellsThanNamesHaveNoDigest() {
+        let cells: [RawValue] = [.integer(1), .integer(2), .integer(3)]
+        let fields = FieldList(["name", "price"])
+        let digest = cells.withUnsafeBufferPointer { cells in
+            products.digest(
+                of: RawRecord(
+                    fields: fields, values: cells, others: UnsafeBufferPointer(start: nil, count: 0),
+                    origin: RecordOrigin(index: 0, byteOffset: 0)))
+        }
+        #expect(digest == nil)
+        #expect(self.digest([("name", .string("Wii")), ("price", .integer(2))]) != nil)
+    }
+
     @Test func undigestableValuesHaveNone() {
         #expect(digest([("price", .double(.nan))]) == nil)
         #expect(digest([("tags", .array([.string("a")]))]) == nil)

@@ -7,7 +7,7 @@
 #   FUZZ_TIMEOUT=600 Scripts/fuzz.sh 900   # a longer per-input timeout (default 10 s)
 #
 # Each target starts from a corpus folder in $WORK (default /tmp/ferry-fuzz)
-# seeded from ../shared/corpora, Examples/ and Fuzz/Regressions/<target>/,
+# seeded from Tests/Corpora, Examples/ and Fuzz/Regressions/<target>/,
 # the committed inputs that once crashed or hung. A crash leaves its input in
 # $WORK/crashes; add it to Fuzz/Regressions/<target>/ and a test that asserts
 # its coded error. Every run first replays the regression inputs.
@@ -22,11 +22,11 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${WORK:-${TMPDIR:-/tmp}/ferry-fuzz}
 BUILD=${BUILD:-$WORK/build}
 TARGETS=${TARGETS:-"JSON JSONL CSV Gzip Plist XMLPlist Archive Bundle CLI"}
-CORPORA="$ROOT/../shared/corpora"
+CORPORA="$ROOT/Tests/Corpora"
 
 die() { printf 'fuzz.sh: error: %s\n' "$*" >&2; exit 1; }
 [[ $SECONDS_PER_TARGET =~ ^[0-9]+$ ]] || die "seconds must be a whole number"
-[[ -d $CORPORA ]] || die "the shared corpora are missing at $CORPORA"
+[[ -d $CORPORA ]] || die "the vendored corpora are missing at $CORPORA"
 
 runtime=$(find "$(dirname "$(command -v swiftc)")/../lib/clang" -name 'libclang_rt.fuzzer_no_main-x86_64.a' | head -n 1)
 [[ -n $runtime ]] || die "libclang_rt.fuzzer_no_main-x86_64.a not found in the Swift toolchain"

@@ -6,7 +6,7 @@ import Testing
 /// `i_` files may do either, and nothing may crash or hang.
 @Suite struct JSONTestSuiteTests {
     static let folder = TestPaths.packageRoot
-        .appendingPathComponent("../shared/corpora/JSONTestSuite/test_parsing").standardizedFileURL
+        .appendingPathComponent("Tests/Corpora/JSONTestSuite/test_parsing").standardizedFileURL
 
     /// The corpus's file names, or none when it is missing (which `corpusIsPresent` reports).
     static let files: [String] =

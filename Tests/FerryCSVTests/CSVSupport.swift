@@ -8,9 +8,9 @@ import Testing
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-/// The shared corpora; tests fail, never skip, when they are missing.
+/// The vendored corpora (Tests/Corpora); tests fail, never skip, when they are missing.
 func corpus(_ name: String) throws -> URL {
-    let folder = packageRoot.appendingPathComponent("../shared/corpora/\(name)").standardized
+    let folder = packageRoot.appendingPathComponent("Tests/Corpora/\(name)").standardized
     guard FileManager.default.fileExists(atPath: folder.path) else {
         throw CorpusMissing(path: folder.path)
     }
@@ -19,7 +19,7 @@ func corpus(_ name: String) throws -> URL {
 
 struct CorpusMissing: Error, CustomStringConvertible {
     let path: String
-    var description: String { "the shared corpus folder \(path) is missing (../shared/corpora beside the repository)" }
+    var description: String { "the vendored corpus folder \(path) is missing (Tests/Corpora)" }
 }
 
 /// Reads all records of CSV `text`, or the error that stopped it.

@@ -10,9 +10,9 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
     .deletingLastPathComponent()
 
 func corpusFile(_ name: String) throws -> String {
-    let path = packageRoot.appendingPathComponent("../shared/corpora/flate2-gzip/\(name)").standardized.path
+    let path = packageRoot.appendingPathComponent("Tests/Corpora/flate2-gzip/\(name)").standardized.path
     guard FileManager.default.fileExists(atPath: path) else {
-        Issue.record("the shared corpus file \(path) is missing (../shared/corpora beside the repository)")
+        Issue.record("the vendored corpus file \(path) is missing (Tests/Corpora)")
         throw CocoaError(.fileNoSuchFile)
     }
     return path
@@ -281,8 +281,8 @@ private func zlibCRC(_ bytes: UnsafeRawBufferPointer) -> UInt {
         "csvkit-examples/dummy.csv.gz",
     ])
     func gzippedCSVReads(_ name: String) throws {
-        let path = packageRoot.appendingPathComponent("../shared/corpora/\(name)").standardized.path
-        #expect(FileManager.default.fileExists(atPath: path), "the shared corpus file \(path) is missing")
+        let path = packageRoot.appendingPathComponent("Tests/Corpora/\(name)").standardized.path
+        #expect(FileManager.default.fileExists(atPath: path), "the vendored corpus file \(path) is missing")
         #expect(try Linter().lint(path, from: nil) == "csv")
         let folder = NSTemporaryDirectory() + "ferry-gzcorpus-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -293,7 +293,7 @@ private func zlibCRC(_ bytes: UnsafeRawBufferPointer) -> UInt {
     }
 
     @Test func bzip2IsNotTakenForSomethingElse() throws {
-        let path = packageRoot.appendingPathComponent("../shared/corpora/csvkit-examples/dummy.csv.bz2").standardized.path
+        let path = packageRoot.appendingPathComponent("Tests/Corpora/csvkit-examples/dummy.csv.bz2").standardized.path
         #expect(throws: FerryError.formatUndetected(path)) { _ = try Linter().lint(path, from: nil) }
     }
 }

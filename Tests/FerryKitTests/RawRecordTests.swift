@@ -373,7 +373,7 @@ import Testing
     }
 
     @Test func conformanceCorporaConvertTheSame() throws {
-        let corpora = TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
+        let corpora = TestPaths.corpora
         var inputs: [String] = []
         for folder in ["csv-spectrum/csvs", "csvkit-examples", "JSONTestSuite/test_parsing"] {
             let url = corpora.appendingPathComponent(folder)
@@ -448,7 +448,7 @@ import Testing
     /// midway.
     @Test func keyedArchivesConvertTheSame() throws {
         var inputs = [TestPaths.example("Products")]
-        let corpora = TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/keyed-archives")
+        let corpora = TestPaths.corpus("keyed-archives")
         for folder in ["bpylist2", "libplist", "rust-plist", "swift-corelibs-foundation"] {
             let url = corpora.appendingPathComponent(folder)
             inputs += try FileManager.default.contentsOfDirectory(atPath: url.path).sorted().map { url.appendingPathComponent($0).path }

@@ -10,9 +10,9 @@ enum PlistFixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// A file of the shared corpora; tests fail, never skip, when it is missing.
+    /// A file of the vendored corpora (Tests/Corpora); tests fail, never skip, when it is missing.
     static func corpus(_ path: String) throws -> URL {
-        let url = packageRoot.appendingPathComponent("../shared/corpora/\(path)").standardized
+        let url = packageRoot.appendingPathComponent("Tests/Corpora/\(path)").standardized
         guard FileManager.default.fileExists(atPath: url.path) else { throw Missing(path: url.path) }
         return url
     }
@@ -28,7 +28,7 @@ enum PlistFixtures {
 
     struct Missing: Error, CustomStringConvertible {
         let path: String
-        var description: String { "\(path) is missing (../shared/corpora beside the repository)" }
+        var description: String { "\(path) is missing (Tests/Corpora)" }
     }
 
     /// Every record `codec` reads from `bytes`, or the error that stopped it.

@@ -1,3 +1,4 @@
+import FerryTestSupport
 import FerryKit
 import FerryPlist
 import Foundation
@@ -6,7 +7,7 @@ import Testing
 /// Whole documents into `PlistValue`: the swift-corelibs-foundation keyed
 /// archives, every scalar form CoreFoundation writes, and the XML around them.
 @Suite struct XMLPlistParserTests {
-    static let corpus = "/work/shared/corpora/keyed-archives/swift-corelibs-foundation"
+    static let corpus = TestPaths.corpus("keyed-archives/swift-corelibs-foundation").path
 
     /// The corpus files that are XML (binary plists start with `bplist`).
     static let xmlArchives: [String] = {

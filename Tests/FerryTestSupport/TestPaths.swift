@@ -10,6 +10,12 @@ public enum TestPaths {
 
     public static func example(_ name: String) -> String { examples.appendingPathComponent(name).path }
 
+    /// The conformance corpora vendored in `Tests/Corpora` (origins and licences in its SOURCES.md).
+    public static let corpora = packageRoot.appendingPathComponent("Tests/Corpora")
+
+    /// A file or folder of the vendored corpora, such as `JSONTestSuite/test_parsing`.
+    public static func corpus(_ path: String) -> URL { corpora.appendingPathComponent(path) }
+
     /// The bytes of one of the example photos (`wii.png`, …).
     public static func examplePhoto(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: examples.appendingPathComponent("photos/\(name)")))

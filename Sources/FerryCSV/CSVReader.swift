@@ -307,6 +307,10 @@ public final class CSVReader: RecordReader {
                 // `1,50`: read with a point in place of the comma.
                 let pointed = bytes.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
                 guard let value = pointed.withUnsafeBufferPointer({ DecimalText.parsedValue($0) }) else {
+                    if context.keepsMismatchedCells {
+                        buffers.append(other: .string(scanner.text(of: field)))
+                        continue
+                    }
                     throw .failed(
                         .csvInvalidNumber, [.string(list.names[index]), .string(scanner.text(of: field))],
                         index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
@@ -319,6 +323,8 @@ public final class CSVReader: RecordReader {
                 buffers.cells.append(cell)
             case .value(let value):
                 buffers.append(other: value)
+            case .mismatch(_) where context.keepsMismatchedCells:
+                buffers.append(other: .string(scanner.text(of: field)))
             case .mismatch(let code):
                 throw .failed(
                     code, [.string(list.names[index]), .string(scanner.text(of: field))],

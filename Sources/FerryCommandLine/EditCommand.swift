@@ -11,7 +11,7 @@ struct EditCommand {
             examples: [
                 Example(command: "ferry edit products.csv 2 --set price=449", key: .exampleEdit),
                 Example(command: "ferry edit products.json Wii --photo wii.png", key: .exampleEditKey),
-                Example(command: "ferry edit books.jsonl 0 --unset isbn", key: .exampleEditUnset),
+                Example(command: "ferry edit books.jsonl 1 --unset isbn", key: .exampleEditUnset),
             ])
     }
 
@@ -91,11 +91,12 @@ enum EditOptions {
         return change
     }
 
-    /// Says what was done, on standard error, unless `--quiet`.
+    /// Says what was done, on standard error, unless `--quiet`: the record
+    /// by its number (`index` + 1), as every message counts records.
     static func done(
         _ key: MessageKey, file: EditedFile, index: Int, arguments: ParsedArguments, console: Console
     ) {
         guard !arguments.flag("quiet") else { return }
-        console.printError(console.catalog.message(key, [.path(file.path), .ungrouped(index)]))
+        console.printError(console.catalog.message(key, [.path(file.path), .ungrouped(index + 1)]))
     }
 }

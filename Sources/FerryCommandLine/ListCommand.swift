@@ -1,6 +1,6 @@
 import FerryKit
 
-/// `ferry list <file>`: a table of the records: index, key, main fields and
+/// `ferry list <file>`: a table of the records: number, key, main fields and
 /// photo; `--report json` for programs.
 struct ListCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
@@ -34,7 +34,7 @@ struct ListCommand {
             header: [catalog.message(.listColumnIndex)] + (key ? [catalog.message(.listColumnKey)] : []) + listing.columns
                 + [catalog.message(.listColumnPhoto)],
             rows: listing.rows.map { row in
-                [String(row.index)] + (key ? [row.key ?? ""] : []) + row.cells + [photo(row.photo, catalog: catalog)]
+                [String(row.number)] + (key ? [row.key ?? ""] : []) + row.cells + [photo(row.photo, catalog: catalog)]
             })
         console.write(bytes: table.render(fittingIn: width))
     }

@@ -53,6 +53,12 @@ public final class ReadContext {
     /// checks every escaped string against the writer's escaping, which
     /// cost a conversion of lines that all have one about 15%.
     public var notesLinesAsWritten = false
+    /// Whether a reader that types its cells (CSV) keeps a cell that does
+    /// not fit its field's type as the text it is, instead of failing the
+    /// record: `list`, `edit` and `remove` read a file with invalid records
+    /// this way, so that every record is there to list, to fix or to
+    /// remove, and only an edit whose result breaks the rules is refused.
+    public var keepsMismatchedCells = false
     /// Whether readers count lines for their locations (`InputWindow.countsLines`).
     /// Only a reader whose errors and warnings are all dropped may do
     /// without: its locations then have byte offsets only.

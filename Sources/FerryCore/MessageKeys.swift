@@ -445,7 +445,7 @@ extension MessageKey {
     public static let listArgumentFile = MessageKey("list.argument.file")
     /// The data file, changed in place (through a symbolic link, its target).
     public static let editArgumentFile = MessageKey("edit.argument.file")
-    /// The record: its index, counted from 0, or its key (a product's sku or name; a book's isbn, or title / author; see --key).
+    /// The record: its number, counted from 1 as validate counts, or its key (a product's sku or name; a book's isbn, or title / author; see --key).
     public static let editArgumentRecord = MessageKey("edit.argument.record")
     /// How to write the list: text, a table for people (the default), or json, one object for programs.
     public static let listOptionReport = MessageKey("list.option.report")
@@ -465,11 +465,11 @@ extension MessageKey {
     public static let editOptionKind = MessageKey("edit.option.kind")
     /// Check edits against this JSON Schema instead of the kind's rules.
     public static let editOptionSchema = MessageKey("edit.option.schema")
-    /// %1$@: the record at index %2$@ was added
+    /// %1$@: record %2$@ was added
     public static let editAdded = MessageKey("edit.added")
-    /// %1$@: the record at index %2$@ was changed
+    /// %1$@: record %2$@ was changed
     public static let editEdited = MessageKey("edit.edited")
-    /// %1$@: the record at index %2$@ was removed
+    /// %1$@: record %2$@ was removed
     public static let editRemoved = MessageKey("edit.removed")
     /// #
     public static let listColumnIndex = MessageKey("list.column.index")
@@ -487,13 +487,13 @@ extension MessageKey {
     public static let exampleAdd = MessageKey("example.add")
     /// Add a product with its photo.
     public static let exampleAddPhoto = MessageKey("example.add.photo")
-    /// Change the price of the record at index 2.
+    /// Change the price of record 2.
     public static let exampleEdit = MessageKey("example.edit")
     /// Give the product named Wii a new photo.
     public static let exampleEditKey = MessageKey("example.edit.key")
     /// Remove a field from the first book.
     public static let exampleEditUnset = MessageKey("example.edit.unset")
-    /// Remove the record at index 3.
+    /// Remove record 3.
     public static let exampleRemove = MessageKey("example.remove")
     /// Remove a book by its title and author.
     public static let exampleRemoveKey = MessageKey("example.remove.key")

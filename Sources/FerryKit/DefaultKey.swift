@@ -54,6 +54,19 @@ public struct DefaultKey {
         return everyRecordHasPreferred ? preferred.names : fallback
     }
 
+    /// The fields `list`, `edit` and `remove` address the records of one
+    /// file by: the preferred key when any record has it, else the fallback.
+    /// So the key is the file's, chosen by the kind: a product file with
+    /// skus stays keyed by sku after one record loses its sku (that record
+    /// is then found by its number), where `fields` would key every record
+    /// by name from then on.
+    public static func addressingFields(of records: some Sequence<Record>, kind: RecordKind) -> [String]? {
+        let choice = DefaultKey(kind: kind)
+        guard let preferred = choice.preferred else { return nil }
+        let anyHasPreferred = records.contains { record in RawRecord.with(record) { preferred.hasEveryField($0) } }
+        return anyHasPreferred ? preferred.names : choice.fallback
+    }
+
     /// The default key fields of `records`, all of kind `kind`.
     public static func fields(of records: some Sequence<Record>, kind: RecordKind) -> [String]? {
         var choice = DefaultKey(kind: kind)

@@ -12,10 +12,10 @@ import Testing
         let path = try folder.write("p.csv", Self.csv)
         let added = try Ferry.run(["add", path, "--set", "name=PS5", "--set", "price=499", "--set", "sku=A-3"])
         #expect(added.status == 0, "\(added.err)")
-        #expect(added.err == "\(path): the record at index 2 was added\n")
+        #expect(added.err == "\(path): record 3 was added\n")
         let edited = try Ferry.run(["edit", path, "A-2", "--set", "price=249.50", "--quiet"])
         #expect(edited.status == 0 && edited.err.isEmpty, "\(edited.err)")
-        let removed = try Ferry.run(["remove", path, "0"])
+        let removed = try Ferry.run(["remove", path, "1"])
         #expect(removed.status == 0, "\(removed.err)")
         #expect(
             String(decoding: try folder.read("p.csv"), as: UTF8.self)
@@ -42,11 +42,11 @@ import Testing
         let ambiguous = try Ferry.run(["remove", path, "Wii"])
         #expect(ambiguous.status == 2)
         #expect(ambiguous.diagnosticCodes == ["edit.ambiguousKey"])
-        #expect(ambiguous.err.contains("0: Wii; 1: Wii"))
+        #expect(ambiguous.err.contains("1: Wii; 2: Wii"))
         let missing = try Ferry.run(["edit", path, "PS5", "--set", "price=1"])
         #expect(missing.status == 2)
         #expect(missing.diagnosticCodes == ["edit.noSuchRecord"])
-        let conflicting = try Ferry.run(["edit", path, "0", "--photo", "x.png", "--no-photo"])
+        let conflicting = try Ferry.run(["edit", path, "1", "--photo", "x.png", "--no-photo"])
         #expect(conflicting.status == 2)
         #expect(conflicting.diagnosticCodes == ["usage.conflictingOptions"])
     }
@@ -55,7 +55,7 @@ import Testing
         let folder = try ScratchFolder()
         let archive = try folder.write("Products", [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestPaths.example("Products")))))
         let before = try folder.read("Products")
-        let result = try Ferry.run(["edit", archive, "0", "--set", "price=-1"])
+        let result = try Ferry.run(["edit", archive, "1", "--set", "price=-1"])
         #expect(result.status == 1)
         #expect(result.diagnostics == [DiagnosticLine("\(archive): error: x (record 1, field 'price') [record.negative]")])
         #expect(try folder.read("Products") == before)
@@ -65,9 +65,9 @@ import Testing
         // The key is the name (no sku): no column of its own.
         #expect(listed.out.split(separator: "\n").map(String.init) == [
             "#  name                 price  photo",
-            "0  Xbox 360             299.0  png, 349 bytes",
-            "1  Wii                  269.0  png, 180 bytes",
-            "2  Wireless Controller  19.99  png, 296 bytes",
+            "1  Xbox 360             299.0  png, 349 bytes",
+            "2  Wii                  269.0  png, 180 bytes",
+            "3  Wireless Controller  19.99  png, 296 bytes",
         ])
     }
 
@@ -82,10 +82,10 @@ import Testing
         let text = String(decoding: try folder.read("p.json"), as: UTF8.self)
         #expect(text.hasPrefix(#"[{"name":"Wii","price":269,"photo":"data:image/png;base64,iVBOR"#))
         let listed = try Ferry.run(["list", path])
-        #expect(listed.out.split(separator: "\n").last.map(String.init) == "0  Wii   269    png, \(size.formatted(.number.locale(Locale(identifier: "en_US")))) bytes")
-        #expect(try Ferry.run(["edit", path, "0", "--no-photo"]).status == 0)
+        #expect(listed.out.split(separator: "\n").last.map(String.init) == "1  Wii   269    png, \(size.formatted(.number.locale(Locale(identifier: "en_US")))) bytes")
+        #expect(try Ferry.run(["edit", path, "1", "--no-photo"]).status == 0)
         #expect(String(decoding: try folder.read("p.json"), as: UTF8.self) == #"[{"name":"Wii","price":269}]"#)
-        let notImage = try Ferry.run(["edit", path, "0", "--photo", path])
+        let notImage = try Ferry.run(["edit", path, "1", "--photo", path])
         #expect(notImage.status == 1)
         #expect(notImage.diagnosticCodes == ["photo.notImage"])
     }
@@ -116,7 +116,7 @@ import Testing
         let lines = result.out.split(separator: "\r\n").map(String.init)
         // The key is the sku, a main field: no column of its own. Cut to
         // six characters each, the columns still take 32: the last (photo) goes.
-        #expect(lines == ["#  name    price  sku", "0  Wii S…  84.99  GS-00…", "1  Rock …  29.99  GS-00…"])
+        #expect(lines == ["#  name    price  sku", "1  Wii S…  84.99  GS-00…", "2  Rock …  29.99  GS-00…"])
     }
 
     @Test func listReportsJSON() throws {
@@ -129,7 +129,7 @@ import Testing
         #expect(report["kind"] as? String == "product")
         #expect(report["key"] as? [String] == ["sku"])
         let records = try #require(report["records"] as? [[String: Any]])
-        #expect(records.map { $0["index"] as? Int } == [0, 1])
+        #expect(records.map { $0["record"] as? Int } == [1, 2])
         #expect(records.map { $0["key"] as? String } == ["A-1", "A-2"])
         let fields = try #require(records[1]["fields"] as? [String: Any])
         #expect(fields["name"] as? String == "Xbox; 360")
@@ -151,6 +151,58 @@ import Testing
         let narrow = table.lines(fittingIn: 20)
         #expect(narrow.allSatisfy { $0.count <= 20 })
         #expect(narrow[0] == "#  key     title")
+    }
+
+    // MARK: - Files with invalid records
+
+    /// A file with records that break the rules (a negative price, a price
+    /// that is no number) is listed whole and edited: the edit that fixes a
+    /// record, or removes it, is saved; one whose result is invalid is
+    /// refused, naming its record; records are numbered as validate numbers
+    /// them.
+    @Test func aFileWithInvalidRecordsIsListedAndFixed() throws {
+        let folder = try ScratchFolder()
+        let path = try folder.write("p.csv", "name,price,sku\nXbox 360,299.00,A-1\nWii,-1,A-2\nPad,abc,A-3\nCam,5,A-4\n")
+        let validated = try Ferry.run(["validate", path])
+        #expect(validated.diagnostics.map(\.record) == [2, 3])
+        let listed = try Ferry.run(["list", path])
+        #expect(listed.status == 0, "\(listed.err)")
+        #expect(listed.out.split(separator: "\n").map(String.init) == [
+            "#  name      price   sku  photo",
+            "1  Xbox 360  299.00  A-1",
+            "2  Wii       -1      A-2",
+            "3  Pad       abc     A-3",
+            "4  Cam       5       A-4",
+        ])
+        // Record 3, as validate numbered it, gets a price.
+        let fixed = try Ferry.run(["edit", path, "3", "--set", "price=1"])
+        #expect(fixed.status == 0, "\(fixed.err)")
+        #expect(fixed.err == "\(path): record 3 was changed\n")
+        // An edit whose result is invalid is refused, at its record.
+        let refused = try Ferry.run(["edit", path, "A-2", "--set", "name="])
+        #expect(refused.status == 1)
+        #expect(refused.diagnostics.map(\.code) == ["record.emptyField"])
+        #expect(refused.diagnostics.map(\.record) == [2])
+        let removed = try Ferry.run(["remove", path, "A-2"])
+        #expect(removed.status == 0, "\(removed.err)")
+        #expect(String(decoding: try folder.read("p.csv"), as: UTF8.self) == "name,price,sku\nXbox 360,299.00,A-1\nPad,1,A-3\nCam,5,A-4\n")
+        #expect(try Ferry.run(["validate", path]).status == 0)
+    }
+
+    /// The key is the file's, chosen by the kind: after one product loses
+    /// its sku, the others are still found by theirs, and that one by its
+    /// number.
+    @Test func theKeyStaysTheFilesAfterARecordLosesIt() throws {
+        let folder = try ScratchFolder()
+        let path = try folder.write("p.jsonl", "{\"name\":\"Wii\",\"price\":1,\"sku\":\"A-1\"}\n{\"name\":\"Xbox\",\"price\":2,\"sku\":\"A-2\"}\n")
+        #expect(try Ferry.run(["edit", path, "A-1", "--unset", "sku"]).status == 0)
+        let edited = try Ferry.run(["edit", path, "A-2", "--set", "price=3"])
+        #expect(edited.status == 0, "\(edited.err)")
+        #expect(try Ferry.run(["edit", path, "1", "--set", "sku=A-9"]).status == 0)
+        #expect(String(decoding: try folder.read("p.jsonl"), as: UTF8.self) == "{\"name\":\"Wii\",\"price\":1,\"sku\":\"A-9\"}\n{\"name\":\"Xbox\",\"price\":3,\"sku\":\"A-2\"}\n")
+        let byName = try Ferry.run(["edit", path, "Wii", "--set", "price=4"])
+        #expect(byName.status == 2)
+        #expect(byName.diagnosticCodes == ["edit.noSuchRecord"])
     }
 
     @Test(arguments: ["list", "add", "edit", "remove"])

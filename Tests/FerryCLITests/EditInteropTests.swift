@@ -24,7 +24,7 @@ import Testing
         try Self.ferry(["convert", TestPaths.example("products.csv"), path, "--to", name.hasPrefix("products.xml") ? "xml1" : "plist"])
         try Self.ferry(["edit", path, "Wii", "--set", "price=249", "--photo", TestPaths.example("photos/wii.png")])
         try Self.ferry(["add", path, "--set", "name=PS5", "--set", "price=499.5"])
-        try Self.ferry(["remove", path, "0"])
+        try Self.ferry(["remove", path, "1"])
         let script = """
             import plistlib, sys
             records = plistlib.load(open(sys.argv[1], 'rb'))
@@ -41,7 +41,7 @@ import Testing
         let folder = try ScratchFolder()
         let path = folder.path("books.csv.gz")
         try Self.ferry(["convert", TestPaths.example("books.json"), path, "--delimiter", ";", "--line-ending", "crlf"])
-        try Self.ferry(["edit", path, "0", "--set", "pages=999"])
+        try Self.ferry(["edit", path, "1", "--set", "pages=999"])
         let script = """
             import csv, gzip, io, sys
             text = gzip.open(sys.argv[1], 'rb').read().decode('utf-8')
@@ -67,7 +67,7 @@ import Testing
                     g.write(b'name,price\\nWii,269\\nXbox 360,299\\n')
             """
         #expect(try Self.python(make, [path]).status == 0)
-        try Self.ferry(["edit", path, "0", "--set", "price=249"])
+        try Self.ferry(["edit", path, "1", "--set", "price=249"])
         let check = """
             import gzip, subprocess, sys, time
             data = open(sys.argv[1], 'rb').read()

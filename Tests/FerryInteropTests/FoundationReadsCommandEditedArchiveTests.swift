@@ -17,11 +17,11 @@ import Testing
         let photo = TestPaths.example("photos/wii.png")
         #expect(try Self.ferry(["edit", path, "Wii", "--set", "price=249"]).status == 0)
         #expect(try Self.ferry(["add", path, "--set", "name=PS5", "--set", "price=499", "--photo", photo]).status == 0)
-        #expect(try Self.ferry(["remove", path, "0"]).status == 0)
+        #expect(try Self.ferry(["remove", path, "1"]).status == 0)
 
         let before = try folder.read("Products")
         for rejected in [["--set", "name="], ["--set", "price=-1"]] {
-            let result = try Self.ferry(["edit", path, "1"] + rejected)
+            let result = try Self.ferry(["edit", path, "2"] + rejected)
             #expect(result.status == 1)
             #expect(try folder.read("Products") == before)
         }

@@ -31,7 +31,7 @@ import Testing
         let folder = try ScratchFolder()
         let path = try folder.write("p.json", Self.products)
         let file = try EditedFile(path: path)
-        let error = try #require(throws: FerryError.self) { try file.edit("1", change: change(assignment)) }
+        let error = try #require(throws: FerryError.self) { try file.edit("2", change: change(assignment)) }
         #expect(error.code.rawValue == code)
         #expect(error.arguments == [.string(field)])
         #expect(error.location.file == path && error.location.record == 1 && error.location.field == field)
@@ -44,11 +44,11 @@ import Testing
     @Test func valueOfTheWrongTypeIsRefused() throws {
         let folder = try ScratchFolder()
         let file = try EditedFile(path: try folder.write("b.csv", "title,author,pages,readThisBook\nDune,Frank Herbert,412,true\n"))
-        let pages = try #require(throws: FerryError.self) { try file.edit("0", change: change("pages=4.5")) }
+        let pages = try #require(throws: FerryError.self) { try file.edit("1", change: change("pages=4.5")) }
         #expect(pages.code == .editValueType)
         #expect(pages.arguments == [.string("pages"), .string("4.5"), .message(.typeInteger)])
         #expect(pages.location.record == 0 && pages.location.field == "pages")
-        let read = try #require(throws: FerryError.self) { try file.edit("0", change: change("readThisBook=maybe")) }
+        let read = try #require(throws: FerryError.self) { try file.edit("1", change: change("readThisBook=maybe")) }
         #expect(read.arguments == [.string("readThisBook"), .string("maybe"), .message(.typeBool)])
         try file.edit("Dune", change: change("pages=500", "readThisBook=no"))
         #expect(file.records[0]["pages"] == .integer(500))
@@ -70,7 +70,7 @@ import Testing
         let file = try EditedFile(path: path)
         let error = try #require(throws: FerryError.self) { try file.remove("Wii") }
         #expect(error.code == .editAmbiguousKey)
-        #expect(error.arguments == [.string("Wii"), .count(2), .string("0: Wii; 2: Wii")])
+        #expect(error.arguments == [.string("Wii"), .count(2), .string("1: Wii; 3: Wii")])
         #expect(error.location.file == path)
         #expect(try folder.read("p.json") == Self.products)
     }
@@ -80,26 +80,39 @@ import Testing
         let file = try EditedFile(path: try folder.write("p.json", Self.products))
         let error = try #require(throws: FerryError.self) { try file.remove("xbox one") }
         #expect(error.code == .editNoSuchRecord)
-        #expect(error.arguments == [.string("xbox one"), .string("0: Wii; 1: Xbox; 2: Wii; 3: PS5")])
+        #expect(error.arguments == [.string("xbox one"), .string("1: Wii; 2: Xbox; 3: Wii; 4: PS5")])
         let near = try #require(throws: FerryError.self) { try file.remove("X") }
-        #expect(near.arguments == [.string("X"), .string("1: Xbox")])
+        #expect(near.arguments == [.string("X"), .string("2: Xbox")])
     }
 
-    @Test func indexPastTheLastRecord() throws {
+    /// Records count from 1, as every message counts them: 4 is the last of
+    /// four, 0 and 5 are none.
+    @Test func numberPastTheLastRecord() throws {
         let folder = try ScratchFolder()
         let file = try EditedFile(path: try folder.write("p.json", Self.products))
-        let error = try #require(throws: FerryError.self) { try file.remove("4") }
-        #expect(error.code == .editIndexOutOfRange)
-        #expect(error.arguments == [.ungrouped(4), .count(4)])
+        #expect(try file.selector(key: nil).index(of: "4", count: 4, in: "p.json") == 3)
+        #expect(try file.selector(key: nil).index(of: "1", count: 4, in: "p.json") == 0)
+        for number in [0, 5] {
+            let error = try #require(throws: FerryError.self) { try file.remove(String(number)) }
+            #expect(error.code == .editIndexOutOfRange)
+            #expect(error.arguments == [.ungrouped(number), .count(4)])
+        }
     }
 
     @Test func keysMatchAsMergeMatchesThem() throws {
         let folder = try ScratchFolder()
         let file = try EditedFile(
             path: try folder.write("b.json", #"[{"title":"Dune","author":"Frank Herbert"},{"title":"Emma","author":"Jane Austen","isbn":"x"}]"#))
-        // Not every book has an isbn: the key is title and author.
-        #expect(try file.selector(key: nil).index(of: " Dune ", count: 2, in: "b.json") == 0)
-        #expect(try file.selector(key: nil).index(of: "Emma / Jane Austen", count: 2, in: "b.json") == 1)
+        // A book has an isbn: the file is keyed by isbn, and the book
+        // without one is found by its number.
+        #expect(try file.selector(key: nil).index(of: " x ", count: 2, in: "b.json") == 1)
+        #expect(try file.selector(key: nil).index(of: "1", count: 2, in: "b.json") == 0)
+        #expect(throws: FerryError.self) { try file.selector(key: nil).index(of: "Dune", count: 2, in: "b.json") }
+        let untitled = try EditedFile(
+            path: try folder.write("t.json", #"[{"title":"Dune","author":"Frank Herbert"},{"title":"Emma","author":"Jane Austen"}]"#))
+        // No book has one: title and author.
+        #expect(try untitled.selector(key: nil).index(of: " Dune ", count: 2, in: "t.json") == 0)
+        #expect(try untitled.selector(key: nil).index(of: "Emma / Jane Austen", count: 2, in: "t.json") == 1)
         let skus = try EditedFile(path: try folder.write("s.json", #"[{"name":"A","sku":269.0},{"name":"B","sku":"0"}]"#))
         // With --key, digits are a key, and a number matches by value.
         #expect(try skus.selector(key: ["sku"]).index(of: "0", count: 2, in: "s.json") == 1)
@@ -115,7 +128,7 @@ import Testing
         let folder = try ScratchFolder()
         let path = try folder.write("p.json", Self.products)
         let file = try EditedFile(path: path)
-        try file.edit("1", change: change("price=1"))
+        try file.edit("2", change: change("price=1"))
         let meanwhile = Array(#"[{"name":"Other","price":1}]"#.utf8)
         try folder.write("p.json", meanwhile)
         let error = try #require(throws: FerryError.self) { try file.save() }

@@ -40,7 +40,7 @@ import Testing
     @Test func csvCellThatNeedsQuotesIsQuotedInTheFileStyle() throws {
         let folder = try ScratchFolder()
         let file = try open("p.csv", Self.semicolonCSV, in: folder)
-        try file.edit("2", change: change("name=Switch; OLED"))
+        try file.edit("3", change: change("name=Switch; OLED"))
         try file.save()
         #expect(try folder.read("p.csv") == replacing("GameCube", with: "\"Switch; OLED\"", in: Self.semicolonCSV))
     }
@@ -122,14 +122,14 @@ import Testing
         var file = try open("p.json", Self.compactJSON, in: folder)
         var unset = RecordChange()
         unset.removed = ["sku"]
-        try file.edit("0", change: unset)
+        try file.edit("1", change: unset)
         try file.save()
         file = try EditedFile(path: folder.path("p.json"))
-        try file.remove("0")
+        try file.remove("1")
         try file.save()
         #expect(String(decoding: try folder.read("p.json"), as: UTF8.self) == #"[{"name":"Xbox","price":299.00,"sku":"A-2"}]"#)
         file = try EditedFile(path: folder.path("p.json"))
-        try file.remove("0")
+        try file.remove("1")
         try file.save()
         #expect(String(decoding: try folder.read("p.json"), as: UTF8.self) == "[]")
         file = try EditedFile(path: folder.path("p.json"))
@@ -171,7 +171,7 @@ import Testing
         // The file quotes every cell, so the new row does too.
         #expect(String(decoding: try folder.read("p.csv"), as: UTF8.self) == "\"name\",\"price\"\n\"Wii\",\"269\"\n\"PS5\",\"499\"\n")
         file = try EditedFile(path: folder.path("p.csv"))
-        try file.remove("1")
+        try file.remove("2")
         try file.save()
         #expect(String(decoding: try folder.read("p.csv"), as: UTF8.self) == "\"name\",\"price\"\n\"Wii\",\"269\"\n")
     }
@@ -179,7 +179,7 @@ import Testing
     @Test func csvRefusesAFieldItHasNoColumnFor() throws {
         let folder = try ScratchFolder()
         let file = try open("p.csv", Array("name,price\nWii,269\n".utf8), in: folder)
-        let error = try #require(throws: FerryError.self) { try file.edit("0", change: change("colour=white")) }
+        let error = try #require(throws: FerryError.self) { try file.edit("1", change: change("colour=white")) }
         #expect(error.code == .editNewColumn)
         #expect(error.arguments == [.string("colour")])
         #expect(error.location.record == 0 && error.location.field == "colour")
@@ -234,7 +234,7 @@ import Testing
         #expect(saved.starts(with: Array("bplist00".utf8)))
         file = try EditedFile(path: path)
         #expect(file.records.map { $0["price"] } == [.double(299), .double(249), .double(19.99)])
-        let error = try #require(throws: FerryError.self) { try file.remove("3") }
+        let error = try #require(throws: FerryError.self) { try file.remove("4") }
         #expect(error.code == .editIndexOutOfRange)
     }
 }

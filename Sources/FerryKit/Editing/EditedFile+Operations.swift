@@ -4,7 +4,7 @@ extension EditedFile {
     /// The records as they are now.
     public var records: [Record] { editor.records }
 
-    /// Which record a selector names, by index or by key (see `RecordSelector`).
+    /// Which record a selector names, by number or by key (see `RecordSelector`).
     /// - Parameter key: `--key`'s fields, or nil for the kind's default key.
     public func selector(key: [String]?) -> RecordSelector {
         RecordSelector(records: records, key: key, schema: schema, kind: kind)

@@ -77,6 +77,9 @@ public final class EditedFile {
             format = codec.id
             codecCompresses = codec.capabilities.contains(.writesGzip)
             let context = ReadContext(kind: kind, schema: schema, options: options, limits: limits)
+            // Every record, invalid ones too: a cell that does not fit its
+            // type is read as its text, for the edit that fixes it.
+            context.keepsMismatchedCells = true
             let reader = try codec.makeReader(MemoryInput(bytes, name: path), context: context)
             var records: [Record] = []
             while let record = try reader.next() { records.append(record) }

@@ -3,9 +3,9 @@
 extension FerryError.Code {
     /// The file changed on disk between reading it and saving the edit.
     public static let editFileChanged = Self("edit.fileChanged", .io)
-    /// A selector that is no record's index or key.
+    /// A selector that is no record's number or key.
     public static let editNoSuchRecord = Self("edit.noSuchRecord", .usage)
-    /// An index past the last record.
+    /// A record number past the last record, or 0 (records count from 1).
     public static let editIndexOutOfRange = Self("edit.indexOutOfRange", .usage)
     /// A key that several records have.
     public static let editAmbiguousKey = Self("edit.ambiguousKey", .usage)
@@ -22,16 +22,17 @@ extension FerryError {
         FerryError(.editFileChanged, [.path(path)], at: SourceLocation(file: path))
     }
 
-    /// - Parameter candidates: records the user may have meant, as `index: key` text.
+    /// - Parameter candidates: records the user may have meant, as `number: key` text.
     public static func editNoSuchRecord(_ selector: String, candidates: String, in path: String) -> FerryError {
         FerryError(.editNoSuchRecord, [.string(selector), .string(candidates)], at: SourceLocation(file: path))
     }
 
-    public static func editIndexOutOfRange(_ index: Int, count: Int, in path: String) -> FerryError {
-        FerryError(.editIndexOutOfRange, [.ungrouped(index), .count(count)], at: SourceLocation(file: path))
+    /// - Parameter number: the record number asked for, counted from 1.
+    public static func editIndexOutOfRange(_ number: Int, count: Int, in path: String) -> FerryError {
+        FerryError(.editIndexOutOfRange, [.ungrouped(number), .count(count)], at: SourceLocation(file: path))
     }
 
-    /// - Parameter candidates: the records that have the key, as `index: key` text.
+    /// - Parameter candidates: the records that have the key, as `number: key` text.
     public static func editAmbiguousKey(_ selector: String, count: Int, candidates: String, in path: String) -> FerryError {
         FerryError(.editAmbiguousKey, [.string(selector), .count(count), .string(candidates)], at: SourceLocation(file: path))
     }

@@ -1,4 +1,4 @@
-/// What `ferry list` shows of a file: each record's index, key and main
+/// What `ferry list` shows of a file: each record's number, key and main
 /// fields, and its photo's type and size.
 ///
 /// The main fields are a product's `name`, `price` and `sku`; a book's
@@ -8,7 +8,9 @@
 public struct RecordListing {
     /// One record's line.
     public struct Row {
-        public var index: Int
+        /// The record's number, counted from 1 as every message counts
+        /// records (and as `edit` and `remove` take it).
+        public var number: Int
         public var key: String?
         /// The text of each main field (`columns`), empty for none.
         public var cells: [String]
@@ -62,7 +64,7 @@ public struct RecordListing {
         self.columns = columns
         rows = records.enumerated().map { index, record in
             Row(
-                index: index, key: selector.keyText(of: index),
+                number: index + 1, key: selector.keyText(of: index),
                 cells: columns.map { record[$0].map(RecordListing.text) ?? "" },
                 photo: record[RecordChange.photoField].flatMap(RecordListing.photo))
         }
@@ -92,7 +94,7 @@ public struct RecordListing {
     // MARK: - JSON
 
     /// The listing for programs, one JSON object (Formats/editing.md shows its shape):
-    /// `{"file", "format", "kind", "key": [fields] or null, "records": [{"index",
+    /// `{"file", "format", "kind", "key": [fields] or null, "records": [{"record",
     /// "key", "fields": {every field but the photo}, "photo": null or
     /// {"type", "bytes"} or {"reference"}}]}`.
     /// - Throws: `json.nonFiniteNumber` for a record holding one.
@@ -105,7 +107,7 @@ public struct RecordListing {
         var entries: [Value] = []
         for (row, record) in zip(rows, records) {
             var entry = OrderedObject()
-            entry.append(key: "index", value: .integer(Int64(row.index)))
+            entry.append(key: "record", value: .integer(Int64(row.number)))
             entry.append(key: "key", value: row.key.map(Value.string) ?? .null)
             var fields = OrderedObject()
             for (name, value) in record.pairs where name != RecordChange.photoField {

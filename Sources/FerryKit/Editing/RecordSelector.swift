@@ -1,9 +1,10 @@
-/// Which record `ferry edit` and `ferry remove` mean: a 0-based index, or a
-/// record's key as merge defines it (`KeyFields`, `DefaultKey`;
-/// Formats/merge.md).
+/// Which record `ferry edit` and `ferry remove` mean: its number, counted
+/// from 1 as every message counts records (the numbers `validate` prints),
+/// or its key (`KeyFields`, `DefaultKey.addressingFields`; Formats/editing.md).
 ///
-/// Digits alone are an index when there is such a record, unless `--key`
-/// was given; anything else, or digits past the last record, is a key. A
+/// Digits alone are a record number when there is such a record, unless
+/// `--key` was given; anything else, or digits past the last record, is a
+/// key. A
 /// key of one field matches its key text (trimmed, NFC, numbers by value:
 /// `269` finds `269.0`); a key of several fields (a book's title and
 /// author) matches their key texts joined by ` / `, or the first field's
@@ -13,7 +14,7 @@
 /// costs nothing more.
 public final class RecordSelector {
     /// The key fields, or nil when the records have no key (generic ones without `--key`).
-    public private(set) lazy var keyFields: [String]? = key ?? DefaultKey.fields(of: records, kind: kind)
+    public private(set) lazy var keyFields: [String]? = key ?? DefaultKey.addressingFields(of: records, kind: kind)
     /// Whether the key was asked for (`--key`): the selector is then always a key.
     public let keyGiven: Bool
     private let records: [Record]
@@ -45,12 +46,12 @@ public final class RecordSelector {
         return keys[index].map { $0 ?? "" }.joined(separator: " / ")
     }
 
-    /// The index `selector` names.
+    /// The index (0-based) of the record `selector` names.
     /// - Throws: `edit.indexOutOfRange`, `edit.noSuchRecord` and
     ///   `edit.ambiguousKey` (with candidates), `edit.noKey`.
     public func index(of selector: String, count: Int, in path: String) throws(FerryError) -> Int {
         let isIndex = !selector.isEmpty && selector.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-        if isIndex && !keyGiven, let index = Int(selector), index < count { return index }
+        if isIndex && !keyGiven, let number = Int(selector), number >= 1, number <= count { return number - 1 }
         guard keyFields != nil else {
             if isIndex { throw .editIndexOutOfRange(Int(selector) ?? Int.max, count: count, in: path) }
             throw .editNoKey(selector, in: path)
@@ -90,9 +91,9 @@ public final class RecordSelector {
         return containing.isEmpty ? Array(keys.indices.prefix(RecordSelector.shownCandidates)) : containing
     }
 
-    /// `index: key` for the first few of `indexes`, and `…` when there are more.
+    /// `number: key` for the first few of `indexes`, and `…` when there are more.
     private func candidates(_ indexes: [Int]) -> String {
-        var shown = indexes.prefix(RecordSelector.shownCandidates).map { "\($0): \(keyText(of: $0) ?? "-")" }
+        var shown = indexes.prefix(RecordSelector.shownCandidates).map { "\($0 + 1): \(keyText(of: $0) ?? "-")" }
         if indexes.count > RecordSelector.shownCandidates { shown.append("…") }
         return shown.joined(separator: "; ")
     }

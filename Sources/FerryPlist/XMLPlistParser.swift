@@ -443,7 +443,7 @@ enum XMLPlistScalars {
     }
 
     /// An ISO 8601 date in UTC, `2017-10-07T12:30:00Z`, with optional
-    /// fractional seconds.
+    /// fractional seconds; nil past what `Timestamp` writes.
     static func date(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
         var index = 0
         func number(_ width: Int, maxWidth: Int? = nil) -> Int64? {
@@ -485,7 +485,9 @@ enum XMLPlistScalars {
         else { return nil }
         let days = daysSince1970(year: signedYear, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
-        return Date(timeIntervalSince1970: seconds)
+        let date = Date(timeIntervalSince1970: seconds)
+        // A year of nine digits parses, but text output could not show it.
+        return Timestamp.isWritable(date) ? date : nil
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

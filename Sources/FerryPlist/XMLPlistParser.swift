@@ -26,12 +26,14 @@ public enum XMLPlistParser {
         return try parse(bytes, name: input.name, limits: limits)
     }
 
-    /// Parses an XML property list already in memory, named `name` in errors.
-    /// - Throws: as `parse(_:limits:)`.
+    /// Parses an XML property list already in memory, named `name` in
+    /// errors: UTF-8, or UTF-16 after a byte order mark (`XMLPlistEncoding`).
+    /// - Throws: as `parse(_:limits:)`, and `encoding.invalidUTF16`.
     public static func parse(_ bytes: [UInt8], name: String = "-", limits: ReadLimits = ReadLimits()) throws(FerryError)
         -> PlistValue
     {
-        try bytes.withUnsafeBufferPointer { buffer in
+        let bytes = try XMLPlistEncoding.utf8(bytes, name: name, limit: limits.maxInputBytes)
+        return try bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(FerryError) in
                 do throws(XMLPlistScanError) {
                     return try document(buffer, maxDepth: limits.maxDepth)

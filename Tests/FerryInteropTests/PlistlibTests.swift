@@ -175,6 +175,20 @@ import Testing
         #expect(try PythonReader.describe("plist", folder.path("back.plist")) == value)
     }
 
+    /// test_plistlib's binary dates of NaN and infinity fail the conversion
+    /// with a code and leave no output, where they used to come out as the
+    /// text `invalid-date` with exit status 0.
+    @Test(arguments: ["invalid-datetime-nan", "invalid-datetime-infinity"])
+    func impossibleDatesFailTheConversion(name: String) throws {
+        let folder = try ScratchFolder()
+        let input = TestPaths.corpus("cpython-plistlib/invalid-binary/\(name).bplist").path
+        let result = try Ferry.run(["convert", "--quiet", input, folder.path("dates.json")])
+        #expect(!result.signaled && result.status != 0)
+        #expect(result.diagnosticCodes == ["plist.invalidDate"], "\(result.err)")
+        #expect(result.diagnostics.first?.file == input)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("dates.json")), "a failed conversion left its output")
+    }
+
     @Test func negativeZeroSurvives() throws {
         let folder = try ScratchFolder()
         let value: Typed = .array([

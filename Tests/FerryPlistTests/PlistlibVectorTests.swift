@@ -138,6 +138,42 @@ import FerryTestSupport
         #expect(stored["n"] == .double(18_446_744_073_709_551_616))
     }
 
+    /// `test_keyed_archive_data`: as a plain plist, the archive plistlib
+    /// describes (UIDs as `{"CF$UID": n}`); as an archive, its root is the
+    /// string of an NSString subclass, which is no record.
+    @Test func keyedArchiveSampleReadsAsPlistlibReadsIt() throws {
+        let bytes = try Self.bytes("keyed-archive.bplist")
+        let uid = { (number: Int64) -> Value in Self.object([("CF$UID", .integer(number))]) }
+        let read = PlistFixtures.read(bytes, codec: PlistCodec())
+        #expect(read.error == nil)
+        let record = try #require(read.records.first)
+        #expect(Set(record.fields.names) == ["$version", "$objects", "$archiver", "$top"])
+        #expect(record["$version"] == .integer(100_000))
+        #expect(record["$archiver"] == .string("NSKeyedArchiver"))
+        #expect(record["$top"] == Self.object([("root", uid(1))]))
+        guard case .array(let objects)? = record["$objects"], objects.count == 3 else {
+            Issue.record("$objects is \(String(describing: record["$objects"]))")
+            return
+        }
+        #expect(objects[0] == .string("$null"))
+        guard case .object(let string) = objects[1], case .object(let description) = objects[2] else {
+            Issue.record("objects 1 and 2 are no dictionaries")
+            return
+        }
+        #expect(string["pytype"] == .integer(1))
+        #expect(string["$class"] == uid(2))
+        #expect(string["NS.string"] == .string("KeyArchive UID Test"))
+        #expect(description["$classname"] == .string("OC_BuiltinPythonUnicode"))
+        #expect(description["$classes"] == .array(["OC_BuiltinPythonUnicode", "OC_PythonUnicode", "NSString", "NSObject"].map { .string($0) }))
+        #expect(description["$classhints"] == .array([.string("OC_PythonString"), .string("NSString")]))
+
+        let limits = ReadLimits()
+        let archive = try KeyedArchiveObjects(binary: InputBytes(bytes), name: "test", limits: limits)
+        var decoder = KeyedArchiveDecoder(archive, limits: limits, classMap: ClassMap())
+        #expect(try decoder.value(uid: archive.root, depth: 1) == .string("KeyArchive UID Test"))
+        #expect(PlistFixtures.read(bytes, codec: ArchiveCodec()).error?.code == .archiveRecordNotObject)
+    }
+
     // MARK: - Invalid binary plists
 
     /// Every one of `INVALID_BINARY_PLISTS`, with the code and byte offset

@@ -55,9 +55,12 @@ public final class LossTally {
     /// largest double the largest (so the output stays convertible). A
     /// number whose stored value is not the text's number
     /// (`DecimalText.holds`) is noted as `convert.numberRounded`.
-    public func storable(_ value: Value, field: String, record: Int) -> Value {
+    /// - Parameter keepsUnsigned: whether the format stores integers from
+    ///   2^63 to 2^64 − 1 (binary plists do): such a number stays as it is.
+    public func storable(_ value: Value, field: String, record: Int, keepsUnsigned: Bool = false) -> Value {
         switch value {
         case .number(let number):
+            if keepsUnsigned, number.unsignedInteger != nil { return value }
             var text = number.text
             return text.withUTF8 { bytes -> Value in
                 switch DecimalText.value(bytes) {
@@ -72,12 +75,14 @@ public final class LossTally {
                 }
             }
         case .array(let elements) where elements.contains(where: Self.hasNumberText):
-            return .array(elements.map { storable($0, field: field, record: record) })
+            return .array(elements.map { storable($0, field: field, record: record, keepsUnsigned: keepsUnsigned) })
         case .object(let object) where object.values.contains(where: Self.hasNumberText):
             var converted = OrderedObject()
             converted.reserveCapacity(object.count)
             for index in 0..<object.count {
-                converted.append(key: object.keys[index], value: storable(object.values[index], field: field, record: record))
+                converted.append(
+                    key: object.keys[index],
+                    value: storable(object.values[index], field: field, record: record, keepsUnsigned: keepsUnsigned))
             }
             return .object(converted)
         default:
@@ -87,11 +92,12 @@ public final class LossTally {
 
     /// `record` with its values made `storable`; the record itself when it
     /// has no number kept as text, the common case.
-    public func storable(_ record: Record) -> Record {
+    public func storable(_ record: Record, keepsUnsigned: Bool = false) -> Record {
         guard record.values.contains(where: Self.hasNumberText) else { return record }
         var values = record.values
         for index in values.indices where Self.hasNumberText(values[index]) {
-            values[index] = storable(values[index], field: record.fields.names[index], record: record.origin.index)
+            values[index] = storable(
+                values[index], field: record.fields.names[index], record: record.origin.index, keepsUnsigned: keepsUnsigned)
         }
         return Record(fields: record.fields, values: values, origin: record.origin)
     }

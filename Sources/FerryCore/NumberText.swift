@@ -45,6 +45,29 @@ public struct NumberText: Sendable, Hashable {
     }
 }
 
+extension NumberText {
+    /// The number when the text is an integer from 2^63 to 2^64 − 1 (an
+    /// optional `+`, then digits), which `value` can only round to a
+    /// double: property lists store these exactly, in 16 bytes.
+    public var unsignedInteger: UInt64? {
+        var text = text
+        return text.withUTF8 { bytes -> UInt64? in
+            var digits = bytes[...]
+            if digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+            guard !digits.isEmpty else { return nil }
+            var magnitude: UInt64 = 0
+            for byte in digits {
+                guard byte &- 0x30 < 10 else { return nil }
+                let (product, high) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = product.addingReportingOverflow(UInt64(byte &- 0x30))
+                guard !high, !carry else { return nil }
+                magnitude = sum
+            }
+            return magnitude > UInt64(Int64.max) ? magnitude : nil
+        }
+    }
+}
+
 extension Value {
     /// The value, with a number kept as text (`.number`) as its number.
     @inlinable

@@ -6,17 +6,40 @@ import Foundation
 
 /// ISO 8601 text for dates, written without Foundation's formatters.
 public enum Timestamp {
-    /// `date` in UTC as `2017-10-07T12:30:00Z`, with milliseconds when it has them.
+    /// The dates `iso8601(_:)` can write: less than 10^14 seconds (about
+    /// three million years) from 1970, either way.
+    public static let writableSeconds: Double = 1e14
+
+    /// Whether `iso8601(_:)` writes `date` as a calendar date: false for
+    /// NaN, the infinities and anything `writableSeconds` or more from 1970.
+    public static func isWritable(_ date: Date) -> Bool {
+        isWritable(sinceReferenceDate: date.timeIntervalSinceReferenceDate)
+    }
+
+    /// Whether a date of `seconds` since 2001-01-01, as plists store it,
+    /// is one `iso8601(_:)` writes.
+    public static func isWritable(sinceReferenceDate seconds: Double) -> Bool {
+        let since1970 = seconds + 978_307_200
+        return since1970.isFinite && abs(since1970) < writableSeconds
+    }
+
+    /// `date` in UTC as `2017-10-07T12:30:00Z`, with as many fractional
+    /// digits as the date has, in groups of three: milliseconds
+    /// (`.250Z`) or microseconds (`.382174Z`), rounded to the microsecond.
+    /// Readers that take only 3 or 6 digits read both. `invalid-date` for a date `isWritable` refuses,
+    /// which readers report before it gets here.
     public static func iso8601(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e14 else { return "invalid-date" }
-        var whole = seconds.rounded(.down)
-        var millis = Int(((seconds - whole) * 1000).rounded())
-        if millis == 1000 {
+        guard isWritable(date) else { return "invalid-date" }
+        // Split the seconds since 2001, as plists and Date hold them, so the
+        // fraction is not blurred by the 978,307,200 seconds to 1970.
+        let reference = date.timeIntervalSinceReferenceDate
+        var whole = reference.rounded(.down)
+        var micros = Int(((reference - whole) * 1_000_000).rounded())
+        if micros == 1_000_000 {
             whole += 1
-            millis = 0
+            micros = 0
         }
-        let total = Int64(whole)
+        let total = Int64(whole) + 978_307_200
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = Int(total - days * 86_400)
         let (year, month, day) = civilDate(daysSince1970: days)
@@ -26,7 +49,11 @@ public enum Timestamp {
         }
         var text = "\(year < 0 ? "-" : "")\(pad(Int(abs(year)), 4))-\(pad(month, 2))-\(pad(day, 2))"
         text += "T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
-        if millis != 0 { text += "." + pad(millis, 3) }
+        if micros % 1000 != 0 {
+            text += "." + pad(micros, 6)
+        } else if micros != 0 {
+            text += "." + pad(micros / 1000, 3)
+        }
         return text + "Z"
     }
 

@@ -14,11 +14,13 @@ public struct ArchiveCodec: Codec {
         CodecOption(name: "class-name", helpKey: .optionArchiveClassName, valueName: "name", applies: .write),
     ]
 
-    /// A binary or XML plist that names `$archiver` near its start, as
-    /// NSKeyedArchiver and plistlib both write it.
+    /// A binary or XML plist (UTF-8, or UTF-16 with a byte order mark) that
+    /// names `$archiver` near its start, as NSKeyedArchiver and plistlib
+    /// both write it.
     public func sniff(_ prefix: [UInt8]) -> SniffResult {
-        guard prefix.starts(with: BinaryPlistScanner.magic) || Self.looksLikeXML(prefix) else { return .no }
-        return prefix.firstRange(of: Array("$archiver".utf8)) != nil ? .certain : .no
+        let text = XMLPlistEncoding.sniffable(prefix)
+        guard prefix.starts(with: BinaryPlistScanner.magic) || Self.looksLikeXML(text) else { return .no }
+        return text.firstRange(of: Array("$archiver".utf8)) != nil ? .certain : .no
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {

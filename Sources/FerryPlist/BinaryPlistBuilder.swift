@@ -43,7 +43,9 @@ public struct BinaryPlistBuilder {
         case .bool(let flag): return addBool(flag)
         case .integer(let number): return addInteger(number)
         case .number(let number):
-            // Writers make these storable first, counting what rounds.
+            // Writers make these storable first, counting what rounds; an
+            // integer past Int64 but within UInt64 stays exact.
+            if let unsigned = number.unsignedInteger { return add(.unsignedInteger(unsigned)) }
             switch number.value {
             case .integer(let integer): return addInteger(integer)
             case .double(let double): return addReal(double)
@@ -51,6 +53,7 @@ public struct BinaryPlistBuilder {
             }
         case .unsignedInteger(let number):
             if number <= UInt64(Int64.max) { return addInteger(Int64(number)) }
+            // The 16-byte form, as CF and plistlib write it: 8 zero bytes, then the value.
             return begin(container: false) { body in
                 body.append(0x14)
                 body.append(contentsOf: repeatElement(0, count: 8))

@@ -142,8 +142,7 @@ public struct BinaryPlistDecoder {
         case .null, .fill: return .null
         case .bool(let flag): return .bool(flag)
         case .integer(let number): return .integer(number)
-        case .unsignedInteger(let number):
-            throw .plistIntegerOutOfRange(String(number), at: scanner.location(try scanner.offset(of: index)))
+        case .unsignedInteger(let number): return PlistValue.unsignedNumber(number)
         case .real(let number): return .double(number)
         case .date(let seconds): return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .data(let range): return .bytes(Array(scanner.payload(range)))

@@ -195,7 +195,8 @@ public final class BinaryPlistScanner {
     }
 
     /// Object `index`, decoded as far as its marker.
-    /// - Throws: `bplist.invalidObject`, `bplist.objectOutOfBounds` and the
+    /// - Throws: `bplist.invalidObject`, `bplist.objectOutOfBounds`,
+    ///   `plist.invalidDate` for a date `Timestamp` cannot write, and the
     ///   errors of `offset(of:)`.
     public func object(_ index: Int) throws(FerryError) -> BinaryPlistObject {
         let start = try offset(of: index)
@@ -224,7 +225,13 @@ public final class BinaryPlistScanner {
         case 0x3:
             guard marker == 0x33 else { throw .bplistInvalidObject(index, marker: marker, at: location(start)) }
             try need(start + 1, 8, index)
-            return .date(Double(bitPattern: readNumber(at: start + 1, width: 8)))
+            let seconds = Double(bitPattern: readNumber(at: start + 1, width: 8))
+            // NaN, an infinity or a date millions of years away would reach
+            // text output as no date at all.
+            guard Timestamp.isWritable(sinceReferenceDate: seconds) else {
+                throw .plistInvalidDate(index, seconds: seconds, at: location(start))
+            }
+            return .date(seconds)
         case 0x4:
             let (payload, count) = try counted(start, info: info, index: index)
             try need(payload, count, index)

@@ -6,7 +6,10 @@ import FerryCore
 /// The format puts its offset table at the end and sizes references by the
 /// final object count, so records are built up in a `BinaryPlistBuilder`
 /// and written out by `finish()`. A null field is left out of its
-/// dictionary, as plists have no null.
+/// dictionary, as plists have no null. An integer from 2^63 to 2^64 − 1
+/// (a number kept as text) is stored exactly, in the 16-byte form CF and
+/// plistlib write; other numbers kept as text are rounded as
+/// `LossTally.storable` says.
 public final class BinaryPlistWriter: RecordWriter {
     private let output: any ByteOutput
     private var builder = BinaryPlistBuilder()
@@ -25,7 +28,7 @@ public final class BinaryPlistWriter: RecordWriter {
 
     /// - Throws: `plist.nullInArray`, located at the record's field.
     public func write(_ record: Record) throws(FerryError) {
-        let record = losses.storable(record)
+        let record = losses.storable(record, keepsUnsigned: true)
         losses.noteDroppedNulls(record)
         if keyFields !== record.fields {
             keyObjects = record.fields.names.map { builder.addString($0) }

@@ -5,6 +5,7 @@ import FerryCore
 extension FerryError.Code {
     public static let plistIntegerOutOfRange = Self("plist.integerOutOfRange", .data)
     public static let plistNullInArray = Self("plist.nullInArray", .data)
+    public static let plistInvalidDate = Self("plist.invalidDate", .data)
 }
 
 extension FerryError {
@@ -14,6 +15,15 @@ extension FerryError {
 
     public static func plistNullInArray(at location: SourceLocation = .unknown) -> FerryError {
         FerryError(.plistNullInArray, [], at: location)
+    }
+
+    /// A date no calendar date can show (`Timestamp.isWritable`): NaN, an
+    /// infinity, or millions of years away.
+    /// - Parameters:
+    ///   - object: the object number (binary plists) or UID (archives).
+    ///   - seconds: the date as seconds since 2001-01-01, as the file has it.
+    public static func plistInvalidDate(_ object: Int, seconds: Double, at location: SourceLocation) -> FerryError {
+        FerryError(.plistInvalidDate, [.integer(object), .string(String(seconds))], at: location)
     }
 }
 

@@ -244,6 +244,9 @@ public struct KeyedArchiveDecoder {
             guard case .real(let seconds)? = fields["NS.time"] else {
                 throw .archiveWrongType(uid, field: "NS.time", expected: .typeReal, at: location(uid, field: "NS.time"))
             }
+            guard Timestamp.isWritable(sinceReferenceDate: seconds) else {
+                throw .plistInvalidDate(uid, seconds: seconds, at: location(uid, field: "NS.time"))
+            }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .uuid:
             guard case .data(let bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {

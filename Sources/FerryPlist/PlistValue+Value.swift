@@ -12,14 +12,14 @@ extension PlistValue {
     /// The value as records carry it.
     ///
     /// A UID becomes `{"CF$UID": n}`, as plutil shows it in JSON; a set
-    /// arrives as an array. The binary `null` object becomes null.
-    /// - Throws: `plist.integerOutOfRange` for an unsigned integer above
-    ///   `Int64.max`, which records cannot hold exactly.
+    /// arrives as an array. The binary `null` object becomes null. An
+    /// integer above `Int64.max` (up to 2^64 − 1, as CF and plistlib write
+    /// it) becomes a number kept as text, exact in every output.
     public func recordValue() throws(FerryError) -> Value {
         switch self {
         case .bool(let flag): return .bool(flag)
         case .integer(let number): return .integer(number)
-        case .unsignedInteger(let number): throw .plistIntegerOutOfRange(String(number))
+        case .unsignedInteger(let number): return Self.unsignedNumber(number)
         case .real(let number): return .double(number)
         case .number(let number): return .number(number)
         case .date(let date): return .date(date)
@@ -39,6 +39,13 @@ extension PlistValue {
             }
             return .object(object)
         }
+    }
+}
+
+extension PlistValue {
+    /// `number`, which may pass `Int64.max`, as records carry it.
+    static func unsignedNumber(_ number: UInt64) -> Value {
+        number <= UInt64(Int64.max) ? .integer(Int64(number)) : .number(NumberText(unchecked: String(number)))
     }
 }
 

@@ -17,9 +17,10 @@ public struct PlistXMLCodec: Codec {
     /// `<plist` or `<!DOCTYPE plist` near the start, after an optional UTF-8
     /// byte order mark, white space and XML declaration, is likely an XML
     /// plist; other XML is only possible. Never certain: a keyed archive in
-    /// XML is an XML plist too, and its codec claims it.
+    /// XML is an XML plist too, and its codec claims it. A document in
+    /// UTF-16 with a byte order mark is sniffed the same way.
     public func sniff(_ prefix: [UInt8]) -> SniffResult {
-        var bytes = prefix[...]
+        var bytes = XMLPlistEncoding.sniffable(prefix)[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         bytes = bytes.drop { XMLPlistScanner.isSpace($0) }
         if bytes.starts(with: Array("<plist".utf8)) || bytes.starts(with: Array("<!DOCTYPE plist".utf8)) {
@@ -34,7 +35,7 @@ public struct PlistXMLCodec: Codec {
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        XMLPlistReader(input, limits: context.limits)
+        XMLPlistReader(try XMLPlistEncoding.utf8(input), limits: context.limits)
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {

@@ -26,12 +26,14 @@ public enum XMLPlistParser {
         return try parse(bytes, name: input.name, limits: limits)
     }
 
-    /// Parses an XML property list already in memory, named `name` in errors.
-    /// - Throws: as `parse(_:limits:)`.
+    /// Parses an XML property list already in memory, named `name` in
+    /// errors: UTF-8, or UTF-16 after a byte order mark (`XMLPlistEncoding`).
+    /// - Throws: as `parse(_:limits:)`, and `encoding.invalidUTF16`.
     public static func parse(_ bytes: [UInt8], name: String = "-", limits: ReadLimits = ReadLimits()) throws(FerryError)
         -> PlistValue
     {
-        try bytes.withUnsafeBufferPointer { buffer in
+        let bytes = try XMLPlistEncoding.utf8(bytes, name: name, limit: limits.maxInputBytes)
+        return try bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(FerryError) in
                 do throws(XMLPlistScanError) {
                     return try document(buffer, maxDepth: limits.maxDepth)
@@ -443,7 +445,7 @@ enum XMLPlistScalars {
     }
 
     /// An ISO 8601 date in UTC, `2017-10-07T12:30:00Z`, with optional
-    /// fractional seconds.
+    /// fractional seconds; nil past what `Timestamp` writes.
     static func date(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
         var index = 0
         func number(_ width: Int, maxWidth: Int? = nil) -> Int64? {
@@ -485,7 +487,9 @@ enum XMLPlistScalars {
         else { return nil }
         let days = daysSince1970(year: signedYear, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
-        return Date(timeIntervalSince1970: seconds)
+        let date = Date(timeIntervalSince1970: seconds)
+        // A year of nine digits parses, but text output could not show it.
+        return Timestamp.isWritable(date) ? date : nil
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

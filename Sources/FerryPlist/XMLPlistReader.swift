@@ -57,8 +57,8 @@ public final class XMLPlistReader: RecordReader {
     /// The next record.
     /// - Throws: `format.notRecords` for a root or array element that is not
     ///   a `<dict>`; `limit.nestingTooDeep`, `limit.recordTooLarge`,
-    ///   `plist.integerOutOfRange`, `io.readFailed` and the `xmlplist.*`
-    ///   codes. After an error, every call throws it again.
+    ///   `io.readFailed` and the `xmlplist.*` codes. After an error, every
+    ///   call throws it again.
     public func next() throws(FerryError) -> Record? {
         while true {
             switch try advance() {

@@ -160,18 +160,33 @@ import Testing
     }
 
     /// plistlib writes integers from 2^63 to 2^64 - 1 in 16 bytes. Records
-    /// hold 64-bit signed integers, so Ferry refuses them with a coded error
-    /// rather than wrap or round them.
+    /// keep them as numbers kept as text: exact in JSON, and 16 bytes again
+    /// in a binary plist, which plistlib reads back as the same integer.
     @Test(arguments: ["9223372036854775808", "18446744073709551615"])
-    func sixteenByteIntegerIsOutOfRange(digits: String) throws {
+    func sixteenByteIntegerIsExact(digits: String) throws {
         let folder = try ScratchFolder()
         let value: Typed = .array([.dict([("id", .integer(1)), ("big", .int(digits))])])
         try PythonReader.writePlist(value, to: folder.path("big.plist"), in: folder)
         #expect(try PythonReader.describe("plist", folder.path("big.plist")) == value)
-        let result = try Ferry.run(["convert", "--quiet", folder.path("big.plist"), folder.path("big.json")])
+        try Ferry.convert([folder.path("big.plist"), folder.path("big.json"), "--kind", "generic"])
+        let json = try String(contentsOfFile: folder.path("big.json"), encoding: .utf8)
+        #expect(json.contains("\"big\": \(digits)"), "\(json)")
+        try Ferry.convert([folder.path("big.json"), folder.path("back.plist"), "--to", "plist", "--kind", "generic"])
+        #expect(try PythonReader.describe("plist", folder.path("back.plist")) == value)
+    }
+
+    /// test_plistlib's binary dates of NaN and infinity fail the conversion
+    /// with a code and leave no output, where they used to come out as the
+    /// text `invalid-date` with exit status 0.
+    @Test(arguments: ["invalid-datetime-nan", "invalid-datetime-infinity"])
+    func impossibleDatesFailTheConversion(name: String) throws {
+        let folder = try ScratchFolder()
+        let input = TestPaths.corpus("cpython-plistlib/invalid-binary/\(name).bplist").path
+        let result = try Ferry.run(["convert", "--quiet", input, folder.path("dates.json")])
         #expect(!result.signaled && result.status != 0)
-        #expect(result.diagnosticCodes == ["plist.integerOutOfRange"], "\(result.err)")
-        #expect(!FileManager.default.fileExists(atPath: folder.path("big.json")), "a failed conversion left its output")
+        #expect(result.diagnosticCodes == ["plist.invalidDate"], "\(result.err)")
+        #expect(result.diagnostics.first?.file == input)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("dates.json")), "a failed conversion left its output")
     }
 
     @Test func negativeZeroSurvives() throws {

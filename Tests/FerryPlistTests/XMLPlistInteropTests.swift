@@ -44,7 +44,8 @@ import Testing
             case .bool(let flag): lines.append("\(path) bool \(flag ? "True" : "False")")
             case .integer(let number): lines.append("\(path) int \(number)")
             case .double(let number): lines.append("\(path) real \(number.bitPattern)")
-            case .number(let number): walk(number.value, path)
+            case .number(let number):
+                if let big = number.unsignedInteger { lines.append("\(path) int \(big)") } else { walk(number.value, path) }
             case .string(let text): lines.append("\(path) str \(hex(Array(text.utf8)))")
             case .bytes(let bytes): lines.append("\(path) data \(hex(bytes))")
             case .date(let date): lines.append("\(path) date \(Int64(date.timeIntervalSince1970.rounded(.down)))")

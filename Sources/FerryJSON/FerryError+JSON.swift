@@ -14,6 +14,9 @@ extension FerryError.Code {
     public static let jsonInvalidUTF8 = Self("json.invalidUTF8", .data)
     public static let jsonTrailingData = Self("json.trailingData", .data)
     public static let jsonExpectedNewline = Self("json.expectedNewline", .data)
+    /// A NUL byte where JSON text should be: UTF-16 or a binary file, as
+    /// `csv.nullByte` says for CSV.
+    public static let jsonNullByte = Self("json.nullByte", .data)
     /// A warning in `convert`, an error in `validate`: RFC 8259 says the
     /// names in an object should be unique.
     public static let jsonDuplicateName = Self("json.duplicateName", .data)

@@ -49,6 +49,9 @@ public final class JSONReader: RecordReader {
     /// In JSON Lines, the window index just past the line being scanned
     /// (its line feed, or the input's end).
     @exclusivity(unchecked) var lineEnd = 0
+    /// In JSON Lines, whether the bad line reading resumes after was refused
+    /// before its end was in the window: the next read skips the rest of it.
+    @exclusivity(unchecked) var skipsRestOfLine = false
     // The reader's state is touched for every record; a reader is never
     // shared between threads, so the run-time exclusivity checks are left out.
     @exclusivity(unchecked) var state = State.start
@@ -246,6 +249,10 @@ public final class JSONReader: RecordReader {
     /// one bad line, never joined to the next. When the reader resumes,
     /// the next call reads the next line.
     private func line() throws(FerryError) -> Step {
+        if skipsRestOfLine {
+            try skipPastLineFeed()
+            skipsRestOfLine = false
+        }
         let step: Step
         do throws(FerryError) {
             step = try readValue(depth: 0, inLine: true) { (scanner) throws(JSONScanError) -> Bool in
@@ -266,6 +273,20 @@ public final class JSONReader: RecordReader {
         }
         if case .end = step { state = .done }
         return step
+    }
+
+    /// Moves past the next line feed, or to the input's end, dropping the
+    /// bytes before it as it reads, so a long line costs no memory.
+    private func skipPastLineFeed() throws(FerryError) {
+        while true {
+            if let found = window.bytes.withUnsafeBufferPointer({ Self.lineFeed(in: $0, from: position, to: window.count) }) {
+                position = found + 1
+                return
+            }
+            position = window.count
+            guard let dropped = try window.refill(keepingFrom: position) else { return }
+            position -= dropped
+        }
     }
 
     private func trailer() throws(FerryError) -> Step {
@@ -391,6 +412,10 @@ public final class JSONReader: RecordReader {
                     isFinal = true
                     endsWithLineFeed = true
                 } else if !window.isAtEnd {
+                    // A line longer than the window: one that cannot start a
+                    // value (NULs of UTF-16 or a binary file) is refused at
+                    // its first byte, not once it is buffered whole.
+                    try refuseUnstartableLine()
                     if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
                     continue
                 }
@@ -419,6 +444,22 @@ public final class JSONReader: RecordReader {
                 throw FerryError(code, arguments, at: inRecord ? recordLocation(of: at) : window.location(of: at))
             }
         }
+    }
+
+    /// Throws when the unfinished line at the position starts with a byte
+    /// no JSON value starts with; reading resumes after the whole line.
+    private func refuseUnstartableLine() throws(FerryError) {
+        let refusal = window.bytes.withUnsafeBufferPointer { buffer -> JSONScanError? in
+            guard position < window.count else { return nil }
+            let scanner = JSONScanner(
+                UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position, isFinal: false,
+                maxDepth: maxDepth)
+            return scanner.startsValue(buffer[position]) ? nil : scanner.unexpected(at: position)
+        }
+        guard case .failed(let code, let arguments, let index)? = refusal else { return }
+        lineEnd = position
+        skipsRestOfLine = resumesAfterBadRecords
+        throw FerryError(code, arguments, at: recordLocation(of: index))
     }
 
     /// The index of the first line feed in `buffer[from..<to]`, if any.

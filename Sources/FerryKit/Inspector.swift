@@ -29,7 +29,7 @@ public struct Inspector {
                 let codec = try FormatResolver(registry: registry).inputCodec(
                     path: opened.formatPath, prefix: opened.prefix, from: from)
                 let context = ReadContext(options: options, limits: limits)
-                let reader = try codec.makeReader(opened.input, context: context)
+                let reader = try opened.makeReader(codec, path: path, context: context)
                 var records = 0
                 var photos = 0
                 var kind: RecordKind?

@@ -125,6 +125,22 @@ import Testing
         #expect(error.place == check.place)
     }
 
+    /// Every truncation of the wrapped document: the same outcome whole and
+    /// in small reads, never a crash (refills land inside every step).
+    @Test func truncationsReadTheSameInChunks() throws {
+        let bytes = Array(Self.wrapped.utf8)
+        for length in 0..<bytes.count {
+            let text = String(decoding: bytes[0..<length], as: UTF8.self)
+            let whole = Result { try Self.records(text, at: "/products") }
+            let chunked = Result { try Self.records(text, at: "/products", seed: UInt64(length)) }
+            switch (whole, chunked) {
+            case (.success(let a), .success(let b)): #expect(a == b, "\(length)")
+            case (.failure(let a), .failure(let b)): #expect(a as? FerryError == b as? FerryError, "\(length)")
+            default: Issue.record("whole and chunked differ at \(length)")
+            }
+        }
+    }
+
     /// Skipped values are built into nothing, but nested no deeper than the limit.
     @Test func skippedValuesRespectTheDepthLimit() throws {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)

@@ -44,6 +44,8 @@ extension FerryError.Code {
     public static let formatCannotRead = Self("format.cannotRead", .usage)
     public static let formatCannotWrite = Self("format.cannotWrite", .usage)
     public static let formatNotRecords = Self("format.notRecords", .data)
+    /// A warning: an input of no bytes at all holds no records, in every format.
+    public static let formatEmptyInput = Self("format.emptyInput", .data)
 }
 
 // MARK: - Factories
@@ -153,5 +155,13 @@ extension FerryError {
     /// The input holds a value that is not a record (an object), where records are needed.
     public static func formatNotRecords(found: String, at location: SourceLocation) -> FerryError {
         FerryError(.formatNotRecords, [.typeName(found)], at: location)
+    }
+}
+
+extension FerryWarning {
+    /// The input at `path` has no bytes at all: it is read as no records,
+    /// whatever its format.
+    public static func formatEmptyInput(_ path: String) -> FerryWarning {
+        FerryWarning(.formatEmptyInput, [.path(path)], at: SourceLocation(file: path))
     }
 }

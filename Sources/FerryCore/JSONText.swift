@@ -385,3 +385,21 @@ public enum JSONText {
         text.withUTF8 { output.append($0) }
     }
 }
+
+// MARK: - JSON Pointer (RFC 6901)
+
+extension JSONText {
+    /// `name` as a JSON pointer's reference token: `~` as `~0`, `/` as `~1`.
+    package static func pointerToken(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
+        var escaped = ""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}

@@ -83,6 +83,8 @@ extension MessageKey {
     public static let optionMaxRatio = MessageKey("option.maxRatio")
     /// JSON output: write the array on one line instead of indenting it.
     public static let optionJSONCompact = MessageKey("option.json.compact")
+    /// JSON input: read the records from the array at this RFC 6901 pointer (/products; ~1 for / and ~0 for ~ in a name) instead of the top level.
+    public static let optionJSONRecordsAt = MessageKey("option.json.recordsAt")
     /// CSV and TSV: the field delimiter, one ASCII character, tab or \xHH. Without it, input is split by the delimiter its first rows agree on among comma, semicolon, tab and pipe (comma for CSV and tab for TSV when in doubt); output uses comma for CSV, tab for TSV.
     public static let optionCSVDelimiter = MessageKey("option.csv.delimiter")
     /// CSV and TSV: the quote character (default ").
@@ -613,6 +615,7 @@ extension MessageKey {
         .optionMaxObjects,
         .optionMaxRatio,
         .optionJSONCompact,
+        .optionJSONRecordsAt,
         .optionCSVDelimiter,
         .optionCSVQuote,
         .optionCSVNoHeader,

@@ -9,8 +9,20 @@ public struct JSONCodec: Codec {
     public let extensions = ["json"]
     public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
     public let options = [
-        CodecOption(name: "compact", helpKey: .optionJSONCompact, applies: .write)
+        CodecOption(name: "compact", helpKey: .optionJSONCompact, applies: .write),
+        CodecOption(name: JSONCodec.recordsAt, helpKey: .optionJSONRecordsAt, valueName: "pointer", applies: .read),
     ]
+
+    /// The option that names where the array of records is, as an RFC 6901
+    /// pointer (`--records-at /products`); see `JSONPointer`.
+    public static let recordsAt = "records-at"
+
+    /// The pointer `--records-at` gives, if any.
+    /// - Throws: `json.invalidPointer`.
+    static func pointer(_ context: ReadContext) throws(FerryError) -> JSONPointer? {
+        guard let text = context.options[recordsAt] else { return nil }
+        return try JSONPointer(text)
+    }
 
     /// `[` after optional whitespace is likely JSON; `{` could be JSON or JSON Lines.
     public func sniff(_ prefix: [UInt8]) -> SniffResult {
@@ -22,7 +34,7 @@ public struct JSONCodec: Codec {
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        JSONReader(input, layout: .document, context: context)
+        JSONReader(input, layout: .document, context: context, pointer: try Self.pointer(context))
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {

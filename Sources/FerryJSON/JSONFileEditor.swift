@@ -222,8 +222,11 @@ public final class JSONFileEditor: RecordFileEditor {
 }
 
 extension JSONCodec: EditableCodec {
+    /// Records at a pointer (`--records-at`) are listed, not edited: the
+    /// editor splices a top-level array.
     public func makeEditor(_ bytes: [UInt8], records: [Record], context: ReadContext) throws(FerryError) -> any RecordFileEditor {
-        try JSONFileEditor(bytes, records: records, lines: false, maxDepth: context.limits.maxDepth, format: id)
+        if try Self.pointer(context) != nil { throw .editFormatNotEditable(id) }
+        return try JSONFileEditor(bytes, records: records, lines: false, maxDepth: context.limits.maxDepth, format: id)
     }
 }
 

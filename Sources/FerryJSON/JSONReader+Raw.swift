@@ -54,7 +54,7 @@ extension JSONReader: RawRecordReader {
                 var handled = 0
                 do throws(JSONScanError) {
                     while handled < 4096 {
-                        guard try scanner.startRawElement(&state) else {
+                        guard try scanner.startRawElement(&state, after: afterArray) else {
                             position = scanner.position  // past the closing bracket, or at the end
                             break
                         }
@@ -78,7 +78,7 @@ extension JSONReader: RawRecordReader {
                             record.checksEscapes = notesLinesAsWritten
                         }
                         let recordFields: FieldList
-                        let depth = layout == .lines ? 1 : 2
+                        let depth = layout == .lines ? 1 : arrayDepth + 1
                         var lineAsWritten = 0
                         do throws(JSONScanError) {
                             var inPlace = false
@@ -186,7 +186,9 @@ extension JSONScanner {
     /// Moves to the next element of a top-level array or the next JSON Lines
     /// value, as `next()` does, updating `state` at the end.
     /// - Returns: false at the end (the closing bracket or the input's end).
-    fileprivate mutating func startRawElement(_ state: inout JSONReader.State) throws(JSONScanError) -> Bool {
+    fileprivate mutating func startRawElement(
+        _ state: inout JSONReader.State, after closed: JSONReader.State
+    ) throws(JSONScanError) -> Bool {
         switch state {
         case .lines:
             skipWhitespace()
@@ -198,7 +200,7 @@ extension JSONScanner {
             let byte = try peekSignificant()
             if byte == UInt8(ascii: "]") {
                 position += 1
-                state = .trailer
+                state = closed
                 return false
             }
             if !first {

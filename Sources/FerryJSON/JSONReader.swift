@@ -23,6 +23,12 @@ public final class JSONReader: RecordReader {
     enum State {
         case start
         case inArray(first: Bool)
+        /// With a pointer (see `JSONReader+Pointer.swift`): at the value of
+        /// token `level`, in its container's member `index`, or past the
+        /// records' array in the container at `level`.
+        case enter(level: Int)
+        case seek(level: Int, index: Int)
+        case leave(level: Int)
         case lines
         case trailer
         case done
@@ -38,6 +44,11 @@ public final class JSONReader: RecordReader {
 
     let window: InputWindow
     let layout: Layout
+    /// Where the array of records is (`--records-at`); nil for the top level.
+    let pointer: JSONPointer?
+    /// With a pointer, whether each container on the way to the records'
+    /// array is an object (else an array), outermost first.
+    @exclusivity(unchecked) var containers: [Bool] = []
     private let acceptsAnyValue: Bool
     let maxDepth: Int
     let maxRecordBytes: Int
@@ -49,6 +60,9 @@ public final class JSONReader: RecordReader {
     /// In JSON Lines, the window index just past the line being scanned
     /// (its line feed, or the input's end).
     @exclusivity(unchecked) var lineEnd = 0
+    /// In JSON Lines, whether the bad line reading resumes after was refused
+    /// before its end was in the window: the next read skips the rest of it.
+    @exclusivity(unchecked) var skipsRestOfLine = false
     // The reader's state is touched for every record; a reader is never
     // shared between threads, so the run-time exclusivity checks are left out.
     @exclusivity(unchecked) var state = State.start
@@ -78,12 +92,15 @@ public final class JSONReader: RecordReader {
     ///     `format.notRecords` errors.
     ///   - resumesAfterBadRecords: in JSON Lines, go on at the next line
     ///     after a line that is not a good record.
+    ///   - pointer: in a document, where the array of records is; nil for
+    ///     the top level.
     public init(
         _ input: any ByteInput, layout: Layout, limits: ReadLimits = ReadLimits(), acceptsAnyValue: Bool = false,
-        resumesAfterBadRecords: Bool = false
+        resumesAfterBadRecords: Bool = false, pointer: JSONPointer? = nil
     ) {
         window = InputWindow(input, limit: limits.maxRecordBytes)
         self.layout = layout
+        self.pointer = layout == .document ? pointer : nil
         self.acceptsAnyValue = acceptsAnyValue
         maxDepth = limits.maxDepth
         maxRecordBytes = limits.maxRecordBytes
@@ -91,9 +108,10 @@ public final class JSONReader: RecordReader {
     }
 
     /// A reader as the context asks: whether it resumes after a bad line.
-    public convenience init(_ input: any ByteInput, layout: Layout, context: ReadContext) {
+    public convenience init(_ input: any ByteInput, layout: Layout, context: ReadContext, pointer: JSONPointer? = nil) {
         self.init(
-            input, layout: layout, limits: context.limits, resumesAfterBadRecords: context.resumesAfterBadRecords)
+            input, layout: layout, limits: context.limits, resumesAfterBadRecords: context.resumesAfterBadRecords,
+            pointer: pointer)
         self.context = context
         notesLinesAsWritten = context.notesLinesAsWritten
         window.countsLines = context.countsLines
@@ -167,6 +185,9 @@ public final class JSONReader: RecordReader {
             switch state {
             case .start: return try start()
             case .inArray(let first): return try arrayElement(first: first)
+            case .enter(let level): return try enter(level: level)
+            case .seek(let level, let index): return try seek(level: level, index: index)
+            case .leave(let level): return try leave(level: level)
             case .lines: return try line()
             case .trailer: return try trailer()
             case .done: return .end
@@ -198,6 +219,9 @@ public final class JSONReader: RecordReader {
         switch first {
         case nil:
             throw FerryError(.jsonEmpty, [], at: window.location(of: position))
+        case _ where pointer != nil:
+            state = .enter(level: 0)
+            return .other
         case UInt8(ascii: "["):
             position += 1
             state = .inArray(first: true)
@@ -215,7 +239,7 @@ public final class JSONReader: RecordReader {
     /// in one pass; or the closing bracket.
     private func arrayElement(first: Bool) throws(FerryError) -> Step {
         var closed = false
-        let step = try readValue(depth: 1) { (scanner) throws(JSONScanError) -> Bool in
+        let step = try readValue(depth: arrayDepth) { (scanner) throws(JSONScanError) -> Bool in
             let byte = try scanner.peekSignificant()
             if byte == UInt8(ascii: "]") && first {
                 scanner.position += 1
@@ -234,7 +258,7 @@ public final class JSONReader: RecordReader {
         if case .end = step {
             closed = true
         }
-        state = closed ? .trailer : .inArray(first: false)
+        state = closed ? afterArray : .inArray(first: false)
         return closed ? .other : step
     }
 
@@ -246,6 +270,10 @@ public final class JSONReader: RecordReader {
     /// one bad line, never joined to the next. When the reader resumes,
     /// the next call reads the next line.
     private func line() throws(FerryError) -> Step {
+        if skipsRestOfLine {
+            try skipPastLineFeed()
+            skipsRestOfLine = false
+        }
         let step: Step
         do throws(FerryError) {
             step = try readValue(depth: 0, inLine: true) { (scanner) throws(JSONScanError) -> Bool in
@@ -266,6 +294,20 @@ public final class JSONReader: RecordReader {
         }
         if case .end = step { state = .done }
         return step
+    }
+
+    /// Moves past the next line feed, or to the input's end, dropping the
+    /// bytes before it as it reads, so a long line costs no memory.
+    private func skipPastLineFeed() throws(FerryError) {
+        while true {
+            if let found = window.bytes.withUnsafeBufferPointer({ Self.lineFeed(in: $0, from: position, to: window.count) }) {
+                position = found + 1
+                return
+            }
+            position = window.count
+            guard let dropped = try window.refill(keepingFrom: position) else { return }
+            position -= dropped
+        }
     }
 
     private func trailer() throws(FerryError) -> Step {
@@ -377,7 +419,7 @@ public final class JSONReader: RecordReader {
     /// With `inLine`, the scanner sees the bytes up to the next line feed
     /// only (`lineEnd`), as final: a value cut off by the line break is an
     /// error at the line's end.
-    private func scan<Result>(
+    func scan<Result>(
         inRecord: Bool = true, inLine: Bool = false, _ body: (inout JSONScanner) throws(JSONScanError) -> Result
     ) throws(FerryError) -> Result {
         try skipWhitespace()
@@ -391,6 +433,10 @@ public final class JSONReader: RecordReader {
                     isFinal = true
                     endsWithLineFeed = true
                 } else if !window.isAtEnd {
+                    // A line longer than the window: one that cannot start a
+                    // value (NULs of UTF-16 or a binary file) is refused at
+                    // its first byte, not once it is buffered whole.
+                    try refuseUnstartableLine()
                     if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
                     continue
                 }
@@ -419,6 +465,22 @@ public final class JSONReader: RecordReader {
                 throw FerryError(code, arguments, at: inRecord ? recordLocation(of: at) : window.location(of: at))
             }
         }
+    }
+
+    /// Throws when the unfinished line at the position starts with a byte
+    /// no JSON value starts with; reading resumes after the whole line.
+    private func refuseUnstartableLine() throws(FerryError) {
+        let refusal = window.bytes.withUnsafeBufferPointer { buffer -> JSONScanError? in
+            guard position < window.count else { return nil }
+            let scanner = JSONScanner(
+                UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position, isFinal: false,
+                maxDepth: maxDepth)
+            return scanner.startsValue(buffer[position]) ? nil : scanner.unexpected(at: position)
+        }
+        guard case .failed(let code, let arguments, let index)? = refusal else { return }
+        lineEnd = position
+        skipsRestOfLine = resumesAfterBadRecords
+        throw FerryError(code, arguments, at: recordLocation(of: index))
     }
 
     /// The index of the first line feed in `buffer[from..<to]`, if any.

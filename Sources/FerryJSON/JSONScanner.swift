@@ -67,8 +67,12 @@ struct JSONScanner {
         isFinal ? .failed(.jsonUnexpectedEnd, [], index: bytes.count) : .needMore
     }
 
+    /// Fails for the byte at `index`; a NUL byte, which suggests UTF-16 or
+    /// a binary file rather than a typo, has its own code.
     func unexpected(at index: Int) -> JSONScanError {
-        .failed(.jsonUnexpectedCharacter, [.byte(bytes[index])], index: index)
+        let byte = bytes[index]
+        if byte == 0 { return .failed(.jsonNullByte, [], index: index) }
+        return .failed(.jsonUnexpectedCharacter, [.byte(byte)], index: index)
     }
 
     /// Skips JSON whitespace (space, tab, LF, CR).

@@ -138,7 +138,10 @@ public struct Converter {
         do throws(FerryError) {
             let readContext = ReadContext(
                 kind: options.kind, schema: options.schema, options: codecOptions, limits: options.limits)
-            let reader = try inputCodec.makeReader(input, context: readContext)
+            let reader =
+                shard == nil
+                ? try opened.makeReader(inputCodec, path: inputPath, context: readContext)
+                : try inputCodec.makeReader(input, context: readContext)
             let embedPhotos = options.embedPhotos || outputCodec.embedsMedia
             let rawPath =
                 options.rawRecords && !embedPhotos && options.photosDirectory == nil

@@ -59,6 +59,20 @@ extension FerryWarning {
     }
 }
 
+// MARK: - Codes of inspection
+
+extension FerryError.Code {
+    /// A hint: the file is one record whose one member holds an array of
+    /// objects, which `--records-at` would read as the records.
+    public static let inspectRecordsInMember = Self("inspect.recordsInMember", .data)
+}
+
+extension FerryWarning {
+    public static func inspectRecordsInMember(_ member: String, pointer: String, path: String) -> FerryWarning {
+        FerryWarning(.inspectRecordsInMember, [.string(member), .string(pointer)], at: SourceLocation(file: path))
+    }
+}
+
 // MARK: - Codes of outputs
 
 extension FerryError.Code {

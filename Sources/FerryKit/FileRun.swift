@@ -97,9 +97,10 @@ struct FileRun {
         capped = sink.reachedCap
     }
 
-    /// Checks that `input` is well formed, through the codec's `lint`, with
-    /// the problems it can read past reported and the rest thrown.
-    mutating func lint(_ input: any ByteInput, codec: any Codec, context: ReadContext) throws(FerryError) {
+    /// Checks that `opened` is well formed, through the codec's `lint`, with
+    /// the problems it can read past reported and the rest thrown; an empty
+    /// input is, with a warning (`EmptyInputReader`).
+    mutating func lint(_ opened: OpenedInput, path: String, codec: any Codec, context: ReadContext) throws(FerryError) {
         let counting = CountingSink(sink, path: path)
         context.diagnostics = counting
         defer {
@@ -107,7 +108,11 @@ struct FileRun {
             file.errors += counting.errors
             file.warnings += counting.warnings
         }
-        try codec.lint(input, context: context)
+        if opened.isEmpty {
+            context.warn(.formatEmptyInput(path))
+        } else {
+            try codec.lint(opened.input, context: context)
+        }
         takeWarnings(context)
     }
 

@@ -29,7 +29,7 @@ public struct Inspector {
                 let codec = try FormatResolver(registry: registry).inputCodec(
                     path: opened.formatPath, prefix: opened.prefix, from: from)
                 let context = ReadContext(options: options, limits: limits)
-                let reader = try codec.makeReader(opened.input, context: context)
+                let reader = try opened.makeReader(codec, path: path, context: context)
                 var records = 0
                 var photos = 0
                 var kind: RecordKind?
@@ -37,8 +37,10 @@ public struct Inspector {
                 var known: Set<[UInt8]> = []
                 var seenLists: Set<ObjectIdentifier> = []
                 var listsKept: [FieldList] = []
+                var first: Record?
                 while let record = try reader.next() {
                     records += 1
+                    if records == 1 { first = record }
                     if kind == nil { kind = reader.declaredKind ?? RecordKind.infer(from: record.fields) }
                     // Readers share field lists, so each list's names are looked at
                     // once; the lists are kept alive so that no identifier is reused.
@@ -51,6 +53,11 @@ public struct Inspector {
                     if let photo = record["photo"], photo != .null { photos += 1 }
                 }
                 let structure = try (reader as? any StructureReporting)?.structure() ?? InputStructure()
+                if records == 1, let first, codec.options.contains(where: { $0.name == JSONCodec.recordsAt }),
+                    options[JSONCodec.recordsAt] == nil, let member = Self.memberHoldingRecords(first)
+                {
+                    context.warn(.inspectRecordsInMember(member, pointer: JSONPointer.member(member), path: path))
+                }
                 return Inspection(
                     file: path, format: codec.id, compressed: opened.isCompressed, kind: kind ?? .generic,
                     records: records, fields: fields, photos: photos, structure: structure,
@@ -59,5 +66,19 @@ public struct Inspector {
         } catch {
             throw error.located(SourceLocation(file: path))
         }
+    }
+
+    /// The one member of `record` that holds an array of objects, if
+    /// exactly one does: `{"products": [{…}, {…}], "count": 2}` is more
+    /// likely a wrapper around records than one record.
+    static func memberHoldingRecords(_ record: Record) -> String? {
+        var found: [String] = []
+        for (name, value) in zip(record.fields.names, record.values) {
+            guard case .array(let elements) = value, !elements.isEmpty,
+                elements.allSatisfy({ if case .object = $0 { true } else { false } })
+            else { continue }
+            found.append(name)
+        }
+        return found.count == 1 ? found[0] : nil
     }
 }

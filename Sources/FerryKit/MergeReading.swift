@@ -77,7 +77,7 @@ final class MergeReading {
                 kind: options.kind, schema: options.schema, options: options.codecOptions, limits: options.limits)
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             defer { warnings += context.takeWarnings() }
-            let reader = try codec.makeReader(opened.input, context: context)
+            let reader = try opened.makeReader(codec, path: path, context: context)
             let photos = try photoHandling(firstCodec: firstCodec ?? codec)
             if let raw = reader as? any RawRecordReader, !photos.embed, !photos.inlineAsBytes {
                 try drain(

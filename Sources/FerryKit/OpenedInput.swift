@@ -36,7 +36,9 @@ struct OpenedInput {
         let raw = PeekableInput(counting)
         let rawPrefix = try raw.peek(FormatResolver.sniffLength)
         let gzipSuffix = path.lowercased().hasSuffix(".gz")
-        if GzipInput.isGzip(rawPrefix) || gzipSuffix {
+        // A 0-byte `.gz` file is empty, as its content would be (see
+        // `EmptyInputReader`), not a damaged gzip header.
+        if GzipInput.isGzip(rawPrefix) || (gzipSuffix && !rawPrefix.isEmpty) {
             // Inflating runs on its own thread, ahead of the parsing.
             input = PeekableInput(ReadAheadInput(try GzipInput(raw, limits: limits)))
             prefix = try input.peek(FormatResolver.sniffLength)
@@ -45,8 +47,8 @@ struct OpenedInput {
         } else {
             input = raw
             prefix = rawPrefix
-            formatPath = path
-            isCompressed = false
+            formatPath = gzipSuffix ? String(path.dropLast(3)) : path
+            isCompressed = gzipSuffix
         }
     }
 }

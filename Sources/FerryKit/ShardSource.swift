@@ -22,7 +22,10 @@ struct ShardSource {
         codec = try FormatResolver(registry: registry).inputCodec(
             path: opened.formatPath, prefix: opened.prefix, from: from)
         if opened.isCompressed { throw FerryError.shardCompressed(path) }
-        guard ["csv", "tsv", "jsonl", "json"].contains(codec.id), let file = RandomAccessFile(path) else {
+        // Shards of JSON cut its top-level array, not one at `--records-at`.
+        guard ["csv", "tsv", "jsonl", "json"].contains(codec.id), asked[JSONCodec.recordsAt] == nil || codec.id != "json",
+            let file = RandomAccessFile(path)
+        else {
             throw FerryError.shardNotSplittable(path, format: codec.id)
         }
         self.file = file

@@ -77,7 +77,7 @@ final class SpooledMerge {
             let input = try? OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) -> Input? in
                 let codec = try FormatResolver(registry: registry).inputCodec(
                     path: opened.formatPath, prefix: opened.prefix, from: options.from)
-                guard codec.capabilities.contains(.readsRaw),
+                guard codec.capabilities.contains(.readsRaw), !opened.isEmpty,
                     let layout = LineLayout(path: path, codec: codec, opened: opened, codecOptions: options.codecOptions)
                 else { return nil }
                 let halves = Halves(layout, threshold: options.halvesThreshold)

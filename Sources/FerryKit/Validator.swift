@@ -84,7 +84,7 @@ public struct Validator {
                 options: options.codecOptions, limits: options.limits)
             if options.wellFormednessOnly {
                 run.file.countsRecords = false
-                try run.lint(opened.input, codec: codec, context: context)
+                try run.lint(opened, path: path, codec: codec, context: context)
                 return
             }
             context.resumesAfterBadRecords = true
@@ -95,7 +95,7 @@ public struct Validator {
                 return
             }
             if !opened.isCompressed { run.expectedBytes = opened.input.sizeHint }
-            let reader = try codec.makeReader(opened.input, context: context)
+            let reader = try opened.makeReader(codec, path: path, context: context)
             let photos = PhotoStore(
                 inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",
                 photosDirectory: nil, overwrite: false)

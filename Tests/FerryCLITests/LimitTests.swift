@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 import Testing
 
@@ -113,5 +114,27 @@ import Testing
             #expect(result.status == 2, "--max-record-bytes \(value)")
             #expect(result.diagnostics.first?.code == "usage.invalidValue")
         }
+    }
+
+    /// 100 MB of NULs gzip'd (about 100 KB) as JSON Lines: refused at its
+    /// first byte, in every command that reads records, never buffered.
+    @Test(arguments: ["convert", "validate", "lint"])
+    func gzipOfNULsIsRefusedAtTheFirstByte(_ command: String) throws {
+        let folder = try ScratchFolder()
+        let compressed = MemoryOutput()
+        let gzip = try GzipOutput(compressed, level: 1)
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        for _ in 0..<100 { try zeros.withUnsafeBytes { try gzip.write($0) } }
+        try gzip.finish()
+        let input = try folder.write("zeros.jsonl.gz", compressed.bytes)
+        var arguments = [command, input]
+        if command == "convert" { arguments.append(folder.path("out.json")) }
+        let result = try Ferry.run(arguments)
+        try #require(!result.signaled && !result.timedOut, "ferry crashed or hung: \(result.err)")
+        #expect(result.status == 1)
+        let diagnostic = try #require(result.diagnostics.first, "\(result.err)")
+        #expect(diagnostic.code == "json.nullByte")
+        #expect(diagnostic.file == input)
+        #expect([diagnostic.line, diagnostic.column] == [1, 1])
     }
 }

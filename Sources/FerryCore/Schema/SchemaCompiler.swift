@@ -230,17 +230,6 @@ struct SchemaCompiler {
             && node.required.isEmpty && node.properties.isEmpty && node.additionalProperties == nil
     }
 
-    /// `name` as a JSON pointer's reference token: `~` as `~0`, `/` as `~1`.
-    static func escape(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
-        var escaped = ""
-        for scalar in name.unicodeScalars {
-            switch scalar {
-            case "~": escaped += "~0"
-            case "/": escaped += "~1"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
+    /// `name` as a JSON pointer's reference token (`JSONText.pointerToken`).
+    static func escape(_ name: String) -> String { JSONText.pointerToken(name) }
 }

@@ -80,7 +80,9 @@ public final class EditedFile {
             // Every record, invalid ones too: a cell that does not fit its
             // type is read as its text, for the edit that fixes it.
             context.keepsMismatchedCells = true
-            let reader = try codec.makeReader(MemoryInput(bytes, name: path), context: context)
+            // An empty file holds no records, in every format (`EmptyInputReader`).
+            let reader: any RecordReader =
+                bytes.isEmpty ? EmptyInputReader() : try codec.makeReader(MemoryInput(bytes, name: path), context: context)
             var records: [Record] = []
             while let record = try reader.next() { records.append(record) }
             let chosen = kind ?? reader.declaredKind ?? records.first.map { RecordKind.infer(from: $0.fields) } ?? .generic
@@ -90,7 +92,8 @@ public final class EditedFile {
             context.kind = chosen
             do throws(FerryError) {
                 editor = try EditedFile.editor(
-                    for: codec, bytes: codecCompresses ? raw : bytes, records: records, context: context)
+                    for: codec, bytes: codecCompresses ? raw : bytes, records: records, context: context,
+                    splices: !bytes.isEmpty)
             } catch where !forEditing && error.code == .editFormatNotEditable {
                 editor = ReadOnlyEditor(records: records, refusal: error)
             }
@@ -99,11 +102,12 @@ public final class EditedFile {
         }
     }
 
-    /// The editor a codec gives, or one that writes the records again.
+    /// The editor a codec gives, or one that writes the records again: an
+    /// empty file has no bytes to splice into.
     private static func editor(
-        for codec: any Codec, bytes: [UInt8], records: [Record], context: ReadContext
+        for codec: any Codec, bytes: [UInt8], records: [Record], context: ReadContext, splices: Bool
     ) throws(FerryError) -> any RecordFileEditor {
-        if let editable = codec as? any EditableCodec {
+        if splices, let editable = codec as? any EditableCodec {
             return try editable.makeEditor(bytes, records: records, context: context)
         }
         guard codec.capabilities.contains(.write) else { throw .editFormatNotEditable(codec.id) }

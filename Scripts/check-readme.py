@@ -79,6 +79,9 @@ def make_users_files(folder):
     (folder / "feed.json").write_text(
         '[{"name": "Wii", "price": 249.00, "sku": "GS-2"},\n'
         ' {"name": "Wii U", "price": 299.00, "sku": "GS-4"}]\n')
+    # A feed that wraps its records in an object (the --records-at examples).
+    (folder / "wrapped.json").write_text(
+        '{"count": 2, "products": [{"name": "Wii", "price": 269},\n  {"name": "Xbox 360", "price": 299}]}\n')
     # A photo for the edit example.
     shutil.copy(ROOT / "Examples" / "photos" / "wii.png", folder / "wii.png")
 

@@ -332,16 +332,24 @@ public final class CSVReader: RecordReader {
                 buffers.append(other: value)
                 continue
             }
-            if dialect.decimalComma, column.type == .number, bytes.contains(UInt8(ascii: ",")) {
-                // `1,50`: read with a point in place of the comma.
-                let pointed = bytes.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
-                guard let value = pointed.withUnsafeBufferPointer({ DecimalText.parsedValue($0) }) else {
-                    throw .failed(
-                        .csvInvalidNumber, [.string(list.names[index]), .string(scanner.text(of: field))],
-                        index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
+            if dialect.decimalComma, column.type == .number || column.type == .integer,
+                DecimalCommaText.mayHoldSeparators(bytes)
+            {
+                // `1.234,50`: read without the separators, a point for the comma.
+                let code: FerryError.Code
+                switch DecimalCommaText.read(bytes) {
+                case .number(let value):
+                    if column.type == .number || DecimalCommaText.isWhole(value) {
+                        buffers.append(other: value)
+                        continue
+                    }
+                    code = .csvInvalidInteger
+                case .notANumber: code = column.type == .number ? .csvInvalidNumber : .csvInvalidInteger
+                case .badGrouping: code = .csvInvalidGrouping
                 }
-                buffers.append(other: value)
-                continue
+                throw .failed(
+                    code, [.string(list.names[index]), .string(scanner.text(of: field))],
+                    index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
             }
             switch CellTyping.value(bytes, field: field, scanner: scanner, rule: column) {
             case .cell(let cell):

@@ -116,4 +116,38 @@ import Testing
         #expect(quoted.records.count == 1)
         #expect(quoted.warnings.isEmpty)
     }
+
+    // MARK: - Decimal comma and thousands
+
+    @Test(arguments: [
+        ("1.234,50", "1234.50"), ("1 234,5", "1234.5"), ("1\u{A0}234,5", "1234.5"), ("1\u{202F}234\u{202F}567,25", "1234567.25"),
+        ("-1.234.567", "-1234567"), ("1.234", "1234"), ("12,5", "12.5"), ("999,99", "999.99"), ("+1.000,0", "+1000.0"),
+    ])
+    func thousandsSeparatorsKeepTheValue(_ cell: String, value: String) throws {
+        let read = read(Array("name;price\nWii;\"\(cell)\"\n".utf8), options: ["decimal-comma": ""], kind: .product)
+        #expect(read.error == nil, "\(cell)")
+        let price = try #require(read.records.first?["price"])
+        let expected = try #require(Array(value.utf8).withUnsafeBufferPointer { DecimalText.parsedValue($0) })
+        #expect(price == expected, "\(cell)")
+    }
+
+    /// Groups no formatted number has are a located error, not a guess.
+    @Test(arguments: ["1.23,4", "12.34.5,6", "1.5", "1234.567,8", "1.234 567,8", "1.2345,6"])
+    func badGroupingsAreLocatedErrors(_ cell: String) throws {
+        let read = read(Array("name;price\nWii;2\nPS;\(cell)\n".utf8), options: ["decimal-comma": ""], kind: .product)
+        let error = try #require(read.error, "\(cell)")
+        #expect(error.code == .csvInvalidGrouping)
+        #expect(error.arguments == [.string("price"), .string(cell)])
+        #expect(error.location.line == 3)
+        #expect(error.location.column == 4)
+        #expect(error.location.record == 1)
+        #expect(error.location.field == "price")
+    }
+
+    @Test func otherTextIsStillNoNumber() throws {
+        for cell in ["1,2,3", "abc", " 5", "5.", "1,5.3"] {
+            let read = read(Array("name;price\nWii;\(cell)\n".utf8), options: ["decimal-comma": ""], kind: .product)
+            #expect(read.error?.code == .csvInvalidNumber, "\(cell)")
+        }
+    }
 }

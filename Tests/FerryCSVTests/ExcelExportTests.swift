@@ -80,6 +80,14 @@ import Testing
         }
     }
 
+    /// The line says the format when no name does: TSV for a tab.
+    @Test func aSepLineSaysTheFormat() {
+        #expect(CSVCodec.csv.sniff(Array("sep=;\nname;price\n".utf8)) == .likely)
+        #expect(CSVCodec.tsv.sniff(Array("sep=;\nname;price\n".utf8)) == .no)
+        #expect(CSVCodec.tsv.sniff(Array("\u{FEFF}sep=\t\r\nname\tprice\r\n".utf8)) == .likely)
+        #expect(CSVCodec.csv.sniff(Array("sep=\t\r\nname\tprice\r\n".utf8)) == .no)
+    }
+
     /// An explicit `--delimiter` wins over the line, which is skipped all
     /// the same; places count the line.
     @Test func anExplicitDelimiterWinsAndTheLineIsStillSkipped() throws {

@@ -69,10 +69,10 @@ def blocks(text):
 
 def make_users_files(folder):
     """The user's own inputs the README's examples name."""
-    # A Latin-1 spreadsheet export with a ragged row ("ferry convert
-    # excel-export.csv clean.json --encoding latin1 --ragged pad").
+    # An Excel export from Windows with a ragged row ("ferry convert
+    # excel-export.csv clean.json --encoding windows-1252 --ragged pad").
     (folder / "excel-export.csv").write_bytes(
-        "name,price,sku\nCaf\u00e9 cr\u00e8me,3.50,GS-9\nWii,269.00\n".encode("latin-1"))
+        "name,price,sku\r\nCaf\u00e9 cr\u00e8me \u20ac,3.50,GS-9\r\nWii,269.00\r\n".encode("cp1252"))
     # A CSV export of products for the merge example.
     (folder / "export.csv").write_text("name,price,sku\nXbox 360,299.00,GS-1\nWii,269.00,GS-2\n")
     # A JSON feed for the merge example.

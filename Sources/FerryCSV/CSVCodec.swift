@@ -21,10 +21,15 @@ public struct CSVCodec: Codec {
     }
 
     /// Text whose first line holds more of this codec's delimiter than of the
-    /// other's may be this format; JSON and binary formats are not.
+    /// other's may be this format; JSON and binary formats are not. A first
+    /// line `sep=;` (Excel's) makes it likely: TSV for `sep=` and a tab,
+    /// CSV for any other delimiter.
     public func sniff(_ prefix: [UInt8]) -> SniffResult {
         var bytes = prefix[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        if let line = CSVSepLine(bytes, isWhole: false, quote: UInt8(ascii: "\"")) {
+            return (line.delimiter == 0x09) == (delimiter == 0x09) ? .likely : .no
+        }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return .possible }
         guard let first = bytes.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["), first != UInt8(ascii: "<")
         else { return .no }

@@ -17,6 +17,9 @@ import FerryCore
 // then the order of `candidates`. A file no candidate splits (one column)
 // keeps the codec's delimiter. Delimiters inside quoted fields are text,
 // and a line break inside one does not end the row.
+//
+// A first line `sep=;` (Excel's, CSVSepLine.swift) names the delimiter:
+// nothing is guessed then.
 
 /// Guesses the delimiter of CSV text from its first rows.
 public enum CSVDelimiterSniffer {
@@ -27,7 +30,8 @@ public enum CSVDelimiterSniffer {
     /// How many rows, the header included, are looked at.
     public static let sampleRows = 20
 
-    /// The delimiter `sample` (the input's first bytes) is most likely split by.
+    /// The delimiter `sample` (the input's first bytes) is most likely split
+    /// by, or the one its `sep=` line names.
     /// - Parameters:
     ///   - sample: the first bytes, UTF-8.
     ///   - isWhole: whether `sample` is the whole input, so that its last
@@ -36,6 +40,8 @@ public enum CSVDelimiterSniffer {
     ///   - preferred: the codec's own delimiter, which wins ties.
     /// - Complexity: O(`sample.count` × `candidates.count`).
     public static func sniff(_ sample: [UInt8], isWhole: Bool, quote: UInt8, preferred: UInt8) -> UInt8 {
+        let bom = sample.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if let line = CSVSepLine(sample[bom...], isWhole: isWhole, quote: quote) { return line.delimiter }
         var best: (delimiter: UInt8, score: (Int, Int, Int, Int))?
         for (order, candidate) in ([preferred] + candidates.filter { $0 != preferred }).enumerated() {
             let rows = self.rows(sample, isWhole: isWhole, delimiter: candidate, quote: quote)

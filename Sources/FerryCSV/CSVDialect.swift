@@ -86,7 +86,7 @@ public struct CSVDialect: Sendable, Hashable {
             ragged = policy
         }
         if let text = options["encoding"] {
-            guard let chosen = TextEncoding(rawValue: text) else {
+            guard let chosen = TextEncoding(label: text) else {
                 throw .usageInvalidValue(
                     option: "encoding", value: text, expected: .string(TextEncoding.allCases.map(\.rawValue).joined(separator: ", ")))
             }
@@ -141,7 +141,7 @@ public struct CSVDialect: Sendable, Hashable {
         CodecOption(name: "no-header", helpKey: .optionCSVNoHeader, applies: .readWrite),
         CodecOption(
             name: "encoding", helpKey: .optionCSVEncoding, valueName: "encoding", applies: .read,
-            allowed: TextEncoding.allCases.map(\.rawValue)),
+            allowed: TextEncoding.allCases.map(\.rawValue), aliases: TextEncoding.aliases.mapValues(\.rawValue)),
         CodecOption(
             name: "ragged", helpKey: .optionCSVRagged, valueName: "policy", applies: .read,
             allowed: RaggedRows.allCases.map(\.rawValue)),

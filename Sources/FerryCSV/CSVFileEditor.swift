@@ -1,8 +1,8 @@
 import FerryCore
 
 /// Edits a CSV or TSV file by splicing: an edited cell's bytes are replaced
-/// by the new value written in the file's style, an added row goes after the
-/// last one, a removed row is cut out; every other byte stays as it was,
+/// by the new value written in the file's style, an added row goes right
+/// after the last one (before trailing blank lines), a removed row is cut out; every other byte stays as it was,
 /// the byte-order mark, the line breaks and the quoting included.
 ///
 /// Cells are written by `CSVWriter` itself, with the file's delimiter, line
@@ -92,8 +92,18 @@ public final class CSVFileEditor: RecordFileEditor {
         let row = Record(fields: FieldList(header), values: header.map { record[$0] ?? .null })
         var added = try written(row, record: records.count)
         let map = try self.map()
-        if !map.endsWithLineBreak(bytes) { added = map.lineEnding + added }
-        bytes += added
+        // Right after the last row (blank lines and rows of delimiters
+        // only after it stay after the new one), after a line break in the
+        // file's style when it has none.
+        guard let last = map.rows.last else {
+            if !map.endsWithLineBreak(bytes) { added = map.lineEnding + added }
+            bytes += added
+            remap()
+            records.append(record)
+            return
+        }
+        if last.contentEnd == last.range.upperBound { added = map.lineEnding + added }
+        bytes.insert(contentsOf: added, at: last.range.upperBound)
         remap()
         records.append(record)
     }

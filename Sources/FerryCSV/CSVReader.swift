@@ -26,6 +26,9 @@ public final class CSVReader: RecordReader {
     private var widerLists: [Int: FieldList] = [:]
     @exclusivity(unchecked) package var rowIndex = 0
     @exclusivity(unchecked) var raggedRowsFixed = 0
+    /// The rows of delimiters only skipped (`;;;`), and where the first was.
+    var delimiterRowsSkipped = 0
+    var firstDelimiterRow: SourceLocation?
     package var started = false
     package var finished = false
     var failure: FerryError?
@@ -170,19 +173,37 @@ public final class CSVReader: RecordReader {
 
     package func start() throws(FerryError) {
         started = true
-        try window.fill(atLeast: 3)
+        try window.fill(atLeast: 3 + CSVSepLine.maxLength)
         if window.count >= 3 && window.bytes[0] == 0xEF && window.bytes[1] == 0xBB && window.bytes[2] == 0xBF {
             position = 3
         }
-        // Where the first row starts in the input: scanning it may move the
-        // window's bytes (a refill drops what comes before the row).
-        let firstRow = window.baseOffset + position
-        guard let names = try scanRow(build: { scanner, fields throws(CSVScanError) in
-            fields.map { scanner.text(of: $0) }
-        }) else {
-            finished = true
-            return
+        // Excel's `sep=;` line is no record (CSVSepLine.swift).
+        if let line = CSVSepLine(window.bytes[position..<window.count], isWhole: window.isAtEnd, quote: dialect.quote) {
+            position += line.length
         }
+        // Where the first row starts in the input: scanning it may move the
+        // window's bytes (a refill drops what comes before the row). Blank
+        // rows and rows of delimiters only before it are skipped.
+        var firstRow = window.baseOffset + position
+        var names: [String]?
+        while names == nil {
+            firstRow = window.baseOffset + position
+            let row = try scanRow(build: { (scanner, fields) throws(CSVScanError) -> [String]? in
+                if CSVField.isBlank(fields) { return nil }
+                if CSVField.isDelimitersOnly(fields) {
+                    skipDelimiterRow(at: fields[0].start)
+                    return nil
+                }
+                return fields.map { scanner.text(of: $0) }
+            })
+            guard let row else {
+                finished = true
+                finish()
+                return
+            }
+            names = row
+        }
+        guard let names else { return }
         var columns: [String]
         if dialect.hasHeader {
             columns = names
@@ -225,6 +246,10 @@ public final class CSVReader: RecordReader {
 
     package func finish() {
         finished = true
+        if delimiterRowsSkipped > 0, let first = firstDelimiterRow {
+            context.warn(FerryWarning(.csvDelimiterRowsSkipped, [.count(delimiterRowsSkipped)], at: first))
+            delimiterRowsSkipped = 0
+        }
         if raggedRowsFixed > 0 {
             context.warn(
                 FerryWarning(
@@ -271,6 +296,10 @@ public final class CSVReader: RecordReader {
         if fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted && header.count > 1 {
             return nil
         }
+        if CSVField.isDelimitersOnly(fields) {
+            skipDelimiterRow(at: fields[0].start)
+            return nil
+        }
         let rowStart = fields.first.map { $0.start - ($0.quoted ? 1 : 0) } ?? scanner.position
         var ragged = false
         var list = header
@@ -303,20 +332,28 @@ public final class CSVReader: RecordReader {
                 buffers.append(other: value)
                 continue
             }
-            if dialect.decimalComma, column.type == .number, bytes.contains(UInt8(ascii: ",")) {
-                // `1,50`: read with a point in place of the comma.
-                let pointed = bytes.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
-                guard let value = pointed.withUnsafeBufferPointer({ DecimalText.parsedValue($0) }) else {
-                    if context.keepsMismatchedCells {
-                        buffers.append(other: .string(scanner.text(of: field)))
+            if dialect.decimalComma, column.type == .number || column.type == .integer,
+                DecimalCommaText.mayHoldSeparators(bytes)
+            {
+                // `1.234,50`: read without the separators, a point for the comma.
+                let code: FerryError.Code
+                switch DecimalCommaText.read(bytes) {
+                case .number(let value):
+                    if column.type == .number || DecimalCommaText.isWhole(value) {
+                        buffers.append(other: value)
                         continue
                     }
-                    throw .failed(
-                        .csvInvalidNumber, [.string(list.names[index]), .string(scanner.text(of: field))],
-                        index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
+                    code = .csvInvalidInteger
+                case .notANumber: code = column.type == .number ? .csvInvalidNumber : .csvInvalidInteger
+                case .badGrouping: code = .csvInvalidGrouping
                 }
-                buffers.append(other: value)
-                continue
+                if context.keepsMismatchedCells {
+                    buffers.append(other: .string(scanner.text(of: field)))
+                    continue
+                }
+                throw .failed(
+                    code, [.string(list.names[index]), .string(scanner.text(of: field))],
+                    index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
             }
             switch CellTyping.value(bytes, field: field, scanner: scanner, rule: column) {
             case .cell(let cell):
@@ -339,6 +376,18 @@ public final class CSVReader: RecordReader {
             }
         }
         return RowShape(fields: list, start: rowStart, ragged: ragged)
+    }
+
+    /// Counts a row of delimiters only, which is skipped as a blank row is,
+    /// starting at window index `index`; the first one's place goes into
+    /// the warning `finish` gives.
+    private func skipDelimiterRow(at index: Int) {
+        if firstDelimiterRow == nil {
+            var location = window.location(of: index)
+            location.column = nil
+            firstDelimiterRow = location
+        }
+        delimiterRowsSkipped += 1
     }
 
     /// The JSON value a cell holds (its doubled quotes undone), for `--nested json`.

@@ -11,7 +11,8 @@ import FerryCore
 //     row 1's cells:   "Wii" 17..<20, "269" 21..<24; its end 24, after CRLF 26
 //
 // A cell's range includes its quotes, so replacing it replaces the quotes
-// too. Blank rows (a lone line break) are kept apart, as the reader skips them.
+// too. Blank rows (a lone line break), rows of delimiters only and Excel's
+// `sep=` line are kept apart, as the reader skips them.
 
 /// One row of a CSV file, by byte ranges of the whole file.
 struct CSVMappedRow {
@@ -37,6 +38,9 @@ struct CSVRowMap {
     var rows: [CSVMappedRow] = []
     /// The length of the byte-order mark, 0 or 3.
     var bomLength = 0
+    /// The length of the byte-order mark and a `sep=` line after it, when
+    /// there is one (CSVSepLine.swift): where the rows start.
+    var rowsStart = 0
     /// The line break of the first row, else LF.
     var lineEnding: [UInt8] = [0x0A]
     /// Whether every cell of the first rows is quoted (`--quoting all`).
@@ -49,11 +53,12 @@ struct CSVRowMap {
     init(_ bytes: [UInt8], dialect: CSVDialect) throws(FerryError) {
         self.dialect = dialect
         bomLength = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        rowsStart = max(bomLength, CSVSepLine.length(in: bytes, isWhole: true, quote: dialect.quote))
         var buffer = CSVFieldBuffer()
         defer { buffer.deallocate() }
         var quoted: [Bool] = []
         let scanned: [CSVMappedRow]? = bytes.withUnsafeBufferPointer { all in
-            var scanner = scanner(all, at: bomLength)
+            var scanner = scanner(all, at: rowsStart)
             var rows: [CSVMappedRow] = []
             var firstWidth: Int?
             while true {
@@ -64,11 +69,8 @@ struct CSVRowMap {
                 guard let last = fields.last else { continue }
                 // A blank row, as the reader skips it: before the header, or
                 // in a file of more than one column.
-                if fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted
-                    && (firstWidth.map { $0 > 1 } ?? true)
-                {
-                    continue
-                }
+                if CSVField.isBlank(fields) && (firstWidth.map { $0 > 1 } ?? true) { continue }
+                if CSVField.isDelimitersOnly(fields) { continue }
                 if firstWidth == nil { firstWidth = fields.count }
                 if rows.count < 3 { quoted += fields.map(\.quoted) }
                 let contentEnd = min(last.end + (last.quoted ? 1 : 0), scanner.position)

@@ -35,6 +35,23 @@ package struct CSVField {
     var hasNonASCII: Bool
 }
 
+extension CSVField {
+    /// Whether a row of `fields` is blank: a lone line break.
+    @inline(__always)
+    static func isBlank(_ fields: UnsafeBufferPointer<CSVField>) -> Bool {
+        fields.count == 1 && fields[0].start == fields[0].end && !fields[0].quoted
+    }
+
+    /// Whether a row of `fields` holds delimiters only (`;;;;`, as Excel
+    /// writes below a table): two fields or more, all empty and unquoted.
+    @inline(__always)
+    static func isDelimitersOnly(_ fields: UnsafeBufferPointer<CSVField>) -> Bool {
+        guard fields.count > 1, fields[0].start == fields[0].end, !fields[0].quoted else { return false }
+        for field in fields where field.start != field.end || field.quoted { return false }
+        return true
+    }
+}
+
 /// The fields of a row, in plain memory reused from row to row: an
 /// array's `append` checks that its storage is unique each time, and a
 /// typical row's fields are a few bytes each.
@@ -282,7 +299,12 @@ package struct CSVScanner {
         }
         field.hasNonASCII = nonASCII
         if nonASCII, let bad = UTF8Validation.firstInvalidIndex(in: bytes, field.start..<field.end) {
-            throw .failed(.csvInvalidUTF8, [.byte(bytes[bad])], index: bad)
+            // Text that is not UTF-8 is most often Windows-1252 (Excel on
+            // Windows): said when the field's bytes fit it.
+            let fits = Windows1252.fits(bytes[field.start..<field.end])
+            throw .failed(
+                .csvInvalidUTF8, [.byte(bytes[bad]), .message(fits ? .csvEncodingHintWindows1252 : .csvEncodingHint)],
+                index: bad)
         }
     }
 

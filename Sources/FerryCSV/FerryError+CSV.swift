@@ -21,4 +21,9 @@ extension FerryError.Code {
     // Warnings
     public static let csvRenamedHeader = Self("csv.renamedHeader", .data)
     public static let csvRaggedRowsFixed = Self("csv.raggedRowsFixed", .data)
+    /// Rows of delimiters only, skipped: their count, at the first one.
+    public static let csvDelimiterRowsSkipped = Self("csv.delimiterRowsSkipped", .data)
+    /// A number under `--decimal-comma` whose thousands separators are not
+    /// in groups of three (`1.23,4`).
+    public static let csvInvalidGrouping = Self("csv.invalidGrouping", .data)
 }

@@ -40,9 +40,11 @@ import FerryJSON
 // MARK: - Plain rows
 //
 // A row is plain when it ends in LF or CRLF inside the bytes at hand, has
-// as many fields as the header, holds no other CR and no NUL outside quoted
-// fields, and each cell fits its column as below; everything else goes the
-// general path, as a raw record.
+// as many fields as the header, not all empty (a row of delimiters only,
+// `;;;`, is skipped and counted by the general path), holds no other CR and
+// no NUL outside quoted fields, and each cell fits its column as below;
+// everything else goes the general path, as a raw record. A `sep=` line
+// and the encoding are the reader's own (its header and its window).
 //
 //     header  name,price,photo        kind product
 //     row     Wii,269.00,             plain: {"name": "Wii", "price": 269.0, "photo": null}

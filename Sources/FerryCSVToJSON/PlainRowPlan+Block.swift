@@ -178,6 +178,9 @@ extension PlainRowPlan {
         let count = bytes.count
         let columns = cells.count
         let last = columns &- 1
+        // A row of delimiters only (`;;;`, as many bytes as delimiters) is
+        // skipped and counted by the general path.
+        if columns > 1 && count == last { return nil }
         let textLike = textColumns | stringColumns
         var out = target
         out = copyPiece(1, to: out)

@@ -243,6 +243,9 @@ final class PlainRowPlan {
         guard let row = cut(base, from: start, count: scanner.bytes.count) else { return false }
         let mark = out.count
         let columns = cells.count
+        // A row of delimiters only (`;;;`) is skipped and counted by the
+        // general path.
+        if columns > 1 && ends[columns &- 1] == start &+ columns &- 1 { return false }
         // Room for the whole record: the layout, and each value's bytes
         // escaped (six bytes at most for one) or a word like `false`.
         // 32 more for the last piece's copy (see `append(piece:to:)`).

@@ -123,7 +123,7 @@ enum CodecOptions {
                 specs.append(
                     OptionSpec(
                         name: option.name, valueName: option.valueName, helpKey: option.helpKey,
-                        allowed: option.allowed))
+                        allowed: option.allowed, aliases: option.aliases))
             }
         }
         return specs

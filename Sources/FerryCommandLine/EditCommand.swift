@@ -82,6 +82,7 @@ enum EditOptions {
         try change.assign(arguments.all("set"))
         change.removed = arguments.all("unset")
         change.removesPhoto = arguments.flag("no-photo")
+        change.decimalComma = arguments.flag("decimal-comma")
         if let photo = arguments["photo"] {
             if change.removesPhoto {
                 throw FerryError(.usageConflictingOptions, [.string("--photo"), .string("--no-photo")])

@@ -117,16 +117,20 @@ public struct CodecOption: Sendable, Hashable {
     /// The values allowed, when the set is closed; help lists them and the
     /// command line refuses others.
     public let allowed: [String]?
+    /// Other names of allowed values, in lower case, to the allowed value
+    /// each stands for (`latin1` for `windows-1252`).
+    public let aliases: [String: String]
 
     public init(
         name: String, helpKey: MessageKey, valueName: String? = nil, applies: CodecCapabilities,
-        allowed: [String]? = nil
+        allowed: [String]? = nil, aliases: [String: String] = [:]
     ) {
         self.name = name
         self.helpKey = helpKey
         self.valueName = valueName
         self.applies = applies
         self.allowed = allowed
+        self.aliases = aliases
     }
 }
 

@@ -177,6 +177,10 @@ extension MessageKey {
     public static let progressMegabytes = MessageKey("progress.megabytes")
     /// %1$@%%
     public static let progressPercent = MessageKey("progress.percent")
+    /// see --encoding
+    public static let csvEncodingHint = MessageKey("csv.encodingHint")
+    /// the bytes fit Windows-1252, as Excel on Windows writes it: try --encoding windows-1252
+    public static let csvEncodingHintWindows1252 = MessageKey("csv.encodingHint.windows1252")
     /// zlib consumed nothing and produced nothing
     public static let gzipNoProgress = MessageKey("gzip.noProgress")
     /// incorrect header check
@@ -427,7 +431,7 @@ extension MessageKey {
     public static let optionCSVNull = MessageKey("option.csv.null")
     /// CSV and TSV: how cells holding arrays and objects are read: text (default) keeps their JSON text as a string, json reads them as values.
     public static let optionCSVNested = MessageKey("option.csv.nested")
-    /// CSV and TSV: typed numbers have a decimal comma (1,50), as European spreadsheets export them, usually with --delimiter ';'.
+    /// CSV and TSV: typed numbers have a decimal comma (1,50) and may group thousands with a point or a space (1.234,50), as European spreadsheets export them, usually with --delimiter ';'.
     public static let optionCSVDecimalComma = MessageKey("option.csv.decimalComma")
     /// Which archived classes are which kinds of record, or images, as NAME=product, NAME=book or NAME=image, separated by commas (Product, Book, UIImage and *.Product, *.Book, *.UIImage are known).
     public static let optionArchiveClassMap = MessageKey("option.archive.classMap")
@@ -662,6 +666,8 @@ extension MessageKey {
         .expectedPrintableCharacter,
         .progressMegabytes,
         .progressPercent,
+        .csvEncodingHint,
+        .csvEncodingHintWindows1252,
         .gzipNoProgress,
         .zlibIncorrectHeaderCheck,
         .zlibUnknownCompressionMethod,

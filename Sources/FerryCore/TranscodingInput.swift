@@ -1,14 +1,3 @@
-/// Text encodings Ferry converts to UTF-8 on read.
-public enum TextEncoding: String, Sendable, CaseIterable {
-    case utf8
-    /// ISO 8859-1: each byte is the code point of the same number.
-    case latin1
-    /// UTF-16 with a byte order mark; big-endian without one, as RFC 2781 says.
-    case utf16
-    case utf16le
-    case utf16be
-}
-
 extension FerryError.Code {
     public static let encodingInvalidUTF16 = Self("encoding.invalidUTF16", .data)
 }
@@ -72,8 +61,8 @@ public final class TranscodingInput: ByteInput {
         switch encoding {
         case .utf8:
             pending = bytes
-        case .latin1:
-            for byte in bytes { appendScalar(UInt32(byte)) }
+        case .windows1252:
+            for byte in bytes { appendScalar(Windows1252.scalar(byte)) }
         case .utf16, .utf16le, .utf16be:
             try convertUTF16(bytes)
         }

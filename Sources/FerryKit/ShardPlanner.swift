@@ -46,7 +46,7 @@ public struct ShardPlanner {
             try cutArray(file, into: &cuts)
         } else {
             try cutRows(
-                file, from: source.header?.end ?? 0, quote: source.quote, csv: source.quote != nil,
+                file, from: source.dataStart, quote: source.quote, csv: source.quote != nil,
                 inHalvesFrom: options.halvesThreshold, into: &cuts)
         }
         cuts.finish(size: file.size)

@@ -10,6 +10,9 @@ struct ShardSource {
     let quote: UInt8?
     let delimiter: UInt8?
     let header: ShardPlan.Header?
+    /// Where the rows after the header start: after the header row, or
+    /// after Excel's `sep=` line without one (CSVSepLine.swift), else 0.
+    let dataStart: Int
     /// The codec options every shard reads with: the user's, and the delimiter.
     let codecOptions: OptionValues
 
@@ -31,7 +34,7 @@ struct ShardSource {
         self.file = file
         var codecOptions = asked
         guard codec.id == "csv" || codec.id == "tsv" else {
-            (quote, delimiter, header, self.codecOptions) = (nil, nil, nil, codecOptions)
+            (quote, delimiter, header, self.codecOptions, dataStart) = (nil, nil, nil, codecOptions, 0)
             return
         }
         let preferred = codec.id == "tsv" ? UInt8(0x09) : UInt8(ascii: ",")
@@ -48,7 +51,11 @@ struct ShardSource {
         codecOptions.values["delimiter"] = Self.option(delimiter)
         self.delimiter = delimiter
         self.codecOptions = codecOptions
-        header = dialect.hasHeader ? try Self.header(file, codec: codec, quote: dialect.quote, options: codecOptions) : nil
+        let sepLine = CSVSepLine.length(in: start, isWhole: start.count == file.size, quote: dialect.quote)
+        header =
+            dialect.hasHeader
+            ? try Self.header(file, from: sepLine, codec: codec, quote: dialect.quote, options: codecOptions) : nil
+        dataStart = header?.end ?? sepLine
     }
 
     /// A byte as the value of `--delimiter`.
@@ -56,14 +63,15 @@ struct ShardSource {
         "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
     }
 
-    /// The header row: where it ends (the first row end outside quotes),
-    /// the lines it takes and the columns it names.
+    /// The header row, which starts at `start` (after a `sep=` line): where
+    /// it ends (the first row end outside quotes), the lines it takes with
+    /// the bytes before it, and the columns it names.
     private static func header(
-        _ file: RandomAccessFile, codec: any Codec, quote: UInt8, options: OptionValues
+        _ file: RandomAccessFile, from start: Int, codec: any Codec, quote: UInt8, options: OptionValues
     ) throws(FerryError) -> ShardPlan.Header {
         var rows = RowEndScanner(quote: quote)
         var end = file.size
-        try file.scan(0..<file.size, chunk: 1 << 16) { chunk, offset in
+        try file.scan(start..<file.size, chunk: 1 << 16) { chunk, offset in
             rows.scan(chunk) { found in
                 end = offset + found
                 return false

@@ -68,7 +68,7 @@ struct Halves {
     /// `threshold` bytes and there is a second core.
     init?(_ layout: LineLayout, threshold: Int) {
         guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1, layout.file.size >= max(threshold, 2),
-            let split = try? Self.split(layout.file, quote: layout.quote), split > layout.prefix.count
+            let split = try? Self.split(layout.file, quote: layout.quote), split > layout.prefixEnd
         else { return nil }
         self.file = layout.file
         self.split = split
@@ -156,6 +156,8 @@ struct LineLayout {
     let prefix: [UInt8]
     /// The lines `prefix` ends (1 for a header line, 0 for none).
     let prefixLines: Int
+    /// Where the header line ends in the file (0 for none).
+    let prefixEnd: Int
     /// The user's codec options, with the delimiter guessed from the start.
     let codecOptions: OptionValues
     /// The quote of CSV; nil for JSON Lines.
@@ -186,25 +188,41 @@ struct LineLayout {
         guard let count = try? start.withUnsafeMutableBytes({ (buffer) throws(FerryError) in try file.read(into: buffer, at: 0) }),
             count == start.count, !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF])
         else { return nil }
-        // The header line goes first in every later part; one with a quoted
-        // line break, or longer than the start read, is left to a single pass.
-        var prefix: [UInt8] = []
-        if hasHeader, let quote {
-            guard let lineFeed = start.firstIndex(of: 0x0A),
-                start[...lineFeed].count(where: { $0 == quote }) % 2 == 0
-            else { return nil }
-            prefix = Array(start[...lineFeed])
-        }
         var codecOptions = options
-        if let quote, codecOptions["delimiter"] == nil {
-            let sample = Array(start.prefix(CSVDelimiterSniffer.sampleLength))
-            let delimiter = CSVDelimiterSniffer.sniff(
-                sample, isWhole: sample.count < CSVDelimiterSniffer.sampleLength, quote: quote,
-                preferred: codec.id == "tsv" ? 0x09 : UInt8(ascii: ","))
-            codecOptions.values["delimiter"] = "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
+        var delimiter = UInt8(ascii: ",")
+        if let quote {
+            if let named = codecOptions["delimiter"].flatMap(CSVDialect.delimiter(named:)) {
+                delimiter = named
+            } else {
+                let sample = Array(start.prefix(CSVDelimiterSniffer.sampleLength))
+                delimiter = CSVDelimiterSniffer.sniff(
+                    sample, isWhole: sample.count < CSVDelimiterSniffer.sampleLength, quote: quote,
+                    preferred: codec.id == "tsv" ? 0x09 : UInt8(ascii: ","))
+                codecOptions.values["delimiter"] = "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
+            }
+        }
+        // The header line goes first in every later part: the first line
+        // after the `sep=` line (CSVSepLine.swift), blank lines and lines of
+        // delimiters only, which the reader skips. One with a quoted line
+        // break, or longer than the start read, is left to a single pass.
+        var prefix: [UInt8] = []
+        var prefixEnd = 0
+        if hasHeader, let quote {
+            var headerStart = CSVSepLine.length(in: start, isWhole: start.count == file.size, quote: quote)
+            while let lineFeed = start[headerStart...].firstIndex(of: 0x0A),
+                start[headerStart..<lineFeed].allSatisfy({ $0 == delimiter || $0 == 0x0D })
+            {
+                headerStart = lineFeed + 1
+            }
+            guard let lineFeed = start[headerStart...].firstIndex(of: 0x0A),
+                start[headerStart...lineFeed].count(where: { $0 == quote }) % 2 == 0
+            else { return nil }
+            prefix = Array(start[headerStart...lineFeed])
+            prefixEnd = lineFeed + 1
         }
         self.file = file
         self.prefix = prefix
+        self.prefixEnd = prefixEnd
         self.quote = quote
         self.codecOptions = codecOptions
         let sampleLines = max(start.count { $0 == 0x0A }, 1)
@@ -372,7 +390,9 @@ extension FileRun {
         }
         // File-level warnings (a count for the whole file, such as the rows
         // padded under `--ragged`) come once, at the end, with both counts.
-        var fileWarnings: [Diagnostic] = []
+        // All of them, whatever the cap: one pass reads to the end and
+        // reports them, counted over the whole file, after the cap too.
+        let fileWarnings = diagnostics.map(\.diagnostic).filter(\.isFileLevel)
         var next = 0
         // Reports the diagnostics up to record `record` (only those of its
         // rules, for `rulesOnly`); false once the cap is reached.
@@ -383,10 +403,7 @@ extension FileRun {
             {
                 let diagnostic = diagnostics[next].diagnostic
                 next += 1
-                if diagnostic.isFileLevel {
-                    fileWarnings.append(diagnostic)
-                    continue
-                }
+                if diagnostic.isFileLevel { continue }
                 report(diagnostic)
                 if sink.reachedCap { return false }
             }
@@ -430,15 +447,19 @@ extension FileRun {
         reportUncheckedPhotos()
     }
 
-    /// File-level warnings with the same code, one each, their counts added.
+    /// File-level warnings with the same code, one each, their counts added
+    /// (the first one's place kept).
     static func merged(_ warnings: [Diagnostic]) -> [Diagnostic] {
         var result: [Diagnostic] = []
         for warning in warnings {
             if let index = result.firstIndex(where: { $0.code == warning.code }),
-                case .integer(let before)? = result[index].arguments.first,
-                case .integer(let more)? = warning.arguments.first
+                let before = result[index].arguments.first, let more = warning.arguments.first
             {
-                result[index].arguments[0] = .integer(before + more)
+                switch (before, more) {
+                case (.integer(let first), .integer(let second)): result[index].arguments[0] = .integer(first + second)
+                case (.count(let first), .count(let second)): result[index].arguments[0] = .count(first + second)
+                default: result.append(warning)
+                }
             } else {
                 result.append(warning)
             }
@@ -450,7 +471,9 @@ extension FileRun {
 extension Diagnostic {
     /// Whether it is about the file as a whole (a count, at no record or line).
     var isFileLevel: Bool {
-        severity == .warning && location.record == nil && location.line == nil
+        guard severity == .warning else { return false }
+        // Rows of delimiters only: counted for the file, at the first one.
+        return location.record == nil && (location.line == nil || code == .csvDelimiterRowsSkipped)
     }
 
     /// Whether it comes from a record's rules or its reading, which one pass

@@ -22,6 +22,38 @@ import Testing
                 == "\u{FEFF}name;price;sku\r\n\"Xbox; 360\";249.50;A-2\r\nPS5;499;A-3\r\n")
     }
 
+    /// A new row goes right after the last record, before trailing blank
+    /// lines and rows of delimiters only, with the file's line ends.
+    @Test(arguments: ["\n", "\r\n"]) func addGoesRightAfterTheLastRecord(lineEnd: String) throws {
+        let folder = try ScratchFolder()
+        let rows = ["name,price", "Wii,269"]
+        let path = try folder.write("p.csv", rows.joined(separator: lineEnd) + lineEnd + lineEnd + lineEnd)
+        let added = try Ferry.run(["add", path, "--set", "name=PS5", "--set", "price=499"])
+        #expect(added.status == 0, "\(added.err)")
+        #expect(
+            String(decoding: try folder.read("p.csv"), as: UTF8.self)
+                == (rows + ["PS5,499"]).joined(separator: lineEnd) + lineEnd + lineEnd + lineEnd)
+    }
+
+    /// Excel's export: a `sep=;` line, a decimal comma with thousands, a
+    /// row of delimiters only below the table.
+    @Test func excelExportsAreEditedWithADecimalComma() throws {
+        let folder = try ScratchFolder()
+        let path = try folder.write("p.csv", "sep=;\r\nname;price\r\nWii;1.269,00\r\n;;\r\n")
+        let edited = try Ferry.run(["edit", path, "0", "--set", "price=5,25", "--decimal-comma"])
+        #expect(edited.status == 0, "\(edited.err)")
+        let added = try Ferry.run(["add", path, "--set", "name=PS5", "--set", "price=1.234,5", "--decimal-comma"])
+        #expect(added.status == 0, "\(added.err)")
+        #expect(
+            String(decoding: try folder.read("p.csv"), as: UTF8.self)
+                == "sep=;\r\nname;price\r\nWii;5,25\r\nPS5;1234,5\r\n;;\r\n")
+        let before = try folder.read("p.csv")
+        let bad = try Ferry.run(["add", path, "--set", "name=X", "--set", "price=1.23,4", "--decimal-comma"])
+        #expect(bad.status == 2)
+        #expect(bad.diagnosticCodes == ["edit.valueType"])
+        #expect(try folder.read("p.csv") == before)
+    }
+
     @Test func rejectedEditExitsOneAndChangesNothing() throws {
         let folder = try ScratchFolder()
         let path = try folder.write("p.csv", Self.csv)

@@ -136,6 +136,35 @@ import Testing
         }
     }
 
+    /// Excel's `sep=;` line is no record: the plan's header row is the one
+    /// after it, and every shard reads as the whole file does, with or
+    /// without a header.
+    @Test(arguments: [[], ["--no-header"]])
+    func aSepLineIsSkippedByEveryShard(options: [String]) throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write(
+            "sep.csv", "sep=;\n" + Self.productsCSV().replacingOccurrences(of: ",", with: ";"))
+        for count in [2, 7] {
+            let plan = folder.path("sep-\(count).json")
+            let planned = try Ferry.run(["plan", input, "--shards", String(count)] + options)
+            #expect(planned.status == 0, "\(planned.err)")
+            try Data(planned.stdout).write(to: URL(fileURLWithPath: plan))
+            let parsed = try #require(JSONSerialization.jsonObject(with: Data(planned.stdout)) as? [String: Any])
+            #expect(parsed["records"] as? Int == (options.isEmpty ? 120 : 121))
+            let output = ["--kind", "generic", "--to", "jsonl"] + options
+            let whole = try Ferry.run(["convert", input, "-"] + output)
+            #expect(whole.status == 0, "\(whole.err)")
+            var joined: [UInt8] = []
+            for shard in 0..<count {
+                let part = try Ferry.run(["convert", input, "-", "--plan", plan, "--shard", String(shard)] + output)
+                #expect(part.status == 0, "\(part.err)")
+                joined += part.stdout
+            }
+            #expect(joined == whole.stdout, "\(count) shards, \(options)")
+            #expect(String(decoding: whole.stdout, as: UTF8.self).hasPrefix(options.isEmpty ? "{\"name\":\"Product 1\"" : "{\"column1\":\"name\""))
+        }
+    }
+
     @Test func rangeOptionsGiveTheShardOfThePlan() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.productsCSV())

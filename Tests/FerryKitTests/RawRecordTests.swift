@@ -237,6 +237,11 @@ import Testing
         ["GS-0000001", "", "00123"],
     ]
 
+    /// Product cells without the quoted line breaks (a test inserts rows
+    /// at line ends) and the lone CR.
+    static let excelCells: [[String]] =
+        [productCells[0].filter { !$0.contains("\n") && !$0.contains("\r") }] + productCells.dropFirst()
+
     static let bookCells: [[String]] = [
         ["Swift", "Dune", #""A, B""#, "Ünï"], ["Herbert", "", "Le Guin"], ["Good.", "", #""Long, ""quoted"" too""#],
         ["12", "0", "612", "", "007"], ["true", "false", "yes", "No", "1", "0", "TRUE", ""], ["49", "9.99", ""],
@@ -309,6 +314,24 @@ import Testing
         MixedFile(
             text: mixedRows(header: productHeader, cells: productCells, rows: 20_000, seed: 16),
             options: ["no-header": ""], records: 20_001, testDescription: "products, no header"),
+        // Excel's exports: a `sep=;` line, rows of delimiters only (skipped,
+        // counted in one warning), CRLF; with a BOM, or in Windows-1252.
+        MixedFile(
+            text: "sep=;\r\n"
+                + mixedRows(
+                    header: productHeader, cells: excelCells, rows: 20_000, seed: 19, delimiter: ";",
+                    lineEnds: ["\r\n", "\r\n;;;\r\n", "\r\n;;\n", "\r\n", "\r\n"]),
+            records: 20_000, testDescription: "sep= line and rows of delimiters only"),
+        MixedFile(
+            text: "\u{FEFF}sep=,\n,,,\n"
+                + mixedRows(
+                    header: productHeader, cells: excelCells, rows: 20_000, seed: 20, delimiter: ",",
+                    lineEnds: ["\n", "\n,,,\n", "\n"]),
+            records: 20_000, testDescription: "BOM, sep=, line and rows of commas only"),
+        MixedFile(
+            text: "sep=;\n"
+                + mixedRows(header: productHeader, cells: excelCells, rows: 20_000, seed: 21, delimiter: ";"),
+            options: ["encoding": "latin1"], records: 20_000, testDescription: "sep= line, read as Windows-1252"),
         // A column name long enough for a layout piece of over 32 bytes,
         // which the block path does not take.
         MixedFile(

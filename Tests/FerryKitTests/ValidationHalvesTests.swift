@@ -38,6 +38,21 @@ import Testing
         #expect(!report.diagnostics.contains { $0.code == .csvRaggedRow && $0.location.line == 2 })
     }
 
+    /// Excel's export: a `sep=;` line, then semicolons and rows of
+    /// delimiters only, which both halves skip and count in one warning.
+    @Test func productsCSVWithASepLineAndRowsOfDelimitersOnly() throws {
+        let text =
+            "sep=;\n;;;;\n"
+            + Self.productsCSV(seed: 13, lineEnd: "\n").replacingOccurrences(of: ",", with: ";")
+            .replacingOccurrences(of: "USD\n", with: "USD\n;;;;\n")
+        let path = try scratch.write("sep.csv", text)
+        let report = try expectSameReports(path, inHalves: true)
+        #expect(report.files.first?.records == 3_000)
+        let skipped = report.diagnostics.filter { $0.code == .csvDelimiterRowsSkipped }
+        #expect(skipped.count == 1)
+        #expect(skipped.first?.location.line == 2)
+    }
+
     @Test(arguments: [5, 6]) func productsJSONLines(seed: UInt64) throws {
         let path = try scratch.write("products-\(seed).jsonl", Self.productsJSONLines(seed: seed))
         try expectSameReports(path, inHalves: true)

@@ -17,6 +17,10 @@ public struct RecordChange {
     public var photo: [UInt8]?
     /// Whether the photo is removed.
     public var removesPhoto = false
+    /// Whether numbers are written with a decimal comma and may group
+    /// thousands (`--decimal-comma`: `5,25`, `1.234,5`), as CSV cells are
+    /// read with it (`DecimalCommaText`).
+    public var decimalComma = false
 
     /// The field photos are kept in.
     public static let photoField = "photo"
@@ -59,7 +63,9 @@ public struct RecordChange {
                 pairs.append((field, value))
             }
         }
-        for (field, text) in assignments { set(field, try RecordChange.typed(text, field: field, schema: schema)) }
+        for (field, text) in assignments {
+            set(field, try RecordChange.typed(text, field: field, schema: schema, decimalComma: decimalComma))
+        }
         if let photo { set(RecordChange.photoField, .bytes(photo)) }
         let gone = Set(removed + (removesPhoto ? [RecordChange.photoField] : []))
         pairs.removeAll { gone.contains($0.0) }
@@ -71,9 +77,13 @@ public struct RecordChange {
         return Record(pairs, origin: record?.origin ?? RecordOrigin())
     }
 
-    /// The value `text` stands for in `field`, as `schema` types it.
-    /// - Throws: `edit.valueType`.
-    static func typed(_ text: String, field: String, schema: Schema) throws(FerryError) -> Value {
+    /// The value `text` stands for in `field`, as `schema` types it, its
+    /// numbers with a decimal comma when `decimalComma`.
+    /// - Throws: `edit.valueType`, for a number's grouping that is not one
+    ///   of three digits too.
+    static func typed(
+        _ text: String, field: String, schema: Schema, decimalComma: Bool = false
+    ) throws(FerryError) -> Value {
         guard let type = schema.rule(for: field)?.type else { return .string(text) }
         var bytes = Array(text.utf8)
         let value: Value? = bytes.withUnsafeMutableBufferPointer { mutable in
@@ -81,6 +91,11 @@ public struct RecordChange {
             switch type {
             case .string, .photo: return .string(text)
             case _ where buffer.isEmpty: return .null
+            case .number where decimalComma, .integer where decimalComma:
+                guard case .number(let value) = DecimalCommaText.read(buffer),
+                    type == .number || DecimalCommaText.isWhole(value)
+                else { return nil }
+                return value
             case .number: return DecimalText.parsedValue(buffer)
             case .integer: return DecimalText.isInteger(buffer) ? DecimalText.parsedValue(buffer) : nil
             case .bool: return bool(text).map(Value.bool)

@@ -40,7 +40,7 @@ import Testing
     @Test func excelExportsAreEditedWithADecimalComma() throws {
         let folder = try ScratchFolder()
         let path = try folder.write("p.csv", "sep=;\r\nname;price\r\nWii;1.269,00\r\n;;\r\n")
-        let edited = try Ferry.run(["edit", path, "0", "--set", "price=5,25", "--decimal-comma"])
+        let edited = try Ferry.run(["edit", path, "1", "--set", "price=5,25", "--decimal-comma"])
         #expect(edited.status == 0, "\(edited.err)")
         let added = try Ferry.run(["add", path, "--set", "name=PS5", "--set", "price=1.234,5", "--decimal-comma"])
         #expect(added.status == 0, "\(added.err)")

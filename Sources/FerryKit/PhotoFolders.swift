@@ -23,6 +23,13 @@ import Darwin
 // directory or an unreadable file; so does every name when the folder
 // cannot be listed (no read permission), or on a file system that may
 // compare names without regard to case (not Linux).
+//
+// Measured in instructions (Scripts/count-instructions.sh, release): 200k
+// products, 60% naming `p<N>.jpg` beside the file where there is none,
+// took 58.9 G instructions in JSON Lines before (0.50 G with null photos);
+// with `--photos skip` it takes 0.505 G, and checked (each an error, up to
+// the cap of 1,000) 0.627 G. At 1M: 2.47 G skipped and 2.08 G checked,
+// against 2.44 G with null photos (CSV: 2.17 G, 1.66 G, 2.08 G).
 
 /// The folders photo references name, each listed once (see above).
 struct PhotoFolders {

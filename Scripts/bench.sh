@@ -37,7 +37,9 @@
 # TSV), and every CSV and JSON -> CSV operation also times DuckDB and Polars
 # (Scripts/bench-engines.py, in the same venv), the engines a user would pick.
 # Validation: ferry on the JSON Lines, the CSV and its CRLF copy against
-# orjson + jsonschema-rs (Scripts/bench-validate.py), and frictionless.
+# orjson + jsonschema-rs (Scripts/bench-validate.py), and frictionless; and
+# on files whose photo references name files that are not there, beside the
+# same files with null photos (`ONLY=photos Scripts/bench.sh`).
 # Ferry runs twice per operation (`ferry_cases`): `ferry` writes standard
 # output into the output file, as every peer does, and the ratios and
 # targets are taken from it; `ferry-file` names the output file itself, so
@@ -156,11 +158,14 @@ ensure_engines_venv() { ensure_pip 'duckdb, polars' duckdb polars; }
 
 # Print the path of the COUNT-product dataset in FORMAT (json, jsonl, csv),
 # generating it first unless it already exists and is newer than the generator.
+# PHOTOS (optional) is gen-products.py's --photos: folder (the default),
+# missing or null.
 dataset() {
-    local format=$1 file="$WORK/products-$COUNT.$1"
+    local format=$1 photos=${2:-folder} file="$WORK/products-$COUNT.$1"
+    [[ $photos == folder ]] || file="$WORK/products-$COUNT-photos-$photos.$format"
     if [[ ! -s $file || $GEN -nt $file ]]; then
-        say "generating $COUNT products as $format"
-        python3 "$GEN" --count "$COUNT" --format "$format" --out "$file.tmp"
+        say "generating $COUNT products as $format (photos: $photos)"
+        python3 "$GEN" --count "$COUNT" --format "$format" --photos "$photos" --out "$file.tmp"
         mv "$file.tmp" "$file"
     fi
     printf '%s\n' "$file"
@@ -360,6 +365,17 @@ report() {
         fi
         printf '%s\n' "$line"
     done
+    # A file whose photos are not there, against the same file with null photos.
+    for i in "${!R_OP[@]}"; do
+        [[ ${R_OP[i]} == *photos* && ${R_TOOL[i]} =~ ^ferry-(jsonl|csv)-(skip|check)$ && ${R_SECS[i]} != FAIL ]] || continue
+        for j in "${!R_OP[@]}"; do
+            [[ ${R_OP[j]} == "${R_OP[i]}" && ${R_TOOL[j]} == "ferry-${BASH_REMATCH[1]}-null" && ${R_SECS[j]} != FAIL ]] || continue
+            awk -v t="${R_TOOL[i]}" -v n="${R_TOOL[j]}" -v f="${R_SECS[i]}" -v z="${R_SECS[j]}" -v fc="${R_CPU[i]}" -v zc="${R_CPU[j]}" \
+                'BEGIN { r = f / (z > 0 ? z : 0.001)
+                         printf "  %s, %s: %.2fx the time of %s (cpu %.2fx)%s\n", "photos not there", t, r, n,
+                             fc / (zc > 0 ? zc : 0.001), (r <= 1.5 ? " (ok, target <= 1.5x)" : " (over target 1.5x)") }'
+        done
+    done
     printf '\nTargets (../shared/ANCHORS.md): ferry >= 20x mlr on every conversion and peak RSS < %d MB\n' "$TARGET_RSS_MB"
     printf 'when streaming; >= 20x plistlib on binary plists; >= 30x bpylist2 on keyed archives;\n'
     printf 'gzip: at least the speed of gzip with one job and of pigz -p2 with two (1x);\n'
@@ -408,8 +424,8 @@ want_any() { local op; for op; do want "$op" && return 0; done; return 1; }
 # Inputs are made only for the operations that run.
 IN_JSON= IN_JSONL= IN_CSV=
 want_any "JSON -> JSONL" "JSON -> CSV" && IN_JSON=$(dataset json)
-want_any "JSONL -> JSON" "gzip" "validate" && IN_JSONL=$(dataset jsonl)
-want_any "CSV -> JSON" "CSV -> JSONL" "CSV, user schema" "plan" "validate" && IN_CSV=$(dataset csv)
+want_any "JSONL -> JSON" "gzip" "validate (1M" && IN_JSONL=$(dataset jsonl)
+want_any "CSV -> JSON" "CSV -> JSONL" "CSV, user schema" "plan" "validate (1M" "validate CSV" && IN_CSV=$(dataset csv)
 
 op="JSON -> JSONL"
 want "$op" && ferry_cases "$op" "$IN_JSON" "$OUT/ferry.jsonl" --to jsonl
@@ -555,18 +571,21 @@ fi
 # uniqueness. The peer checks the same rules on the JSON Lines (orjson and
 # jsonschema-rs, Scripts/bench-validate.py); Ferry checks the CSV and the
 # JSON Lines. frictionless gets a tenth of the rows (it is about 100 times
-# slower), with Ferry on the same file beside it.
+# slower), with Ferry on the same file beside it. The photos these files
+# name (photos/p<N>.png) are not there, and the peers read no photo:
+# Ferry is told so (`--photos skip`), as a CI job whose photos live
+# elsewhere would; without it each is an error (photo.unreadable).
 op="validate (1M, sku unique)"
 if want "$op"; then
-    bench_case "$op" ferry-jsonl "$IN_JSONL" -- "$FERRY" validate "$IN_JSONL" --quiet
-    bench_case "$op" ferry-csv "$IN_CSV" -- "$FERRY" validate "$IN_CSV" --quiet
+    bench_case "$op" ferry-jsonl "$IN_JSONL" -- "$FERRY" validate "$IN_JSONL" --photos skip --quiet
+    bench_case "$op" ferry-csv "$IN_CSV" -- "$FERRY" validate "$IN_CSV" --photos skip --quiet
     # The same rows as Excel and Python's csv module write them: CRLF line
     # ends, and quotes where a field needs them.
     IN_CSV_CRLF="$WORK/products-$COUNT-crlf.csv"
     [[ -s $IN_CSV_CRLF && $IN_CSV_CRLF -nt $IN_CSV ]] ||
         python3 -c 'import csv, sys; r = csv.reader(open(sys.argv[1], newline="")); csv.writer(open(sys.argv[2], "w", newline="")).writerows(r)' \
             "$IN_CSV" "$IN_CSV_CRLF"
-    bench_case "$op" ferry-csv-crlf "$IN_CSV_CRLF" -- "$FERRY" validate "$IN_CSV_CRLF" --quiet
+    bench_case "$op" ferry-csv-crlf "$IN_CSV_CRLF" -- "$FERRY" validate "$IN_CSV_CRLF" --photos skip --quiet
     if ensure_validate_venv; then
         bench_case "$op" jsonschema-rs "$IN_JSONL" -- "$VENV/bin/python" "$VALIDATE_BENCH" jsonschema-rs "$IN_JSONL"
     else
@@ -579,8 +598,32 @@ if want "$op" && ensure_validate_venv; then
     [[ -s $IN_CSV_TENTH && $IN_CSV_TENTH -nt $IN_CSV ]] ||
         python3 -c 'import csv, sys; r = csv.reader(open(sys.argv[1], newline="")); w = csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n"); w.writerow(next(r)); [w.writerow(row) for _, row in zip(range(int(sys.argv[3])), r)]' \
             "$IN_CSV" "$IN_CSV_TENTH" $((COUNT / 10))
-    bench_case "$op" ferry "$IN_CSV_TENTH" -- "$FERRY" validate "$IN_CSV_TENTH" --quiet
+    bench_case "$op" ferry "$IN_CSV_TENTH" -- "$FERRY" validate "$IN_CSV_TENTH" --photos skip --quiet
     bench_case "$op" frictionless "$IN_CSV_TENTH" -- "$VENV/bin/python" "$VALIDATE_BENCH" frictionless "$IN_CSV_TENTH"
+fi
+
+# Photo references whose files are not there (p<N>.jpg beside the file, in
+# 60% of the records), against the same records with null photos: with
+# `--photos skip` (no file is read), and checked (each reference is looked
+# up in one listing of the folder; each is an error, photo.unreadable, exit
+# 3, and the check stops at the default cap of 1,000 errors, so that row
+# reads a partial report's worth of records). The peer reads the same JSON
+# Lines and reads no photo.
+op="validate, photos not there (1M)"
+if want "$op"; then
+    for format in jsonl csv; do
+        null=$(dataset "$format" null)
+        missing=$(dataset "$format" missing)
+        bench_case "$op" "ferry-$format-null" "$null" -- "$FERRY" validate "$null" --quiet
+        bench_case "$op" "ferry-$format-skip" "$missing" -- "$FERRY" validate "$missing" --photos skip --quiet
+        # Exit 3 (a photo could not be read) is this row's success.
+        bench_case "$op" "ferry-$format-check" "$missing" -- \
+            sh -c '"$0" "$@"; [ $? -eq 3 ]' "$FERRY" validate "$missing" --quiet
+    done
+    if ensure_validate_venv; then
+        missing=$(dataset jsonl missing)
+        bench_case "$op" jsonschema-rs "$missing" -- "$VENV/bin/python" "$VALIDATE_BENCH" jsonschema-rs "$missing"
+    fi
 fi
 
 report

@@ -9,6 +9,13 @@ non-ASCII text (accents, CJK, emoji). Photos are null in about 40% of records.
     python3 Scripts/gen-products.py                          # 1,000,000 as JSON on stdout
     python3 Scripts/gen-products.py --count 20000 --format jsonl --out p.jsonl
     python3 Scripts/gen-products.py --format csv --out products.csv
+    python3 Scripts/gen-products.py --format csv --photos missing --out p.csv
+
+--photos says what the other 60% hold: `folder` (the default) names
+`photos/p<N>.png`, in a folder that is not there; `missing` names
+`p<N>.jpg`, beside the file, where no such file is (the usual case in CI,
+where the photos live elsewhere); `null` makes every photo null. The other
+fields are the same bytes whatever the choice.
 
 Output is streamed (records are never all held in memory) and is the same
 bytes on every run and every Python 3 version, because only `random()` of a
@@ -58,8 +65,16 @@ CENTS = [99, 99, 95, 49, 50, 89, 25, 75]
 
 # MARK: - Records
 
-def products(count, seed=SEED):
+PHOTOS = {
+    "folder": lambda i: f"photos/p{i}.png",
+    "missing": lambda i: f"p{i}.jpg",
+    "null": lambda i: None,
+}
+
+
+def products(count, seed=SEED, photos="folder"):
     """Yield `count` product dicts, keys in the order name, price, photo, sku, currency."""
+    photo_name = PHOTOS[photos]
     rnd = random.Random(seed).random
 
     def pick(seq):
@@ -82,7 +97,7 @@ def products(count, seed=SEED):
             price = int(rnd() * 100) + pick(CENTS) / 100    # 19.99
             price = round(price, 2)
 
-        photo = f"photos/p{i}.png" if rnd() < 0.60 else None
+        photo = photo_name(i) if rnd() < 0.60 else None
         c = rnd()
         currency = next(code for limit, code in CURRENCIES if c < limit)
         yield {"name": name, "price": price, "photo": photo,
@@ -132,6 +147,8 @@ def main():
     parser.add_argument("--count", type=int, default=1_000_000, help="number of products (default 1000000)")
     parser.add_argument("--format", choices=["json", "jsonl", "csv"], default="json")
     parser.add_argument("--out", help="output file (default: stdout)")
+    parser.add_argument("--photos", choices=sorted(PHOTOS), default="folder",
+                        help="what the photo references name (default folder: photos/p<N>.png)")
     parser.add_argument("--seed", type=int, default=SEED, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.count < 0:
@@ -142,7 +159,7 @@ def main():
     out = open(target, "w", encoding="utf-8", newline="", buffering=1 << 20, closefd=bool(args.out))
     try:
         with out:
-            records = products(args.count, args.seed)
+            records = products(args.count, args.seed, args.photos)
             if args.format == "csv":
                 write_csv(out, records)
             else:

@@ -10,6 +10,10 @@ struct ValidateCommand {
                 name: "kind", short: "k", valueName: "kind", helpKey: .validateOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
             OptionSpec(name: "schema", short: "s", valueName: "file", helpKey: .validateOptionSchema),
+            OptionSpec(
+                name: "photos", valueName: "mode", helpKey: .validateOptionPhotos,
+                allowed: PhotoPolicy.allCases.map(\.rawValue)),
+            OptionSpec(name: "strict", helpKey: .validateOptionStrict),
             OptionSpec(name: "combine", helpKey: .validateOptionCombine),
         ] + ShardOptions.specs
         return CommandSpec(
@@ -31,12 +35,14 @@ struct ValidateCommand {
     /// - Returns: the exit status (see `ReportOptions.write`).
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
         var options = try ReportOptions.validationOptions(arguments, registry: registry)
+        options.strict = arguments.flag("strict")
         if arguments.flag("combine") {
             let combined = try ReportCombiner(registry: registry).combine(
-                arguments.positionals, maxErrors: options.maxErrors)
+                arguments.positionals, maxErrors: options.maxErrors, strict: options.strict)
             return try ReportOptions.run(arguments, console: console) { combined }
         }
         options.kind = arguments["kind"].flatMap(RecordKind.init(rawValue:))
+        options.photos = arguments["photos"].flatMap(PhotoPolicy.init(rawValue:)) ?? .check
         options.schema = try ReportOptions.schema(arguments)
         options.shard = try ShardOptions.range(arguments, input: arguments.positionals[0])
         if options.shard != nil && arguments.positionals.count > 1 {

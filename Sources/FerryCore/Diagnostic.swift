@@ -83,9 +83,15 @@ public protocol DiagnosticSink: AnyObject {
 public final class DiagnosticCollector: DiagnosticSink {
     /// The most errors kept; nil keeps every one.
     public let maxErrors: Int?
+    /// Whether warnings of no record (about a header, or a count for the
+    /// whole file) are kept past the cap: a part of a file keeps them for
+    /// the run that adopts it, which reports them once.
+    public let keepsWarningsOfNoRecord: Bool
     /// The categories of every error reported, kept or not: an I/O error
     /// past the cap still decides the exit status.
     public private(set) var errorCategories: Set<FerryError.Category> = []
+    /// The categories of the errors reported once the cap was reached.
+    public private(set) var categoriesPastCap: Set<FerryError.Category> = []
     public private(set) var diagnostics: [Diagnostic] = []
     public private(set) var errorCount = 0
     public private(set) var warningCount = 0
@@ -93,24 +99,40 @@ public final class DiagnosticCollector: DiagnosticSink {
     /// report says it is partial if anything was left unchecked.
     public private(set) var reachedCap = false
 
-    public init(maxErrors: Int? = nil) { self.maxErrors = maxErrors }
+    public init(maxErrors: Int? = nil, keepsWarningsOfNoRecord: Bool = false) {
+        self.maxErrors = maxErrors
+        self.keepsWarningsOfNoRecord = keepsWarningsOfNoRecord
+    }
 
     /// Takes the error categories `other` saw, as if its errors had come here.
     public func noteCategories(of other: DiagnosticCollector) {
-        errorCategories.formUnion(other.errorCategories)
+        noteCategories(other.errorCategories)
     }
+
+    /// Takes `categories` as those of errors past the cap.
+    public func noteCategories(_ categories: Set<FerryError.Category>) {
+        errorCategories.formUnion(categories)
+    }
+
+    /// How many warnings were counted and not kept.
+    public var droppedWarnings: Int { warningCount - diagnostics.count { $0.severity == .warning } }
 
     @discardableResult
     public func report(_ diagnostic: Diagnostic) -> Bool {
         switch diagnostic.severity {
         case .warning:
             warningCount += 1
-            if maxErrors.map({ warningCount <= $0 }) ?? true { diagnostics.append(diagnostic) }
+            if maxErrors.map({ warningCount <= $0 }) ?? true
+                || (keepsWarningsOfNoRecord && diagnostic.location.record == nil)
+            {
+                diagnostics.append(diagnostic)
+            }
             return true
         case .error:
             errorCategories.insert(diagnostic.code.category)
             if let maxErrors, errorCount >= maxErrors {
                 reachedCap = true
+                categoriesPastCap.insert(diagnostic.code.category)
                 return false
             }
             errorCount += 1

@@ -571,6 +571,10 @@ extension MessageKey {
     public static let optionShardHeader = MessageKey("option.shard.header")
     /// The inputs are the json reports of a file's shards, in order: combine them into the report one run over the whole file gives.
     public static let validateOptionCombine = MessageKey("validate.option.combine")
+    /// check (the default): every photo reference must name a PNG or JPEG file in the input's folder, as convert needs it to embed it. skip: the photos are elsewhere, so no file is read.
+    public static let validateOptionPhotos = MessageKey("validate.option.photos")
+    /// Count every warning as an error: it is reported as one, and the exit status is 1.
+    public static let validateOptionStrict = MessageKey("validate.option.strict")
     /// START:END, two byte offsets
     public static let expectedRange = MessageKey("expected.range")
     /// Cut a CSV file into 4 shards, then convert shard 2 of them.
@@ -863,6 +867,8 @@ extension MessageKey {
         .optionShardFirstLine,
         .optionShardHeader,
         .validateOptionCombine,
+        .validateOptionPhotos,
+        .validateOptionStrict,
         .expectedRange,
         .examplePlan,
         .exampleValidateCombine,

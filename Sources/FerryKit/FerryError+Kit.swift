@@ -45,8 +45,6 @@ extension FerryError.Code {
     public static let recordDuplicateKey = Self("record.duplicateKey", .data)
     /// A photo whose bytes are not a PNG or a JPEG.
     public static let photoNotImage = Self("photo.notImage", .data)
-    /// Photo references in a folder that does not exist, so not checked (a warning).
-    public static let photoNotChecked = Self("photo.notChecked", .data)
     /// A photo converted whose bytes are no common image type (a warning).
     public static let photoUnknownType = Self("photo.unknownType", .data)
 }

@@ -32,6 +32,10 @@ struct FileRun {
     /// The kind asked for and the user's schema, from which the rules are
     /// made at the first record (`makeRules`).
     private var rulesFrom: (kind: RecordKind?, schema: Schema?) = (nil, nil)
+    /// The reader's context, whose warnings about the header are taken
+    /// before the first record: at record -1, whatever records the reader
+    /// hands out at once, so that a file's halves place them alike.
+    private var context: ReadContext?
     /// How many keys wait at most: 1 for readers that hand out one record at a time.
     private var pendingLimit = 64
     /// The bytes this run reads, when known: once a few thousand keys are
@@ -61,18 +65,10 @@ struct FileRun {
     /// The last record that had an error, so that a record with several
     /// counts once among the invalid (reports come in the records' order).
     private var lastFailedRecord: Int?
-    /// Whether the folder photo references name exists: the last one asked.
-    private var photoFolder: [UInt8] = []
-    /// Whether `photoFolder` exists; nil before the first reference.
-    private var photoFolderExists: Bool?
-    /// References in folders that do not exist: not checked, counted in one
-    /// warning at the end, with the first.
-    var uncheckedPhotos = 0
-    /// The record (0-based, in this run) of each reference counted in
-    /// `uncheckedPhotos`, when asked for: the halves keep them, so that a
-    /// cap reached later counts only those one pass would.
-    var uncheckedPhotoRecords: RecordMarks?
-    var firstUncheckedPhoto: (reference: String, location: SourceLocation)?
+    /// Whether every warning is reported as an error (`--strict`). The
+    /// runs of a file's halves and shards leave it to the run that adopts
+    /// their diagnostics, which tells their warnings apart first.
+    var countsWarningsAsErrors = false
 
     // MARK: Halves (see `Validator+Halves.swift`)
 
@@ -82,9 +78,6 @@ struct FileRun {
     /// The record (0-based, in this run) each diagnostic kept was reported
     /// at; nil when not asked for.
     var ordinals: [Int]?
-    /// Whether the end of `check` reports the photos left unchecked; the
-    /// halves leave it to the run that adopts them.
-    var reportsUncheckedPhotos = true
 
     /// `sink.reachedCap`, as of this run's last report: read for every
     /// record, and the sink's own is a call and a check of exclusive access.
@@ -117,8 +110,10 @@ struct FileRun {
     }
 
     /// Reads `reader` to its end, or to an error it cannot read past.
+    /// - Parameter photos: where photo references are read; nil to read
+    ///   none (`--photos skip`).
     mutating func check(
-        _ reader: any RecordReader, context: ReadContext, kind: RecordKind?, schema: Schema?, photos: PhotoStore
+        _ reader: any RecordReader, context: ReadContext, kind: RecordKind?, schema: Schema?, photos: PhotoStore?
     ) throws(FerryError) {
         defer {
             if let capRecord { file.uncheckedRecords = max(file.records - (capRecord + 1), 0) }
@@ -128,6 +123,8 @@ struct FileRun {
         // Kept here rather than passed along with each record, which would
         // copy (and count references to) the schema every time.
         rulesFrom = (kind, schema)
+        self.context = context
+        defer { self.context = nil }
         while true {
             do throws(FerryError) {
                 if let raw {
@@ -161,30 +158,22 @@ struct FileRun {
         }
         flushKeys(reader)
         takeWarnings(context)
-        if reportsUncheckedPhotos { reportUncheckedPhotos() }
-    }
-
-    /// One warning for the photo references in folders that do not exist, if any.
-    mutating func reportUncheckedPhotos() {
-        guard let first = firstUncheckedPhoto else { return }
-        report(
-            Diagnostic(
-                .warning, .photoNotChecked, [.integer(uncheckedPhotos), .path(first.reference)], at: first.location,
-                value: first.reference, rule: "photo.format"))
     }
 
     /// Checks one record: its kind's rules, its unique keys, its photo.
     private mutating func check(
-        _ record: RawRecord, reader: any RecordReader, photos: PhotoStore, log: KeyLog?
+        _ record: RawRecord, reader: any RecordReader, photos: PhotoStore?, log: KeyLog?
     ) {
+        if rulesReference == nil {
+            if let context { takeWarnings(context) }
+            // The file's kind is known even when no record is checked.
+            _ = makeRules(for: record, reader: reader, kind: rulesFrom.kind, schema: rulesFrom.schema)
+        }
         file.records += 1
         recordOffsets?.append(record.origin.byteOffset)
         if capped {
             file.uncheckedRecords += 1
             return
-        }
-        if rulesReference == nil {
-            _ = makeRules(for: record, reader: reader, kind: rulesFrom.kind, schema: rulesFrom.schema)
         }
         let rules = rulesReference.unsafelyUnwrapped
         if !rules._withUnsafeGuaranteedRef({ $0.passes(record) }) {
@@ -257,13 +246,18 @@ struct FileRun {
     }
 
     /// Hands a diagnostic to the sink and counts it; errors only when kept.
-    mutating func report(_ diagnostic: Diagnostic) {
+    /// - Parameter ordinal: the record (0-based) read when it was found,
+    ///   for one of no record; the last record read, if nil.
+    mutating func report(_ given: Diagnostic, ordinal: Int? = nil) {
+        var diagnostic = given
+        if countsWarningsAsErrors { diagnostic.severity = .error }
         let kept = sink.diagnostics.count
         let wasCapped = sink.reachedCap
         sink.report(diagnostic)
         capped = sink.reachedCap
-        if !wasCapped && capped { capRecord = diagnostic.location.record ?? file.records - 1 }
-        if sink.diagnostics.count > kept { ordinals?.append(file.records - 1) }
+        let ordinal = ordinal ?? file.records - 1
+        if !wasCapped && capped { capRecord = diagnostic.location.record ?? ordinal }
+        if sink.diagnostics.count > kept { ordinals?.append(ordinal) }
         if diagnostic.severity == .warning {
             file.warnings += 1
             return
@@ -398,9 +392,10 @@ struct FileRun {
 
     // MARK: - Photos
 
-    /// A product's photo, when present, must be a PNG or a JPEG, by its bytes;
-    /// a reference is checked when its folder exists beside the file.
-    private mutating func checkPhoto(_ record: RawRecord, at position: Int, photos: PhotoStore, reader: any RecordReader) {
+    /// A product's photo, when present, must be a PNG or a JPEG, by its
+    /// bytes; a reference must name a file in the input's folder, read as
+    /// `convert` reads it to embed it.
+    private mutating func checkPhoto(_ record: RawRecord, at position: Int, photos: PhotoStore?, reader: any RecordReader) {
         // The field's name and location are made only when a check needs them.
         switch record.values[position] {
         case .null:
@@ -439,49 +434,40 @@ struct FileRun {
     }
 
     /// Checks the photo reference `text` (a path relative to the file's
-    /// folder) of the field at `position`: its image when its folder
-    /// exists, else it is counted as not checked.
+    /// folder) of the field at `position`: it must not leave the folder,
+    /// and, unless `photos` is nil, its file must be there and be an image.
+    /// A file a listing of its folder lacks costs a lookup (`PhotoFolders`).
     @inline(__always)
     private mutating func checkReference(
-        _ text: UnsafeBufferPointer<UInt8>, at position: Int, record: RawRecord, photos: PhotoStore,
+        _ text: UnsafeBufferPointer<UInt8>, at position: Int, record: RawRecord, photos: PhotoStore?,
         reader: any RecordReader
     ) {
-        // Most references share a folder: compared in place, looked up on a change.
-        let folder = UnsafeBufferPointer(rebasing: text[..<(text.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
-        // Folders are short: compared a byte at a time, with no call.
-        let same =
-            photoFolderExists != nil && photoFolder.count == folder.count
-            && photoFolder.withUnsafeBufferPointer { known in
-                var index = 0
-                while index < folder.count && known[index] == folder[index] { index &+= 1 }
-                return index == folder.count
+        let problem: FerryError
+        let reference: String
+        let field: String
+        if PhotoStore.leavesFolder(text) {
+            (reference, field) = (String(decoding: text, as: UTF8.self), record.fields.names[position])
+            problem = .photoOutsideFolder(reference, at: SourceLocation(field: field))
+        } else if let photos {
+            let missing = photos.missingReason(text)
+            (reference, field) = (String(decoding: text, as: UTF8.self), record.fields.names[position])
+            let here = SourceLocation(field: field)
+            if let missing {
+                problem = .photoUnreadable(reference, errno: missing, at: here)
+            } else {
+                do throws(FerryError) {
+                    let bytes = try photos.read(reference: reference, at: here)
+                    bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }
+                    return
+                } catch {
+                    problem = error
+                }
             }
-        if !same {
-            photoFolder = Array(folder)
-            photoFolderExists = PhotoStore.isDirectory(photos.inputDirectory + "/" + String(decoding: folder, as: UTF8.self))
-        }
-        guard photoFolderExists == true else {
-            uncheckedPhotos += 1
-            uncheckedPhotoRecords?.mark(file.records - 1)
-            if firstUncheckedPhoto == nil {
-                let here = SourceLocation(field: record.fields.names[position])
-                let location = locate(Diagnostic(.warning, .photoNotChecked, at: here), of: record, reader: reader).location
-                firstUncheckedPhoto = (String(decoding: text, as: UTF8.self), location)
-            }
+        } else {
             return
         }
-        let field = record.fields.names[position]
-        let here = SourceLocation(field: field)
-        let reference = String(decoding: text, as: UTF8.self)
-        do throws(FerryError) {
-            let bytes = try photos.read(reference: reference, at: here)
-            bytes.withUnsafeBytes { checkImage($0, shown: reference, field: field, record: record, reader: reader) }
-        } catch {
-            var problem = Diagnostic(error, value: reference, rule: "photo.format")
-            // A file that is missing or unreadable is a warning; one outside the folder, an error.
-            if error.code != .photoOutsideFolder { problem.severity = .warning }
-            reportAfterKeys(locate(problem, of: record, reader: reader), reader: reader)
-        }
+        let diagnostic = Diagnostic(problem, value: reference, rule: "photo.format")
+        reportAfterKeys(locate(diagnostic, of: record, reader: reader), reader: reader)
     }
 
     private mutating func checkImage(

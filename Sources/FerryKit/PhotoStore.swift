@@ -24,6 +24,8 @@ public final class PhotoStore {
     /// The files this store wrote, so a failed conversion can remove them.
     public private(set) var writtenFiles: [String] = []
     private var usedNames: Set<String> = []
+    /// The listings of the folders references named, for `missingReason`.
+    private var folders = PhotoFolders()
 
     public init(
         inputDirectory: String, outputDirectory: String, photosDirectory: String?, overwrite: Bool,
@@ -41,10 +43,8 @@ public final class PhotoStore {
     /// The bytes of the file a reference names.
     /// - Throws: `photo.outsideFolder`, `photo.unreadable`, `limit.photoTooLarge`.
     public func read(reference: String, at location: SourceLocation) throws(FerryError) -> [UInt8] {
-        let components = reference.split(separator: "/", omittingEmptySubsequences: true)
-        guard !reference.hasPrefix("/"), !components.contains(".."), !components.isEmpty else {
-            throw .photoOutsideFolder(reference, at: location)
-        }
+        var text = reference
+        guard !text.withUTF8(PhotoStore.leavesFolder) else { throw .photoOutsideFolder(reference, at: location) }
         let candidate = inputDirectory + "/" + reference
         guard let root = PhotoStore.realPath(inputDirectory) else {
             throw .photoUnreadable(reference, errno: errno, at: location)
@@ -74,6 +74,33 @@ public final class PhotoStore {
             let reason = error.arguments.count > 1 ? error.arguments[1] : FerryError.reason(errno: EIO)
             throw FerryError(.photoUnreadable, [.path(reference), reason], at: location)
         }
+    }
+
+    /// Whether a reference leaves the input's folder by its text alone: an
+    /// absolute path, a `..` component, or no component at all. Such a
+    /// reference is refused wherever the photos are (`photo.outsideFolder`);
+    /// a symbolic link out of the folder shows only when it is read.
+    public static func leavesFolder(_ reference: UnsafeBufferPointer<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        if reference.first == slash { return true }
+        var componentStart = 0
+        var hasComponent = false
+        for index in 0...reference.count where index == reference.count || reference[index] == slash {
+            let length = index - componentStart
+            if length == 2 && reference[componentStart] == dot && reference[componentStart + 1] == dot { return true }
+            if length > 0 { hasComponent = true }
+            componentStart = index + 1
+        }
+        return !hasComponent
+    }
+
+    /// The reason reading `reference` would fail with when a listing of
+    /// its folder shows the file is not there (`ENOENT`), or the folder
+    /// cannot be (`ENOENT`, `ENOTDIR`); nil when it must be read to tell.
+    /// Each folder is listed once (`PhotoFolders`).
+    func missingReason(_ reference: UnsafeBufferPointer<UInt8>) -> Int32? {
+        folders.missingReason(reference, in: inputDirectory)
     }
 
     // MARK: - Writing files

@@ -26,8 +26,11 @@ public struct ReportCombiner {
     /// - Parameters:
     ///   - paths: the shards' json reports, in the order of their shards.
     ///   - maxErrors: the cap on errors of the combined report.
+    ///   - strict: whether the shards' warnings are reported as errors (`--strict`).
     /// - Throws: `shard.badReport`, `shard.reportsNotContiguous`, `io.*`.
-    public func combine(_ paths: [String], maxErrors: Int?) throws(FerryError) -> ValidationReport {
+    public func combine(_ paths: [String], maxErrors: Int?, strict: Bool = false) throws(FerryError)
+        -> ValidationReport
+    {
         var shards: [ShardReport] = []
         for path in paths { shards.append(try ShardReport(path: path)) }
         var expected = 0
@@ -46,6 +49,7 @@ public struct ReportCombiner {
         report.rulesChoice = first.rulesChoice
         let sink = DiagnosticCollector(maxErrors: maxErrors)
         var run = FileRun(path: input, sink: sink, file: ValidationReport.File(path: input))
+        run.countsWarningsAsErrors = strict
         run.file.format = first.trace.format
         run.file.kind = shards.lazy.compactMap(\.kind).first
         var tables: [String: UniqueKeys] = [:]
@@ -85,7 +89,7 @@ public struct ReportCombiner {
                     let at = diagnostic.location.record ?? record
                     guard at < record || (at == record && (!rulesOnly || diagnostic.isOfRules)) else { return }
                     next += 1
-                    if diagnostic.isFileLevel || diagnostic.code == .photoNotChecked {
+                    if diagnostic.isFileLevel {
                         fileWarnings.append(diagnostic)
                     } else if diagnostic.code == .recordDuplicateKey {
                         report(firstOfKey(diagnostic, tables))
@@ -159,8 +163,7 @@ public struct ReportCombiner {
         return moved
     }
 
-    /// File-level warnings with the same code, one each, their counts
-    /// added; a photo warning keeps the first shard's place.
+    /// File-level warnings with the same code, one each, their counts added.
     private static func combined(_ warnings: [Diagnostic]) -> [Diagnostic] {
         FileRun.merged(warnings)
     }

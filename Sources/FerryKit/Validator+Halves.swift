@@ -256,13 +256,11 @@ extension Validator {
             self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining,
             range: halves.split..<halves.file.size, prefix: halves.prefix)
         second.run.ordinals = []
-        second.run.uncheckedPhotoRecords = RecordMarks()
         second.run.keyLog = KeyLog()
         let first = HalfJob(
             self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining, range: 0..<halves.split,
             prefix: [])
         first.run.ordinals = []
-        first.run.uncheckedPhotoRecords = RecordMarks()
         first.run.keyLog = KeyLog()
         LargeStackThread.both({ first.check() }, { second.check() })
         guard first.run.file.complete, first.run.file.records > 0, let endLine = first.endLine else { return false }
@@ -290,6 +288,9 @@ extension Validator {
             offset < halves.split
                 ? relocators.0.location(of: field, inRecordAt: offset) : relocators.1.location(of: field, inRecordAt: offset)
         }
+        // One pass reads on past the cap, and a read that fails there still
+        // decides the exit status.
+        if let failure = second.failure { run.sink.noteCategories([failure]) }
         return true
     }
 
@@ -313,6 +314,8 @@ private final class HalfJob: @unchecked Sendable {
     /// The line the reader was on at the end of the range (1-based): for
     /// the first half, just after the split's line feed.
     private(set) var endLine: Int?
+    /// The category of the error that stopped the reading, if one did.
+    private(set) var failure: FerryError.Category?
     private let validator: Validator
     private let halves: Halves
     private let codec: any Codec
@@ -325,9 +328,8 @@ private final class HalfJob: @unchecked Sendable {
         _ validator: Validator, _ halves: Halves, codec: any Codec, options: ValidationOptions, kind: RecordKind?,
         maxErrors: Int?, range: Range<Int>, prefix: [UInt8]
     ) {
-        collector = DiagnosticCollector(maxErrors: maxErrors)
+        collector = DiagnosticCollector(maxErrors: maxErrors, keepsWarningsOfNoRecord: true)
         run = FileRun(path: halves.path, sink: collector, file: ValidationReport.File(path: halves.path))
-        run.reportsUncheckedPhotos = false
         run.expectedBytes = range.count + prefix.count
         self.validator = validator
         self.halves = halves
@@ -344,13 +346,13 @@ private final class HalfJob: @unchecked Sendable {
         do throws(FerryError) {
             let context = validator.halfContext(options, kind: kind)
             let reader = try codec.makeReader(input, context: context)
-            let photos = PhotoStore(
-                inputDirectory: OutputFile.directory(of: path), outputDirectory: ".", photosDirectory: nil,
-                overwrite: false)
-            try run.check(reader, context: context, kind: kind, schema: options.schema, photos: photos)
+            try run.check(
+                reader, context: context, kind: kind, schema: options.schema,
+                photos: Validator.photoStore(for: path, options: options))
             endLine = reader.location(ofByteOffset: range.count + prefix.count).line
         } catch {
             run.file.complete = false
+            failure = error.code.category
             run.report(Diagnostic(error.located(SourceLocation(file: path))))
         }
     }
@@ -372,8 +374,6 @@ extension FileRun {
         file.kind = first.file.kind
         file.readInHalves = true
         rules = first.rules
-        sink.noteCategories(of: firstCollector)
-        sink.noteCategories(of: secondCollector)
         file.records = first.file.records + second.file.records
         // Both halves' diagnostics, each with its record in the file (that
         // of the record read when it was reported, for those of none): the
@@ -404,7 +404,7 @@ extension FileRun {
                 let diagnostic = diagnostics[next].diagnostic
                 next += 1
                 if diagnostic.isFileLevel { continue }
-                report(diagnostic)
+                report(diagnostic, ordinal: diagnostics[next - 1].record)
                 if sink.reachedCap { return false }
             }
             return true
@@ -427,24 +427,21 @@ extension FileRun {
             }
         }
         if !capped { _ = reportHalves(through: .max, rulesOnly: false) }
-        // Records after the one whose diagnostic reached the cap are not
-        // checked, nor are their photos.
-        let checkedThrough = capRecord ?? .max
+        // Records after the one whose diagnostic reached the cap are not checked.
         if let capRecord { file.uncheckedRecords = max(file.records - (capRecord + 1), 0) }
         file.complete = second.file.complete
         for warning in Self.merged(fileWarnings) { report(warning) }
-        let firstPhotos = first.uncheckedPhotoRecords.map { $0.count(through: checkedThrough) } ?? first.uncheckedPhotos
-        let secondPhotos =
-            second.uncheckedPhotoRecords.map {
-                checkedThrough == .max ? $0.count : $0.count(through: checkedThrough - shift.records)
-            } ?? second.uncheckedPhotos
-        uncheckedPhotos = firstPhotos + secondPhotos
-        if firstPhotos > 0 {
-            firstUncheckedPhoto = first.firstUncheckedPhoto
-        } else if secondPhotos > 0, let unchecked = second.firstUncheckedPhoto {
-            firstUncheckedPhoto = (unchecked.reference, shift.apply(to: unchecked.location))
+        // The errors of the halves are those reported here, and, past the
+        // cap, the others of the record that reached it, as one pass sees them.
+        for (half, collector, records) in [(first, firstCollector, 0), (second, secondCollector, shift.records)] {
+            if let halfCap = half.capRecord, halfCap + records == capRecord {
+                sink.noteCategories(collector.categoriesPastCap)
+            }
         }
-        reportUncheckedPhotos()
+        // The warnings the halves counted and did not keep (those of records
+        // past the cap on warnings, which one pass counts too); past the cap
+        // on errors, warnings that count as errors are not counted.
+        if !countsWarningsAsErrors { file.warnings += firstCollector.droppedWarnings + secondCollector.droppedWarnings }
     }
 
     /// File-level warnings with the same code, one each, their counts added

@@ -57,10 +57,9 @@ extension Validator {
         let context = halfContext(shardOptions, kind: options.kind)
         do throws(FerryError) {
             let reader = try source.codec.makeReader(reading.input, context: context)
-            let photos = PhotoStore(
-                inputDirectory: OutputFile.directory(of: path), outputDirectory: ".", photosDirectory: nil,
-                overwrite: false)
-            try shard.check(reader, context: context, kind: options.kind, schema: options.schema, photos: photos)
+            try shard.check(
+                reader, context: context, kind: options.kind, schema: options.schema,
+                photos: Self.photoStore(for: path, options: options))
         } catch {
             shard.file.complete = false
             shard.report(Diagnostic(error.located(SourceLocation(file: path))))

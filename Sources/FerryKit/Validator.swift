@@ -21,8 +21,23 @@ public struct ValidationOptions: Sendable {
     /// One shard of the input to check, not the whole file; its report
     /// carries what `--combine` needs (`ShardTrace`).
     public var shard: ShardRange?
+    /// Whether photo references are read (`--photos`).
+    public var photos = PhotoPolicy.check
+    /// Whether every warning is reported as an error (`--strict`).
+    public var strict = false
 
     public init() {}
+}
+
+/// What `ferry validate` does with photo references (`--photos`).
+public enum PhotoPolicy: String, Sendable, CaseIterable {
+    /// Each file must be in the input's folder and be a PNG or a JPEG, as
+    /// `convert` needs it to embed it: else `photo.unreadable`,
+    /// `photo.outsideFolder` or `photo.notImage` at the reference's cell.
+    case check
+    /// The photos are elsewhere: no file is read. A reference that leaves
+    /// the folder by its text (`/etc/passwd`, `../x.png`) is still refused.
+    case skip
 }
 
 /// Checks files against their rules and reports every problem, in the
@@ -51,6 +66,7 @@ public struct Validator {
         for path in paths {
             var file = ValidationReport.File(path: path)
             var run = FileRun(path: path, sink: sink, file: file)
+            run.countsWarningsAsErrors = options.strict
             do throws(FerryError) {
                 if let range = options.shard, !options.wellFormednessOnly {
                     report.shard = try check(shard: range, path: path, into: &run, options: options)
@@ -96,11 +112,19 @@ public struct Validator {
             }
             if !opened.isCompressed { run.expectedBytes = opened.input.sizeHint }
             let reader = try opened.makeReader(codec, path: path, context: context)
-            let photos = PhotoStore(
-                inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",
-                photosDirectory: nil, overwrite: false)
-            try run.check(reader, context: context, kind: options.kind, schema: options.schema, photos: photos)
+            try run.check(
+                reader, context: context, kind: options.kind, schema: options.schema,
+                photos: Self.photoStore(for: path, options: options))
         }
+    }
+
+    /// Where the photo references of the file at `path` are read: its
+    /// folder (the current one for standard input); nil under `--photos skip`.
+    static func photoStore(for path: String, options: ValidationOptions) -> PhotoStore? {
+        guard options.photos == .check else { return nil }
+        return PhotoStore(
+            inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",
+            photosDirectory: nil, overwrite: false)
     }
 }
 

@@ -244,6 +244,41 @@ import Testing
         }
     }
 
+    /// Photos that are not there, a reference out of the folder and a
+    /// renamed column: the shards' reports combine to the whole file's,
+    /// with the photos checked or skipped, and with `--strict`.
+    @Test(arguments: [[], ["--photos", "skip"], ["--strict"], ["--strict", "--photos", "skip"]])
+    func combinedPhotosAndStrictAreTheOneMachineReport(_ options: [String]) throws {
+        let folder = try ScratchFolder()
+        try folder.write("photos/p5.png", PhotoTests.pngMagic + [0, 0])
+        var lines = ["name,price,photo,sku,name"]
+        for row in 1...90 {
+            let photo = row % 11 == 0 ? "/etc/passwd" : row % 3 == 0 ? "photos/p\(row).png" : ""
+            lines.append("Product \(row),\(row == 40 ? "-1" : "\(row).5"),\(photo),SKU-\(row % 80),x")
+        }
+        let input = try folder.write("p.csv", lines.joined(separator: "\n") + "\n")
+        for count in [2, 7] {
+            let (plan, _) = try Self.plan(input, count, in: folder)
+            var reports: [String] = []
+            for shard in 0..<count {
+                let report = folder.path("\(count)-\(shard).json")
+                let part = try Ferry.run(
+                    ["validate", input, "--plan", plan, "--shard", String(shard), "--report", "json", "-o", report, "-q"]
+                        + options)
+                #expect(part.status <= 3, "\(part.err)")
+                reports.append(report)
+            }
+            for (form, cap) in [("json", "1000"), ("text", "1000"), ("json", "4")] {
+                let whole = try Ferry.run(["validate", input, "--report", form, "--max-errors", cap] + options)
+                let combined = try Ferry.run(
+                    ["validate", "--combine"] + reports + ["--report", form, "--max-errors", cap]
+                        + options.filter { $0 == "--strict" })
+                #expect(combined.status == whole.status, "\(combined.err)")
+                #expect(combined.out == whole.out, "\(options) in \(count) shards, \(form), cap \(cap)")
+            }
+        }
+    }
+
     @Test func planAndShardReportFollowTheirSchemas() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.productsCSV())

@@ -311,19 +311,20 @@ import Testing
         ]
         let input = try folder.write("p.jsonl", lines.joined(separator: "\n") + "\n")
         let result = try Ferry.run(["validate", input, "--report", "json"])
-        #expect(result.status == 1, "\(result.err)")
+        // A photo that cannot be read is an I/O error, as convert's is.
+        #expect(result.status == 3, "\(result.err)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let found = try #require(report["errors"] as? [[String: Any]]).map {
             "\($0["record"] ?? ""):\($0["severity"] ?? ""):\($0["code"] ?? ""):\($0["column"] ?? "")"
         }
         #expect(
             found == [
-                "2:error:photo.notImage:31", "3:error:photo.notImage:31", "4:warning:photo.unreadable:31",
-                "5:warning:photo.notChecked:31",
+                "2:error:photo.notImage:31", "3:error:photo.notImage:31", "4:error:photo.unreadable:31",
+                "5:error:photo.unreadable:31", "6:error:photo.unreadable:31",
             ], "\(found)")
         let summary = try #require(report["summary"] as? [String: Any])
-        #expect(summary["validRecords"] as? Int == 4)
-        #expect(summary["warnings"] as? Int == 2)
+        #expect(summary["validRecords"] as? Int == 1)
+        #expect(summary["warnings"] as? Int == 0)
     }
 
     /// The first record is read whole to infer the kind; its photo is
@@ -347,15 +348,105 @@ import Testing
             let found = try #require(report["errors"] as? [[String: Any]]).map { "\($0["record"] ?? ""):\($0["code"] ?? "")" }
             #expect(found == ["1:photo.notImage"], "\(input): \(found)")
         }
-        // References in a folder that does not exist: the first is counted.
+        // References in a folder that does not exist: each is an error at its cell.
         let missing = try folder.write(
             "m.jsonl", #"{"name":"A","price":1,"photo":"gone/a.png"}"# + "\n" + #"{"name":"B","price":1,"photo":"gone/b.png"}"#)
-        let result = try Ferry.run(["validate", missing, "--report", "json"])
-        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
-        let warning = try #require((report["errors"] as? [[String: Any]])?.first)
-        #expect(warning["code"] as? String == "photo.notChecked")
-        #expect(warning["record"] as? Int == 1)
-        #expect((warning["arguments"] as? [String])?.first == "2", "\(warning)")
+        let result = try Ferry.run(["validate", missing])
+        #expect(result.status == 3, "\(result.err)")
+        #expect(result.diagnostics.map { "\($0.record ?? 0):\($0.line ?? 0):\($0.column ?? 0):\($0.code)" } == [
+            "1:1:31:photo.unreadable", "2:2:31:photo.unreadable",
+        ])
+    }
+
+    /// What `convert` to an archive refuses, `validate` reports as an error
+    /// with the same code, at the same cell, with the same exit status.
+    @Test(arguments: ["/etc/passwd", "../secret.png", "photos/../p.png", "link.png", "photos/none.png", "gone/none.png", "p.png/x"])
+    func validateAndConvertAgreeOnAReference(_ reference: String) throws {
+        let folder = try ScratchFolder()
+        try folder.write("secret.png", PhotoTests.pngMagic + [0, 0])
+        try folder.write("data/photos/p.png", PhotoTests.pngMagic + [0, 0])
+        try folder.write("data/p.png", PhotoTests.pngMagic + [0, 0])
+        try FileManager.default.createSymbolicLink(atPath: folder.path("data/link.png"), withDestinationPath: folder.path("secret.png"))
+        let input = try folder.write(
+            "data/in.jsonl",
+            #"{"name":"ok","price":1,"photo":"p.png"}"# + "\n" + #"{"name":"a","price":1,"photo":"\#(reference)"}"# + "\n")
+        let converted = try Ferry.run(["convert", input, folder.path("data/out.archive")])
+        let validated = try Ferry.run(["validate", input])
+        let refused = try #require(converted.diagnostics.first, "\(converted.err)")
+        #expect(validated.diagnostics == [refused], "\(validated.out)")
+        #expect(validated.status == converted.status)
+        #expect([1, 3].contains(validated.status))
+        #expect(refused.record == 2 && refused.field == "photo" && refused.line == 2 && refused.column == 31)
+        // The JSON report names the same code and arguments, and follows its schema.
+        let output = folder.path("report.json")
+        _ = try Ferry.run(["validate", input, "--report", "json", "-o", output])
+        let report = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let error = try #require((report["errors"] as? [[String: Any]])?.first)
+        #expect((error["arguments"] as? [String])?.first == reference)
+        #expect(error["severity"] as? String == "error")
+        try PythonCheck.run("json", output, schema: TestPaths.packageRoot.appendingPathComponent("Formats/report.schema.json").path)
+    }
+
+    /// `--photos skip`: the photos are elsewhere, no file is read; a
+    /// reference that leaves the folder by its text is still refused.
+    @Test func photosSkipReadsNoFile() throws {
+        let folder = try ScratchFolder()
+        let lines = (1...50).map { #"{"name":"P\#($0)","price":1,"photo":"p\#($0).jpg"}"# }
+        let input = try folder.write("p.jsonl", lines.joined(separator: "\n") + "\n")
+        let checked = try Ferry.run(["validate", input, "--quiet"])
+        #expect(checked.status == 3)
+        #expect(checked.diagnostics.count == 50 && checked.diagnostics.allSatisfy { $0.code == "photo.unreadable" })
+        let skipped = try Ferry.run(["validate", input, "--photos", "skip", "--strict"])
+        #expect(skipped.status == 0, "\(skipped.out)")
+        #expect(skipped.diagnostics.isEmpty)
+        let outside = try folder.write(
+            "o.csv", "name,price,photo\nA,1,p1.jpg\nB,1,/etc/passwd\nC,1,photos/../../x.png\n")
+        let result = try Ferry.run(["validate", outside, "--photos", "skip"])
+        #expect(result.status == 1)
+        #expect(result.diagnostics.map { "\($0.record ?? 0):\($0.line ?? 0):\($0.column ?? 0):\($0.code)" } == [
+            "2:3:5:photo.outsideFolder", "3:4:5:photo.outsideFolder",
+        ])
+        let wrong = try Ferry.run(["validate", input, "--photos", "elsewhere"])
+        #expect(wrong.status == 2)
+        #expect(wrong.diagnostics.first?.code == "usage.invalidValue")
+    }
+
+    // MARK: - Strict
+
+    /// `--strict`: every warning is reported as an error, in every report
+    /// form, and the exit status is 1.
+    @Test func strictCountsEveryWarningAsAnError() throws {
+        let folder = try ScratchFolder()
+        // A repeated column name is renamed, with a warning at the header.
+        let input = try folder.write("p.csv", "name,price,name\nA,1,x\nB,2,y\n")
+        let lenient = try Ferry.run(["validate", input])
+        #expect(lenient.status == 0, "\(lenient.out)")
+        #expect(lenient.diagnostics.map { "\($0.severity):\($0.code)" } == ["warning:csv.renamedHeader"])
+        let strict = try Ferry.run(["validate", input, "--strict"])
+        #expect(strict.status == 1, "\(strict.out)")
+        #expect(strict.diagnostics.map { "\($0.severity):\($0.code)" } == ["error:csv.renamedHeader"])
+        let output = folder.path("report.json")
+        #expect(try Ferry.run(["validate", input, "--strict", "--report", "json", "-o", output, "-q"]).status == 1)
+        try PythonCheck.run("json", output, schema: TestPaths.packageRoot.appendingPathComponent("Formats/report.schema.json").path)
+        let report = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["errors"] as? Int == 1 && summary["warnings"] as? Int == 0)
+        #expect(report["valid"] as? Bool == false)
+        #expect((report["errors"] as? [[String: Any]])?.first?["severity"] as? String == "error")
+        #expect((report["errors"] as? [[String: Any]])?.first?["line"] as? Int == 1)
+        let github = try Ferry.run(["validate", input, "--strict", "--report", "github"])
+        #expect(github.out.hasPrefix("::error file="), "\(github.out)")
+        let sarif = folder.path("report.sarif")
+        #expect(try Ferry.run(["validate", input, "--strict", "--report", "sarif", "-o", sarif, "-q"]).status == 1)
+        let log = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sarif))) as? [String: Any])
+        let results = try #require(((log["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
+        #expect(results.map { $0["level"] as? String } == ["error"])
+        let junit = folder.path("report.xml")
+        #expect(try Ferry.run(["validate", input, "--strict", "--report", "junit", "-o", junit, "-q"]).status == 1)
+        #expect(try PythonCheck.run("junit", junit).hasPrefix("suites=1 failures=1"))
     }
 
     // MARK: - A user's schema

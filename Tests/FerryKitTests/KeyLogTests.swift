@@ -2,9 +2,8 @@ import Testing
 
 @testable import FerryKit
 
-/// The pieces of a file's check in halves that keep its keys and marks:
-/// `KeyLog` (its chunks cut from memory that moves as it grows),
-/// `KeyDigest` and `RecordMarks`.
+/// The pieces of a file's check in halves that keep its keys: `KeyLog`
+/// (its chunks cut from memory that moves as it grows) and `KeyDigest`.
 @Suite struct KeyLogTests {
     /// Enough keys for the log's memory to grow several times (32 bytes a
     /// key, from 4 MiB): entries logged before a move are found after it.
@@ -57,17 +56,6 @@ import Testing
                 #expect(changed.withUnsafeBytes { KeyDigest($0) } != alone, "length \(length)")
             }
         }
-    }
-
-    @Test func marksCountedUpToARecord() {
-        var marks = RecordMarks()
-        let records = [0, 5, 63, 64, 64, 65, 127, 128, 1_000, 1_000, 1_000]
-        for record in records { marks.mark(record) }
-        #expect(marks.count == records.count)
-        for last in [-1, 0, 4, 5, 62, 63, 64, 65, 126, 127, 128, 129, 999, 1_000, 5_000] {
-            #expect(marks.count(through: last) == records.count { $0 <= last }, "through \(last)")
-        }
-        #expect(RecordMarks().count(through: 10) == 0)
     }
 
     private func digest(of key: Int) -> (low: UInt64, high: UInt64) {

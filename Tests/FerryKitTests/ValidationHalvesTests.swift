@@ -140,6 +140,61 @@ import Testing
         #expect(fields.count == (3_000 - 1_700) + (3_000 - 2_300))
     }
 
+    /// Photo references of every outcome on both sides of the split: a
+    /// good file, one that is no image, files and folders that are not
+    /// there, references out of the folder; under `--photos skip` and
+    /// `--strict` too.
+    @Test(arguments: ["csv", "jsonl"]) func photosInBothHalves(format: String) throws {
+        try FileManager.default.createDirectory(
+            at: scratch.url.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        try scratch.write("photos/good.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])
+        try scratch.write("photos/fake.png", Array("GIF89a not a png".utf8))
+        try scratch.write("top.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 0, 0])
+        let references = [
+            "photos/good.png", "photos/fake.png", "photos/gone.png", "elsewhere/e.png", "/etc/passwd", "../up.png",
+            "top.jpg", "p7.jpg", "photos/good.png/x", "",
+        ]
+        var text = format == "csv" ? "name,price,photo,sku\n" : ""
+        for index in 0..<3_000 {
+            let reference = index % 13 == 0 ? references[(index / 13) % references.count] : "top.jpg"
+            let price = index % 211 == 0 ? "-1" : "\(index % 90).5"
+            text +=
+                format == "csv"
+                ? "Item \(index),\(price),\(reference),S\(index % 2_990)\n"
+                : #"{"name":"Item \#(index)","price":\#(price),"photo":"\#(reference)","sku":"S\#(index % 2_990)"}"# + "\n"
+        }
+        let path = try scratch.write("photos.\(format)", text)
+        let report = try expectSameReports(path, inHalves: true)
+        let codes = Set(report.diagnostics.map(\.code.rawValue))
+        #expect(codes.isSuperset(of: ["photo.notImage", "photo.unreadable", "photo.outsideFolder"]), "\(codes)")
+        let skipped = try expectSameReports(path, inHalves: true) { $0.photos = .skip }
+        #expect(Set(skipped.diagnostics.map(\.code.rawValue)) == ["photo.outsideFolder", "record.negative", "record.duplicateKey"])
+        try expectSameReports(path, inHalves: true) { $0.strict = true }
+    }
+
+    /// Under `--strict` the warnings of a CSV file, about its header (which
+    /// both halves read) and for the whole file (the rows padded, counted
+    /// in both halves), are each reported once, as errors.
+    @Test func strictWarningsInBothHalves() throws {
+        var text = "name,price,sku,sku\n"
+        for index in 0..<3_000 {
+            text += index % 17 == 0 ? "Item \(index),1\n" : "Item \(index),\(index % 50).5,S\(index),T\(index)\n"
+        }
+        let path = try scratch.write("strict.csv", text)
+        var codecOptions = OptionValues()
+        codecOptions.values["ragged"] = "pad"
+        let lenient = try expectSameReports(path, inHalves: true) { $0.codecOptions = codecOptions }
+        #expect(lenient.diagnostics.map(\.severity) == [.warning, .warning])
+        let strict = try expectSameReports(path, inHalves: true) {
+            $0.codecOptions = codecOptions
+            $0.strict = true
+        }
+        #expect(strict.diagnostics.map(\.code) == lenient.diagnostics.map(\.code))
+        #expect(strict.diagnostics.map(\.severity) == [.error, .error])
+        #expect(strict.files.first?.errors == 2 && strict.files.first?.warnings == 0)
+        #expect(strict.worstCategory == .data)
+    }
+
     // MARK: - Comparing
 
     /// Validates `path` in one pass and in halves, under several caps, and
@@ -149,11 +204,13 @@ import Testing
     /// - Returns: the report without a cap.
     @discardableResult
     private func expectSameReports(
-        _ path: String, inHalves: Bool?, schema: Schema? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        _ path: String, inHalves: Bool?, schema: Schema? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+        options configure: (inout ValidationOptions) -> Void = { _ in }
     ) throws -> ValidationReport {
         var uncapped: ValidationReport?
         for cap in [nil, 1, 7, 60] as [Int?] {
             var onePass = ValidationOptions()
+            configure(&onePass)
             onePass.schema = schema
             onePass.maxErrors = cap
             onePass.halvesThreshold = .max

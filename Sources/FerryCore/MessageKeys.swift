@@ -329,6 +329,8 @@ extension MessageKey {
     public static let validatePartial = MessageKey("validate.partial")
     /// %1$@ could not be read past line %2$@; the rest of it was not checked
     public static let validateIncomplete = MessageKey("validate.incomplete")
+    /// %1$@ could not be read past record %2$@; the rest of it was not checked
+    public static let validateIncompleteAfterRecord = MessageKey("validate.incompleteAfterRecord")
     /// %1$@ could not be read; none of it was checked
     public static let validateUnreadable = MessageKey("validate.unreadable")
     /// the file
@@ -736,6 +738,7 @@ extension MessageKey {
         .validateSummaryWithWarnings,
         .validatePartial,
         .validateIncomplete,
+        .validateIncompleteAfterRecord,
         .validateUnreadable,
         .validateJunitFile,
         .expectedCount,

@@ -141,7 +141,17 @@ struct FileRun {
             } catch {
                 flushKeys(reader)
                 takeWarnings(context)
-                guard reader.resumesAfterError else { throw error }
+                guard reader.resumesAfterError else {
+                    // The record the reading broke in was read in part: it
+                    // counts, as the invalid record its error makes it, so
+                    // that records = valid + invalid + unchecked.
+                    if let record = error.location.record, record >= file.records {
+                        file.records += 1
+                        recordOffsets?.append(-1)
+                        if capped { file.uncheckedRecords += 1 }
+                    }
+                    throw error
+                }
                 // The reader went past one bad record.
                 file.records += 1
                 recordOffsets?.append(-1)

@@ -19,10 +19,10 @@ struct ValidateCommand {
             examples: [
                 Example(command: "ferry validate products.csv", key: .exampleValidate),
                 Example(
-                    command: "ferry validate data/*.jsonl --schema shop.schema.json --report junit -o report.xml",
+                    command: "ferry validate data/*.jsonl --schema shop.schema.json --report-format junit -o report.xml",
                     key: .exampleValidateReport),
                 Example(
-                    command: "ferry validate --combine shard-0.json shard-1.json --report junit",
+                    command: "ferry validate --combine shard-0.json shard-1.json --report-format junit",
                     key: .exampleValidateCombine),
             ])
     }
@@ -57,9 +57,9 @@ enum ReportOptions {
         var specs =
             options + [
                 OptionSpec(
-                    name: "report", short: "r", valueName: "format", helpKey: .validateOptionReport,
+                    name: "report-format", short: "r", valueName: "format", helpKey: .validateOptionReport,
                     allowed: ReportFormat.allCases.map(\.rawValue)),
-                OptionSpec(name: "output", short: "o", valueName: "file", helpKey: .validateOptionOutput),
+                OptionSpec(name: "report-file", short: "o", valueName: "file", helpKey: .validateOptionOutput),
                 OptionSpec(name: "max-errors", valueName: "n", helpKey: .validateOptionMaxErrors),
                 OptionSpec(name: "force", helpKey: .validateOptionForce),
             ] + CodecOptions.limitSpecs
@@ -98,9 +98,9 @@ enum ReportOptions {
     static func run(
         _ arguments: ParsedArguments, console: Console, _ check: () -> ValidationReport
     ) throws(FerryError) -> Int32 {
-        let format = arguments["report"].flatMap(ReportFormat.init(rawValue:)) ?? .text
+        let format = arguments["report-format"].flatMap(ReportFormat.init(rawValue:)) ?? .text
         // The output is opened before the work, so a wrong path fails at once.
-        let file = try arguments["output"].flatMap { (path) throws(FerryError) -> OutputFile? in
+        let file = try arguments["report-file"].flatMap { (path) throws(FerryError) -> OutputFile? in
             path == "-" ? nil : try OutputFile(path: path, overwrite: arguments.flag("force"))
         }
         let report = check()

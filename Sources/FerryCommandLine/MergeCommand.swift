@@ -67,6 +67,7 @@ struct MergeCommand {
         if arguments["report-format"] != nil && arguments["report-file"] == nil {
             throw .usageOptionNeeds("--report-format", "--report-file")
         }
+        try OutputFile.refuseInputs([output, arguments["report-file"]], inputs: ReportOptions.inputs(arguments))
         let format = arguments["report-format"].flatMap(MergeReportFormat.init(rawValue:)) ?? .text
         let quiet = arguments.flag("quiet")
         // The report's file is opened first, so a wrong path fails at once.

@@ -92,6 +92,13 @@ enum ReportOptions {
         return options
     }
 
+    /// The files a command reads: its arguments (or those of them given as
+    /// `read`), and the files its options name (a schema, a shard plan); an
+    /// output must be none of them.
+    static func inputs(_ arguments: ParsedArguments, read: [String]? = nil) -> [String] {
+        (read ?? arguments.positionals) + ["schema", "plan"].compactMap { arguments[$0] }
+    }
+
     /// Runs `check` and writes its report where the options say.
     /// - Returns: 0 when nothing is wrong, 1 when the data is, 3 when a
     ///   file could not be read.
@@ -99,6 +106,7 @@ enum ReportOptions {
         _ arguments: ParsedArguments, console: Console, _ check: () -> ValidationReport
     ) throws(FerryError) -> Int32 {
         let format = arguments["report-format"].flatMap(ReportFormat.init(rawValue:)) ?? .text
+        try OutputFile.refuseInputs([arguments["report-file"]], inputs: inputs(arguments))
         // The output is opened before the work, so a wrong path fails at once.
         let file = try arguments["report-file"].flatMap { (path) throws(FerryError) -> OutputFile? in
             path == "-" ? nil : try OutputFile(path: path, overwrite: arguments.flag("force"))

@@ -43,7 +43,7 @@ struct ListCommand {
     static func photo(_ photo: RecordListing.PhotoSummary?, catalog: MessageCatalog) -> String {
         switch photo {
         case .bytes(let type, let count)?:
-            catalog.message(.listPhotoBytes, [.string(type.fileExtension), .count(count)])
+            catalog.message(.listPhotoBytes, count: count, [.string(type.fileExtension), .count(count)])
         case .reference(let reference)?: reference
         case nil: ""
         }

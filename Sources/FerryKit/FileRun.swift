@@ -174,7 +174,7 @@ struct FileRun {
         guard let first = firstUncheckedPhoto else { return }
         report(
             Diagnostic(
-                .warning, .photoNotChecked, [.integer(uncheckedPhotos), .path(first.reference)], at: first.location,
+                .warning, .photoNotChecked, [.count(uncheckedPhotos), .path(first.reference)], at: first.location,
                 value: first.reference, rule: "photo.format"))
     }
 

@@ -56,7 +56,7 @@ public struct TextReport {
     var capNote: String? {
         guard report.reachedCap && report.uncheckedRecords > 0 else { return nil }
         return catalog.message(
-            .validatePartial,
+            .validatePartial, count: report.uncheckedRecords,
             [
                 .string(plural(.validateCountErrors, report.errorCount)),
                 .string(plural(.validateCountRecords, report.uncheckedRecords)),

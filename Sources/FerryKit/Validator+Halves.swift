@@ -435,10 +435,9 @@ extension FileRun {
         var result: [Diagnostic] = []
         for warning in warnings {
             if let index = result.firstIndex(where: { $0.code == warning.code }),
-                case .integer(let before)? = result[index].arguments.first,
-                case .integer(let more)? = warning.arguments.first
+                let added = result[index].arguments.first?.adding(warning.arguments.first)
             {
-                result[index].arguments[0] = .integer(before + more)
+                result[index].arguments[0] = added
             } else {
                 result.append(warning)
             }
@@ -457,5 +456,17 @@ extension Diagnostic {
     /// reports before the record's unique keys and photo.
     var isOfRules: Bool {
         code != .recordDuplicateKey && rule != "photo.format"
+    }
+}
+
+extension MessageArgument {
+    /// This number and `other` added, when both are numbers of one case
+    /// (`.integer`, or `.count`, which picks a message's plural form).
+    fileprivate func adding(_ other: MessageArgument?) -> MessageArgument? {
+        switch (self, other) {
+        case (.integer(let a), .integer(let b)?): .integer(a + b)
+        case (.count(let a), .count(let b)?): .count(a + b)
+        default: nil
+        }
     }
 }

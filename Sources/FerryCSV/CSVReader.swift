@@ -307,6 +307,10 @@ public final class CSVReader: RecordReader {
                 // `1,50`: read with a point in place of the comma.
                 let pointed = bytes.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
                 guard let value = pointed.withUnsafeBufferPointer({ DecimalText.parsedValue($0) }) else {
+                    if context.collectsCellErrors {
+                        collect(.csvInvalidNumber, name: list.names[index], text: scanner.text(of: field), into: &buffers)
+                        continue
+                    }
                     throw .failed(
                         .csvInvalidNumber, [.string(list.names[index]), .string(scanner.text(of: field))],
                         index: field.start - (field.quoted ? 1 : 0), field: list.names[index])
@@ -319,6 +323,8 @@ public final class CSVReader: RecordReader {
                 buffers.cells.append(cell)
             case .value(let value):
                 buffers.append(other: value)
+            case .mismatch(let code) where context.collectsCellErrors:
+                collect(code, name: list.names[index], text: scanner.text(of: field), into: &buffers)
             case .mismatch(let code):
                 throw .failed(
                     code, [.string(list.names[index]), .string(scanner.text(of: field))],
@@ -333,6 +339,13 @@ public final class CSVReader: RecordReader {
             }
         }
         return RowShape(fields: list, start: rowStart, ragged: ragged)
+    }
+
+    /// Leaves a cell that does not fit its type null, and keeps its error
+    /// for the record's check (`ReadContext.collectsCellErrors`).
+    private func collect(_ code: FerryError.Code, name: String, text: String, into buffers: inout RawRecordBuffers) {
+        context.cellErrors.append(FerryError(code, [.string(name), .string(text)], at: SourceLocation(field: name)))
+        buffers.cells.append(.null)
     }
 
     /// The JSON value a cell holds (its doubled quotes undone), for `--nested json`.

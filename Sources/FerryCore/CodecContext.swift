@@ -87,6 +87,17 @@ public final class ReadContext {
     /// Whether every such change is a warning of its own, as `validate`
     /// wants, instead of a count in `losses`.
     public var reportsEveryLoss = false
+    /// Whether a reader that types cells (CSV) goes on past a cell that does
+    /// not fit its type: the cell is left null and its error waits in
+    /// `cellErrors` for the record's check, which reports it beside every
+    /// rule the other cells break, as `validate` wants. Off, the cell's
+    /// error is the record's, thrown.
+    public var collectsCellErrors = false
+    /// The errors of the cells of the record handed out last, each with its
+    /// field, when `collectsCellErrors` is on; the record's check takes them.
+    /// Read for every record: its access is not checked at run time (one
+    /// reader and its check use a context, on one thread).
+    @exclusivity(unchecked) public var cellErrors: [FerryError] = []
 
     /// Notes a change of `code` to field `field` of record `record`, at
     /// `location` when the reader knows it (a line and column).

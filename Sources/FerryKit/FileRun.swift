@@ -63,6 +63,9 @@ struct FileRun {
     private var lastFailedRecord: Int?
     /// Whether the folder photo references name exists: the last one asked.
     private var photoFolder: [UInt8] = []
+    /// The context whose reader leaves cells that do not fit their types
+    /// null and keeps their errors (`ReadContext.collectsCellErrors`).
+    private var cellErrorsContext: ReadContext?
     /// Whether `photoFolder` exists; nil before the first reference.
     private var photoFolderExists: Bool?
     /// References in folders that do not exist: not checked, counted in one
@@ -120,6 +123,7 @@ struct FileRun {
         }
         let raw = reader as? any RawRecordReader
         if raw == nil { pendingLimit = 1 }
+        cellErrorsContext = context.collectsCellErrors ? context : nil
         // Kept here rather than passed along with each record, which would
         // copy (and count references to) the schema every time.
         rulesFrom = (kind, schema)
@@ -139,6 +143,8 @@ struct FileRun {
                     RawRecord.with(record) { self.check($0, reader: reader, photos: photos, log: keyLog) }
                 }
             } catch {
+                // The errors of cells of a record that failed as a whole.
+                context.cellErrors.removeAll()
                 flushKeys(reader)
                 takeWarnings(context)
                 guard reader.resumesAfterError else {
@@ -184,6 +190,8 @@ struct FileRun {
     ) {
         file.records += 1
         recordOffsets?.append(record.origin.byteOffset)
+        var cellErrors: [FerryError] = []
+        if let context = cellErrorsContext, !context.cellErrors.isEmpty { swap(&cellErrors, &context.cellErrors) }
         if capped {
             file.uncheckedRecords += 1
             return
@@ -192,10 +200,12 @@ struct FileRun {
             _ = makeRules(for: record, reader: reader, kind: rulesFrom.kind, schema: rulesFrom.schema)
         }
         let rules = rulesReference.unsafelyUnwrapped
-        if !rules._withUnsafeGuaranteedRef({ $0.passes(record) }) {
+        if !cellErrors.isEmpty || !rules._withUnsafeGuaranteedRef({ $0.passes(record) }) {
             flushKeys(reader)
             let problems = rules._withUnsafeGuaranteedRef { $0.problems(of: record) }
-            for problem in problems { report(locate(problem, of: record, reader: reader)) }
+            for problem in Self.inColumnOrder(cellErrors.map { Diagnostic($0) }, problems, of: record) {
+                report(locate(problem, of: record, reader: reader))
+            }
         }
         if positions.fields != ObjectIdentifier(record.fields) {
             rules._withUnsafeGuaranteedRef { positions = FieldPositions(of: $0, in: record.fields) }
@@ -218,6 +228,23 @@ struct FileRun {
             let photoPositions = positions.photos
             for position in photoPositions { checkPhoto(record, at: position, photos: photos, reader: reader) }
         }
+    }
+
+    /// The problems of a record in the order of its fields: those of its
+    /// cells that did not fit their types, and those of its rules, but for
+    /// the rules' problems of those cells (a cell left null is no missing
+    /// field). Problems of fields the record lacks come last, in the
+    /// rules' order.
+    static func inColumnOrder(_ cellErrors: [Diagnostic], _ problems: [Diagnostic], of record: RawRecord) -> [Diagnostic] {
+        func field(_ diagnostic: Diagnostic) -> String? {
+            diagnostic.location.field.map { String($0.split(separator: "/", maxSplits: 1).first ?? "") }
+        }
+        let failed = Set(cellErrors.compactMap(field))
+        let all = cellErrors + problems.filter { field($0).map { !failed.contains($0) } ?? true }
+        guard all.count > 1 else { return all }
+        let fields = record.fields
+        let columns = all.map { diagnostic in field(diagnostic).flatMap(fields.index(of:)) ?? .max }
+        return all.indices.sorted { (columns[$0], $0) < (columns[$1], $1) }.map { all[$0] }
     }
 
     /// Where the unique fields and the photo fields sit in a field list.

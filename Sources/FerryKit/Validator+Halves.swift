@@ -281,8 +281,7 @@ extension Validator {
         let context = ReadContext(
             kind: options.schema == nil ? kind : .generic, schema: options.schema, options: options.codecOptions,
             limits: options.limits)
-        context.resumesAfterBadRecords = true
-        context.reportsEveryLoss = true
+        context.reportsEveryProblem()
         return context
     }
 }

@@ -87,8 +87,7 @@ public struct Validator {
                 try run.lint(opened.input, codec: codec, context: context)
                 return
             }
-            context.resumesAfterBadRecords = true
-            context.reportsEveryLoss = true
+            context.reportsEveryProblem()
             if let halves = Halves(path: path, codec: codec, opened: opened, options: options),
                 check(halves, into: &run, codec: codec, options: options)
             {
@@ -101,6 +100,17 @@ public struct Validator {
                 photosDirectory: nil, overwrite: false)
             try run.check(reader, context: context, kind: options.kind, schema: options.schema, photos: photos)
         }
+    }
+}
+
+extension ReadContext {
+    /// Sets what a check of every problem needs of its reader, whole file,
+    /// half or shard: it goes on after a bad record and a bad cell, and
+    /// reports every change it makes to a value.
+    func reportsEveryProblem() {
+        resumesAfterBadRecords = true
+        reportsEveryLoss = true
+        collectsCellErrors = true
     }
 }
 

@@ -113,12 +113,13 @@ public struct ColumnRule: Sendable, Hashable {
     public var hasOtherConstraints: Bool
 
     public init(
-        type: FieldType?, required: Bool = false, nonEmpty: Bool = false, minimumZero: Bool = false,
-        hasOtherConstraints: Bool = false
+        type: FieldType?, required: Bool = false, nonEmpty: Bool = false, nonBlank: Bool = false,
+        minimumZero: Bool = false, hasOtherConstraints: Bool = false
     ) {
         self.type = type
         self.required = required
         self.nonEmpty = nonEmpty
+        self.nonBlank = nonBlank
         self.minimumZero = minimumZero
         self.hasOtherConstraints = hasOtherConstraints
     }

@@ -7,7 +7,7 @@ issue 22 and the projection in BENCHMARKS.md.
 
 For each shard count N: `ferry plan INPUT --shards N` (timed), then every
 shard's `ferry convert --plan --shard K` (to JSON Lines) and every shard's
-`ferry validate --plan --shard K --report json`, SLOTS at a time, then
+`ferry validate --plan --shard K --report-format json`, SLOTS at a time, then
 `ferry validate --combine`. Prints per operation and N the median over the
 runs of: the wall time from the first shard's start to the last's end,
 the CPU time of all shards (user + system, from wait4), the largest peak
@@ -78,10 +78,10 @@ def main():
             if subprocess.run("cat %s | cmp -s - %s" % (parts, whole), shell=True).returncode != 0:
                 sys.exit("the %d shards' outputs differ from one convert" % count)
             reports = [os.path.join(work, "report-%d.json" % k) for k in range(count)]
-            validate = [([args.ferry, "validate", args.input, "--report", "json", "--quiet", "--plan", plan_path,
+            validate = [([args.ferry, "validate", args.input, "--report-format", "json", "--quiet", "--plan", plan_path,
                           "--shard", str(k)], reports[k]) for k in range(count)]
             figures["validate"].append(run_pool(validate, args.slots))
-            combine = [([args.ferry, "validate", "--combine"] + reports + ["--report", "json"],
+            combine = [([args.ferry, "validate", "--combine"] + reports + ["--report-format", "json"],
                         os.path.join(work, "combined.json"))]
             figures["combine"].append(run_pool(combine, 1))
         for operation, runs in figures.items():

@@ -81,7 +81,7 @@ for target in $TARGETS; do
             done ;;
         Bundle) python3 "$ROOT/Scripts/make-fuzz-bundles.py" "$corpus" ;;
         CLI) printf 'convert\0in.json\0out.csv\0--kind\0product' >"$corpus/convert"
-            printf 'inspect\0--report\0json\0--max-objects\0100\0Products' >"$corpus/inspect"
+            printf 'inspect\0--report-format\0json\0--max-objects\0100\0Products' >"$corpus/inspect"
             printf 'lint\0--from\0plist\0--\0-x' >"$corpus/lint" ;;
     esac
     dictionary="$ROOT/Fuzz/Dictionaries/$(echo "$target" | tr '[:upper:]' '[:lower:]').dict"

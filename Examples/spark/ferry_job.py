@@ -6,7 +6,7 @@
 
 The driver plans the input (`ferry plan INPUT --shards N`); each task runs
 `ferry convert --range START:END --first-record R --first-line L` or
-`ferry validate --range … --report json` on one shard in a subprocess
+`ferry validate --range … --report-format json` on one shard in a subprocess
 (a mapPartitions over one shard per partition). Then:
 
 - convert writes OUTPUT_DIR/part-00000 … part-(N-1), in shard order:
@@ -16,7 +16,7 @@ The driver plans the input (`ferry plan INPUT --shards N`); each task runs
   failing shard holds the file's first bad record).
 - validate writes each shard's json report to OUTPUT_DIR/shards/, combines
   them into OUTPUT_DIR/report.json with `ferry validate --combine` (the
-  report `ferry validate INPUT --report json` gives), prints the text
+  report `ferry validate INPUT --report-format json` gives), prints the text
   report, and exits with ferry validate's status: 0 valid, 1 invalid,
   2 usage, 3 I/O.
 
@@ -90,7 +90,7 @@ def make_task(args, source, output_dir):
                 line = [ferry, "convert", source, target, "--force", "--quiet"] + shard_arguments(shard) + common
             else:
                 target = os.path.join(output_dir, "shards", "report-%05d.json" % index)
-                line = [ferry, "validate", source, "--report", "json", "--output", target, "--force", "--quiet"]
+                line = [ferry, "validate", source, "--report-format", "json", "--report-file", target, "--force", "--quiet"]
                 line += shard_arguments(shard) + common
             done = subprocess.run(line, capture_output=True, text=True)
             yield (index, done.returncode, done.stderr, target)
@@ -193,7 +193,7 @@ def main(argv):
     combined = os.path.join(output_dir, "report.json")
     limit = ["--max-errors", args.max_errors] if args.max_errors else []
     done = subprocess.run(
-        [args.ferry, "validate", "--combine"] + reports + ["--report", "json", "--output", combined, "--force", "--quiet"]
+        [args.ferry, "validate", "--combine"] + reports + ["--report-format", "json", "--report-file", combined, "--force", "--quiet"]
         + limit)
     if done.returncode not in (0, 1):
         return done.returncode

@@ -347,9 +347,14 @@ public final class CSVReader: RecordReader {
                 case .notANumber: code = column.type == .number ? .csvInvalidNumber : .csvInvalidInteger
                 case .badGrouping: code = .csvInvalidGrouping
                 }
-                if context.keepsMismatchedCells {
+                switch context.mismatchedCells {
+                case .keepText:
                     buffers.append(other: .string(scanner.text(of: field)))
                     continue
+                case .collect:
+                    collect(code, name: list.names[index], text: scanner.text(of: field), into: &buffers)
+                    continue
+                case .fail: break
                 }
                 throw .failed(
                     code, [.string(list.names[index]), .string(scanner.text(of: field))],
@@ -360,8 +365,10 @@ public final class CSVReader: RecordReader {
                 buffers.cells.append(cell)
             case .value(let value):
                 buffers.append(other: value)
-            case .mismatch(_) where context.keepsMismatchedCells:
+            case .mismatch(_) where context.mismatchedCells == .keepText:
                 buffers.append(other: .string(scanner.text(of: field)))
+            case .mismatch(let code) where context.mismatchedCells == .collect:
+                collect(code, name: list.names[index], text: scanner.text(of: field), into: &buffers)
             case .mismatch(let code):
                 throw .failed(
                     code, [.string(list.names[index]), .string(scanner.text(of: field))],
@@ -388,6 +395,13 @@ public final class CSVReader: RecordReader {
             firstDelimiterRow = location
         }
         delimiterRowsSkipped += 1
+    }
+
+    /// Leaves a cell that does not fit its type null, and keeps its error
+    /// for the record's check (`ReadContext.mismatchedCells`).
+    private func collect(_ code: FerryError.Code, name: String, text: String, into buffers: inout RawRecordBuffers) {
+        context.cellErrors.append(FerryError(code, [.string(name), .string(text)], at: SourceLocation(field: name)))
+        buffers.cells.append(.null)
     }
 
     /// The JSON value a cell holds (its doubled quotes undone), for `--nested json`.

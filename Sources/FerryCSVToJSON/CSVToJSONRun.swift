@@ -195,9 +195,12 @@ final class CSVToJSONRun: AcceleratedConversion {
         let signed = columns.indices.reduce(UInt64(0)) { mask, index in
             index < 64 && !columns[index].minimumZero ? mask | 1 << UInt64(index) : mask
         }
+        let nonBlank = columns.indices.reduce(UInt64(0)) { mask, index in
+            index < 64 && columns[index].nonBlank ? mask | 1 << UInt64(index) : mask
+        }
         plan = PlainRowPlan(
             layout: writer.jsonLayout(for: header), cells: columns.map(PlainRowPlan.Cell.init), signed: signed,
-            delimiter: dialect.delimiter, quote: dialect.quote, maxFieldBytes: dialect.maxFieldBytes)
+            nonBlank: nonBlank, delimiter: dialect.delimiter, quote: dialect.quote, maxFieldBytes: dialect.maxFieldBytes)
         helper = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? plan?.twin() : nil
         return plan
     }

@@ -212,6 +212,7 @@ extension PlainRowPlan {
                 value += 1
                 length &-= 2
                 fieldStart = fieldEnd &+ 1
+                if nonBlankColumns & (1 &<< UInt64(index)) != 0 && Self.mayBeBlank(value, length) { return nil }
                 switch cells[index] {
                 case .text, .optionalText: out = quoted(value, length, to: out)
                 case .requiredText where length > 0, .optionalNonEmptyText where length > 0:
@@ -223,6 +224,7 @@ extension PlainRowPlan {
             fieldStart = fieldEnd &+ 1
             let bit: UInt64 = 1 &<< UInt64(index)
             if length > 0 {
+                if nonBlankColumns & bit != 0 && Self.mayBeBlank(value, length) { return nil }
                 // Most cells, by the plan's column masks: text, and numbers
                 // printed as written (others are parsed and printed the
                 // cut path).

@@ -28,7 +28,7 @@ final class PlainRowPlan {
 
         /// What a column of `rule` takes (see `ColumnRule`).
         init(_ rule: ColumnRule) {
-            guard !rule.hasOtherConstraints else {
+            guard !rule.hasOtherConstraints, !rule.nonBlank || rule.nonEmpty else {
                 self = .never
                 return
             }
@@ -77,6 +77,10 @@ final class PlainRowPlan {
     /// strings and photos), and the numbers copied when printed as written.
     let textColumns: UInt64
     let stringColumns: UInt64
+    /// The string columns whose rule wants a character other than white
+    /// space (`ColumnRule.nonBlank`): a cell that starts with a byte that
+    /// may begin white space takes the general path, which checks it.
+    let nonBlankColumns: UInt64
     let numberColumns: UInt64
     /// The integer columns, copied as the numbers are when they have no point.
     let integerColumns: UInt64
@@ -101,7 +105,8 @@ final class PlainRowPlan {
     /// - Parameter signed: the columns (a bit each) whose negative numbers
     ///   the rules take.
     init?(
-        layout: JSONRecordLayout, cells: [Cell], signed: UInt64, delimiter: UInt8, quote: UInt8, maxFieldBytes: Int
+        layout: JSONRecordLayout, cells: [Cell], signed: UInt64, nonBlank: UInt64 = 0, delimiter: UInt8, quote: UInt8,
+        maxFieldBytes: Int
     ) {
         guard !cells.isEmpty, cells.count <= 64, layout.separators.count == cells.count else { return nil }
         self.layout = layout
@@ -127,6 +132,7 @@ final class PlainRowPlan {
         numberColumns = columns([.number, .requiredNumber])
         integerColumns = columns([.integer, .requiredInteger])
         signedColumns = signed & (numberColumns | integerColumns)
+        nonBlankColumns = nonBlank & stringColumns
         self.delimiter = delimiter
         self.quote = quote
         self.maxFieldBytes = maxFieldBytes
@@ -195,11 +201,19 @@ final class PlainRowPlan {
         return taken
     }
 
+    /// Whether a cell of `count` bytes at `value` may be only white space
+    /// (`ColumnRule.mayBeBlank`); an empty one is left to the column's rule.
+    @inline(__always)
+    static func mayBeBlank(_ value: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+        guard count > 0, let value else { return false }
+        return ColumnRule.mayBeBlank(startingWith: value.pointee)
+    }
+
     /// A plan like this one, for another thread.
     func twin() -> PlainRowPlan? {
         PlainRowPlan(
-            layout: layout, cells: Array(cells), signed: signedColumns, delimiter: delimiter, quote: quote,
-            maxFieldBytes: maxFieldBytes)
+            layout: layout, cells: Array(cells), signed: signedColumns, nonBlank: nonBlankColumns, delimiter: delimiter,
+            quote: quote, maxFieldBytes: maxFieldBytes)
     }
 
     /// Hands the records `twin` laid out to `writer`, as if they had been
@@ -269,6 +283,7 @@ final class PlainRowPlan {
             fieldStart = end &+ 1
             if (checkLength && value.count > maxFieldBytes)
                 || (row.nonASCII & bit != 0 && UTF8Validation.firstInvalidIndex(in: value, 0..<value.count) != nil)
+                || (nonBlankColumns & bit != 0 && Self.mayBeBlank(value.baseAddress, value.count))
             {
                 out.truncate(to: mark)
                 return false

@@ -87,6 +87,16 @@ extension FerryError.Code {
     static let usageMissingArgument = Self("usage.missingArgument", .usage)
     static let usageUnexpectedArgument = Self("usage.unexpectedArgument", .usage)
     static let usageConflictingOptions = Self("usage.conflictingOptions", .usage)
+    /// An option that means nothing without another (`--report-format`
+    /// without `--report-file` in `merge`).
+    static let usageOptionNeeds = Self("usage.optionNeeds", .usage)
+}
+
+extension FerryError {
+    /// `option` was given without `needed`, which it needs.
+    static func usageOptionNeeds(_ option: String, _ needed: String) -> FerryError {
+        FerryError(.usageOptionNeeds, [.string(option), .string(needed)])
+    }
 }
 
 // MARK: - Parsing

@@ -76,6 +76,7 @@ struct ConvertCommand {
 
         let input = arguments.positionals[0]
         let output = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+        try OutputFile.refuseInputs([output], inputs: ReportOptions.inputs(arguments, read: [input]))
         options.shard = try ShardOptions.range(arguments, input: input)
         let bar = ProgressBar(console: console, enabled: !arguments.flag("quiet"))
         var converter = Converter(registry: registry)

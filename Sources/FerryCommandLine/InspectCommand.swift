@@ -6,7 +6,7 @@ struct InspectCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         var options = [
             OptionSpec.format("from", short: "f", helpKey: .lintOptionFrom, registry: registry),
-            OptionSpec(name: "report", valueName: "format", helpKey: .inspectOptionReport, allowed: ["text", "json"]),
+            OptionSpec(name: "report-format", valueName: "format", helpKey: .inspectOptionReport, allowed: ["text", "json"]),
         ]
         options += CodecOptions.limitSpecs
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)), applying: .read)
@@ -17,7 +17,7 @@ struct InspectCommand {
             options: options,
             examples: [
                 Example(command: "ferry inspect Legacy.archive", key: .exampleInspect),
-                Example(command: "ferry inspect *.json --report json", key: .exampleInspectJSON),
+                Example(command: "ferry inspect *.json --report-format json", key: .exampleInspectJSON),
             ])
     }
 
@@ -33,7 +33,7 @@ struct InspectCommand {
             do throws(FerryError) {
                 let inspection = try inspector.inspect(path, from: arguments["from"], options: options, limits: limits)
                 for warning in inspection.warnings { console.report(warning) }
-                if arguments["report"] == "json" {
+                if arguments["report-format"] == "json" {
                     console.print(try json(inspection))
                 } else {
                     console.print(text(inspection, catalog: console.catalog))

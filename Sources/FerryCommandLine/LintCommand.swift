@@ -13,7 +13,7 @@ struct LintCommand {
                 ], registry: registry),
             examples: [
                 Example(command: "ferry lint *.json *.plist", key: .exampleLint),
-                Example(command: "ferry lint data/* --report github", key: .exampleLintAnnotations),
+                Example(command: "ferry lint data/* --report-format github", key: .exampleLintAnnotations),
             ])
     }
 

@@ -1,11 +1,11 @@
 import FerryKit
 
 /// `ferry list <file>`: a table of the records: number, key, main fields and
-/// photo; `--report json` for programs.
+/// photo; `--report-format json` for programs.
 struct ListCommand {
     static func spec(registry: CodecRegistry) -> CommandSpec {
         var options = [
-            OptionSpec(name: "report", valueName: "format", helpKey: .listOptionReport, allowed: ["text", "json"])
+            OptionSpec(name: "report-format", valueName: "format", helpKey: .listOptionReport, allowed: ["text", "json"])
         ]
         options += EditOptions.specs(registry: registry, changes: false, selects: true).filter { $0.name != "help" }
         options.append(.help)
@@ -15,7 +15,7 @@ struct ListCommand {
             options: options,
             examples: [
                 Example(command: "ferry list products.csv", key: .exampleList),
-                Example(command: "ferry list Products.plist --report json", key: .exampleListJSON),
+                Example(command: "ferry list Products.plist --report-format json", key: .exampleListJSON),
             ])
     }
 
@@ -24,7 +24,7 @@ struct ListCommand {
     ) throws(FerryError) {
         let file = try EditOptions.open(arguments, registry: registry, forEditing: false)
         let listing = RecordListing(file, key: EditOptions.key(arguments))
-        if arguments["report"] == "json" {
+        if arguments["report-format"] == "json" {
             console.print(try listing.json())
             return
         }
@@ -43,7 +43,7 @@ struct ListCommand {
     static func photo(_ photo: RecordListing.PhotoSummary?, catalog: MessageCatalog) -> String {
         switch photo {
         case .bytes(let type, let count)?:
-            catalog.message(.listPhotoBytes, [.string(type.fileExtension), .count(count)])
+            catalog.message(.listPhotoBytes, count: count, [.string(type.fileExtension), .count(count)])
         case .reference(let reference)?: reference
         case nil: ""
         }

@@ -11,7 +11,7 @@ struct MergeCommand {
                 OptionSpec(
                     name: "on-conflict", valueName: "policy", helpKey: .mergeOptionOnConflict,
                     allowed: ConflictPolicy.allCases.map(\.rawValue)),
-                OptionSpec(name: "report", short: "r", valueName: "file", helpKey: .mergeOptionReport),
+                OptionSpec(name: "report-file", valueName: "file", helpKey: .mergeOptionReport),
                 OptionSpec(
                     name: "report-format", valueName: "format", helpKey: .mergeOptionReportFormat,
                     allowed: MergeReportFormat.allCases.map(\.rawValue)),
@@ -32,7 +32,7 @@ struct MergeCommand {
                     key: .exampleMerge),
                 Example(
                     command:
-                        "ferry merge a.jsonl b.csv -o books.jsonl --key title,author --on-conflict keep-last --report r.json --report-format json",
+                        "ferry merge a.jsonl b.csv -o books.jsonl --key title,author --on-conflict keep-last --report-file r.json --report-format json",
                     key: .exampleMergeKey),
             ])
     }
@@ -62,10 +62,16 @@ struct MergeCommand {
             }
             options.memoryBudget = bytes
         }
+        // Without a report file the conflicts go to standard error as
+        // text: a form asked for would be silently dropped.
+        if arguments["report-format"] != nil && arguments["report-file"] == nil {
+            throw .usageOptionNeeds("--report-format", "--report-file")
+        }
+        try OutputFile.refuseInputs([output, arguments["report-file"]], inputs: ReportOptions.inputs(arguments))
         let format = arguments["report-format"].flatMap(MergeReportFormat.init(rawValue:)) ?? .text
         let quiet = arguments.flag("quiet")
         // The report's file is opened first, so a wrong path fails at once.
-        let reportFile = try arguments["report"].flatMap { (path) throws(FerryError) -> OutputFile? in
+        let reportFile = try arguments["report-file"].flatMap { (path) throws(FerryError) -> OutputFile? in
             path == "-" ? nil : try OutputFile(path: path, overwrite: options.overwrite)
         }
         func render(_ report: MergeReport) -> String {
@@ -80,7 +86,7 @@ struct MergeCommand {
             if let reportFile {
                 try reportFile.output.write(Array(render(report).utf8))
                 try reportFile.commit()
-            } else if arguments["report"] == "-" {
+            } else if arguments["report-file"] == "-" {
                 console.write(render(report))
             }
         } catch {
@@ -89,7 +95,7 @@ struct MergeCommand {
         }
         let lines = MergeTextReport(report: report, catalog: console.catalog)
         // Without a report file, the conflicts and the summary go to standard error.
-        if arguments["report"] == nil && !quiet {
+        if arguments["report-file"] == nil && !quiet {
             // In one write: a merge may have thousands.
             let conflicts = lines.conflictLines
             if !conflicts.isEmpty { console.writeError(conflicts.joined(separator: "\n") + "\n") }

@@ -7,7 +7,7 @@ struct PlanCommand {
         var options = [
             OptionSpec.format("from", short: "f", helpKey: .convertOptionFrom, registry: registry),
             OptionSpec(name: "shards", short: "n", valueName: "n", helpKey: .planOptionShards),
-            OptionSpec(name: "report", short: "r", valueName: "format", helpKey: .planOptionReport, allowed: ["json"]),
+            OptionSpec(name: "report-format", short: "r", valueName: "format", helpKey: .planOptionReport, allowed: ["json"]),
         ]
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)), applying: .read)
         options.append(.help)

@@ -62,6 +62,7 @@ enum Suggestion {
             return nearest(word, among: commands.map(\.name) + ["help"])
         case .usageUnknownOption:
             let name = word.split(separator: "=", maxSplits: 1).first.map(String.init) ?? word
+            if let command, let new = renamed[command.name]?[name] { return new }
             let options = command.map { $0.options.map { "--" + $0.name } } ?? topLevelOptions
             return nearest(name, among: options + ["--lang"])
         case .usageInvalidValue:
@@ -74,6 +75,19 @@ enum Suggestion {
             return nil
         }
     }
+
+    /// Old spellings of options, by subcommand, with the new: `--report`
+    /// was a form in `validate` and a file in `merge`, and `--output` the
+    /// report's file in `validate`. They are refused, and this names the
+    /// spelling that replaced each.
+    static let renamed: [String: [String: String]] = {
+        let checks = ["--report": "--report-format", "--output": "--report-file"]
+        let forms = ["--report": "--report-format"]
+        return [
+            "validate": checks, "lint": checks, "plan": forms, "inspect": forms, "list": forms,
+            "merge": ["--report": "--report-file", "-r": "--report-file"],
+        ]
+    }()
 
     /// The options `ferry` takes before a subcommand.
     static let topLevelOptions = ["--help", "--version", "--lang"]

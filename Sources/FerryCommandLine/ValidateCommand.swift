@@ -23,10 +23,10 @@ struct ValidateCommand {
             examples: [
                 Example(command: "ferry validate products.csv", key: .exampleValidate),
                 Example(
-                    command: "ferry validate data/*.jsonl --schema shop.schema.json --report junit -o report.xml",
+                    command: "ferry validate data/*.jsonl --schema shop.schema.json --report-format junit -o report.xml",
                     key: .exampleValidateReport),
                 Example(
-                    command: "ferry validate --combine shard-0.json shard-1.json --report junit",
+                    command: "ferry validate --combine shard-0.json shard-1.json --report-format junit",
                     key: .exampleValidateCombine),
             ])
     }
@@ -63,9 +63,9 @@ enum ReportOptions {
         var specs =
             options + [
                 OptionSpec(
-                    name: "report", short: "r", valueName: "format", helpKey: .validateOptionReport,
+                    name: "report-format", short: "r", valueName: "format", helpKey: .validateOptionReport,
                     allowed: ReportFormat.allCases.map(\.rawValue)),
-                OptionSpec(name: "output", short: "o", valueName: "file", helpKey: .validateOptionOutput),
+                OptionSpec(name: "report-file", short: "o", valueName: "file", helpKey: .validateOptionOutput),
                 OptionSpec(name: "max-errors", valueName: "n", helpKey: .validateOptionMaxErrors),
                 OptionSpec(name: "force", helpKey: .validateOptionForce),
             ] + CodecOptions.limitSpecs
@@ -98,15 +98,23 @@ enum ReportOptions {
         return options
     }
 
+    /// The files a command reads: its arguments (or those of them given as
+    /// `read`), and the files its options name (a schema, a shard plan); an
+    /// output must be none of them.
+    static func inputs(_ arguments: ParsedArguments, read: [String]? = nil) -> [String] {
+        (read ?? arguments.positionals) + ["schema", "plan"].compactMap { arguments[$0] }
+    }
+
     /// Runs `check` and writes its report where the options say.
     /// - Returns: 0 when nothing is wrong, 1 when the data is, 3 when a
     ///   file could not be read.
     static func run(
         _ arguments: ParsedArguments, console: Console, _ check: () -> ValidationReport
     ) throws(FerryError) -> Int32 {
-        let format = arguments["report"].flatMap(ReportFormat.init(rawValue:)) ?? .text
+        let format = arguments["report-format"].flatMap(ReportFormat.init(rawValue:)) ?? .text
+        try OutputFile.refuseInputs([arguments["report-file"]], inputs: inputs(arguments))
         // The output is opened before the work, so a wrong path fails at once.
-        let file = try arguments["output"].flatMap { (path) throws(FerryError) -> OutputFile? in
+        let file = try arguments["report-file"].flatMap { (path) throws(FerryError) -> OutputFile? in
             path == "-" ? nil : try OutputFile(path: path, overwrite: arguments.flag("force"))
         }
         let report = check()

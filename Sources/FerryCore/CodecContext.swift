@@ -53,12 +53,6 @@ public final class ReadContext {
     /// checks every escaped string against the writer's escaping, which
     /// cost a conversion of lines that all have one about 15%.
     public var notesLinesAsWritten = false
-    /// Whether a reader that types its cells (CSV) keeps a cell that does
-    /// not fit its field's type as the text it is, instead of failing the
-    /// record: `list`, `edit` and `remove` read a file with invalid records
-    /// this way, so that every record is there to list, to fix or to
-    /// remove, and only an edit whose result breaks the rules is refused.
-    public var keepsMismatchedCells = false
     /// Whether readers count lines for their locations (`InputWindow.countsLines`).
     /// Only a reader whose errors and warnings are all dropped may do
     /// without: its locations then have byte offsets only.
@@ -93,6 +87,28 @@ public final class ReadContext {
     /// Whether every such change is a warning of its own, as `validate`
     /// wants, instead of a count in `losses`.
     public var reportsEveryLoss = false
+    /// What a reader that types cells (CSV) does with a cell that does not
+    /// fit its field's type.
+    public enum MismatchedCells: Sendable {
+        /// The cell's error is the record's, thrown (`convert`).
+        case fail
+        /// The cell is left null and its error waits in `cellErrors` for
+        /// the record's check, which reports it beside every rule the
+        /// other cells break (`validate`).
+        case collect
+        /// The cell is read as the text it is, with no error: `list`,
+        /// `edit` and `remove` read a file with invalid records this way,
+        /// so every record is there to list, fix or remove, and only an
+        /// edit whose result breaks the rules is refused.
+        case keepText
+    }
+    /// What a reader that types cells does with one that does not fit.
+    public var mismatchedCells = MismatchedCells.fail
+    /// The errors of the cells of the record handed out last, each with its
+    /// field, when `mismatchedCells` is `.collect`; the record's check takes them.
+    /// Read for every record: its access is not checked at run time (one
+    /// reader and its check use a context, on one thread).
+    @exclusivity(unchecked) public var cellErrors: [FerryError] = []
 
     /// Notes a change of `code` to field `field` of record `record`, at
     /// `location` when the reader knows it (a line and column).

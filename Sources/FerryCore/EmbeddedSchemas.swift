@@ -16,6 +16,7 @@ enum EmbeddedSchemas {
                 ("title", .object(OrderedObject([
                     ("type", .string("string")),
                     ("minLength", .integer(1)),
+                    ("pattern", .string("\\S")),
                 ]))),
                 ("author", .object(OrderedObject([
                     ("type", .string("string")),
@@ -58,6 +59,7 @@ enum EmbeddedSchemas {
                     ("description", .string("What the product is called.")),
                     ("type", .string("string")),
                     ("minLength", .integer(1)),
+                    ("pattern", .string("\\S")),
                 ]))),
                 ("price", .object(OrderedObject([
                     ("description", .string("The price, in the dataset's currency.")),

@@ -331,10 +331,10 @@ extension MessageKey {
     public static let validateSummaryInvalid = MessageKey("validate.summary.invalid")
     /// %1$@; %2$@
     public static let validateSummaryWithWarnings = MessageKey("validate.summary.withWarnings")
-    /// the report is partial: checking stopped at %1$@ (see --max-errors), and %2$@ were not checked
-    public static let validatePartial = MessageKey("validate.partial")
     /// %1$@ could not be read past line %2$@; the rest of it was not checked
     public static let validateIncomplete = MessageKey("validate.incomplete")
+    /// %1$@ could not be read past record %2$@; the rest of it was not checked
+    public static let validateIncompleteAfterRecord = MessageKey("validate.incompleteAfterRecord")
     /// %1$@ could not be read; none of it was checked
     public static let validateUnreadable = MessageKey("validate.unreadable")
     /// the file
@@ -483,8 +483,6 @@ extension MessageKey {
     public static let listColumnKey = MessageKey("list.column.key")
     /// photo
     public static let listColumnPhoto = MessageKey("list.column.photo")
-    /// %1$@, %2$@ bytes
-    public static let listPhotoBytes = MessageKey("list.photoBytes")
     /// List the records of a file, fitted to the terminal's width.
     public static let exampleList = MessageKey("example.list")
     /// List the records as JSON, for scripts.
@@ -747,8 +745,8 @@ extension MessageKey {
         .validateSummaryValid,
         .validateSummaryInvalid,
         .validateSummaryWithWarnings,
-        .validatePartial,
         .validateIncomplete,
+        .validateIncompleteAfterRecord,
         .validateUnreadable,
         .validateJunitFile,
         .expectedCount,
@@ -823,7 +821,6 @@ extension MessageKey {
         .listColumnIndex,
         .listColumnKey,
         .listColumnPhoto,
-        .listPhotoBytes,
         .exampleList,
         .exampleListJSON,
         .exampleAdd,
@@ -878,6 +875,8 @@ extension MessageKey {
 extension PluralKey {
     /// %1$@ records written to %2$@ (%3$@).
     public static let convertDone = PluralKey("convert.done")
+    /// the report is partial: checking stopped at %1$@ (see --max-errors), and %2$@ were not checked
+    public static let validatePartial = PluralKey("validate.partial")
     /// %1$@ errors
     public static let validateCountErrors = PluralKey("validate.count.errors")
     /// %1$@ warnings
@@ -898,6 +897,8 @@ extension PluralKey {
     public static let convertLossNestedAsJSON = PluralKey("convert.loss.nestedAsJSON")
     /// %1$@ objects repeated the name '%2$@'.
     public static let convertLossDuplicateName = PluralKey("convert.loss.duplicateName")
+    /// %1$@, %2$@ bytes
+    public static let listPhotoBytes = PluralKey("list.photoBytes")
     /// %1$@ identical duplicates merged
     public static let mergeCountIdentical = PluralKey("merge.count.identical")
     /// %1$@ conflicts resolved by %2$@
@@ -908,6 +909,7 @@ extension PluralKey {
     /// Every key above, in the catalog's order.
     static let all: [PluralKey] = [
         .convertDone,
+        .validatePartial,
         .validateCountErrors,
         .validateCountWarnings,
         .validateCountFiles,
@@ -918,6 +920,7 @@ extension PluralKey {
         .convertLossNullAsEmpty,
         .convertLossNestedAsJSON,
         .convertLossDuplicateName,
+        .listPhotoBytes,
         .mergeCountIdentical,
         .mergeCountResolved,
         .mergeCountWithoutKey,

@@ -66,7 +66,7 @@ public struct RecordValidator {
                 }
                 continue
             }
-            if rule.hasOtherConstraints {
+            if rule.hasOtherConstraints || (rule.nonBlank && Self.mayBeBlank(value)) {
                 if let error = plan.schema.firstError(inField: index, value, at: location) { throw error }
                 continue
             }
@@ -110,13 +110,16 @@ public struct RecordValidator {
                 switch check {
                 case .text, .free: break
                 case .nonEmptyText: if bytes.isEmpty { throw plan.empty(index) }
+                case .nonBlankText:
+                    guard let first = bytes.first else { throw plan.empty(index) }
+                    if ColumnRule.mayBeBlank(startingWith: first) { try checkFully(record, index, at: position) }
                 case .full: try checkFully(record, index, at: position)
                 default: throw plan.wrongType(index, found: "string")
                 }
             case .bytes:
                 switch check {
                 case .text, .nonEmptyText, .free: break
-                case .full: try checkFully(record, index, at: position)
+                case .full, .nonBlankText: try checkFully(record, index, at: position)
                 default: throw plan.wrongType(index, found: "bytes")
                 }
             case .integer(let number):
@@ -148,7 +151,7 @@ public struct RecordValidator {
                 let value = record.value(at: position)
                 if case .null = value {
                     if required { throw plan.missing(index) }
-                } else if check == .full {
+                } else if check == .full || check == .nonBlankText {
                     if let error = plan.schema.firstError(inField: index, value, at: .unknown) { throw error }
                 } else {
                     do throws(FerryError) {
@@ -166,6 +169,14 @@ public struct RecordValidator {
             let name = record.fields.names[position]
             if let error = plan.schema.firstErrorInOtherField(name, value, at: .unknown) { throw error }
         }
+    }
+
+    /// Whether `value` may break a `nonBlank` rule, for the full check to
+    /// say: text that starts with a byte that may begin white space, and
+    /// any value that is not text.
+    private static func mayBeBlank(_ value: Value) -> Bool {
+        guard case .string(let text) = value else { return true }
+        return text.utf8.first.map(ColumnRule.mayBeBlank(startingWith:)) ?? true
     }
 
     /// Checks field `index`, at `position` in `record`, against the schema
@@ -207,6 +218,8 @@ private final class ValidatorPlan: Sendable {
     enum Check: UInt8 {
         case free
         case text, nonEmptyText
+        /// Not empty, and with a character other than white space (`ColumnRule.nonBlank`).
+        case nonBlankText
         case number, nonNegativeNumber
         case integer, nonNegativeInteger
         case bool
@@ -220,7 +233,9 @@ private final class ValidatorPlan: Sendable {
             }
             switch rule.type {
             case nil: self = .free
-            case .string?, .photo?: self = rule.nonEmpty ? .nonEmptyText : .text
+            case .string?, .photo?:
+                // A pattern `\S` without a minimum length: the full check.
+                self = rule.nonBlank ? (rule.nonEmpty ? .nonBlankText : .full) : rule.nonEmpty ? .nonEmptyText : .text
             case .number?: self = rule.minimumZero ? .nonNegativeNumber : .number
             case .integer?: self = rule.minimumZero ? .nonNegativeInteger : .integer
             case .bool?: self = .bool

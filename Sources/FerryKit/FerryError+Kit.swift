@@ -84,6 +84,9 @@ extension FerryError.Code {
     public static let outputBinaryToTerminal = Self("output.binaryToTerminal", .usage)
     /// An output in a folder that does not exist.
     public static let outputFolderMissing = Self("output.folderMissing", .io)
+    /// An output (or a side file: a report) that is one of the inputs, the
+    /// same file by device and inode, through links: it would replace the data.
+    public static let outputIsInput = Self("output.isInput", .usage)
 }
 
 extension FerryError {
@@ -115,5 +118,12 @@ extension FerryError {
     ///   - path: the output as given.
     public static func outputFolderMissing(_ folder: String, for path: String) -> FerryError {
         FerryError(.outputFolderMissing, [.path(folder), .path(path)], at: SourceLocation(file: path))
+    }
+
+    /// - Parameters:
+    ///   - output: the output as given.
+    ///   - input: the input it is, as given.
+    public static func outputIsInput(_ output: String, input: String) -> FerryError {
+        FerryError(.outputIsInput, [.path(output), .path(input)], at: SourceLocation(file: output))
     }
 }

@@ -50,7 +50,7 @@ extension FerryError {
     ///   - planned: its size in the plan.
     ///   - size: its size now.
     public static func shardPlanStale(_ path: String, planned: Int, size: Int) -> FerryError {
-        FerryError(.shardPlanStale, [.path(path), .ungrouped(planned), .ungrouped(size)], at: SourceLocation(file: path))
+        FerryError(.shardPlanStale, [.path(path), .count(planned), .integer(size)], at: SourceLocation(file: path))
     }
 
     /// - Parameters:

@@ -69,6 +69,9 @@ struct FileRun {
     /// runs of a file's halves and shards leave it to the run that adopts
     /// their diagnostics, which tells their warnings apart first.
     var countsWarningsAsErrors = false
+    /// The context whose reader leaves cells that do not fit their types
+    /// null and keeps their errors (`ReadContext.mismatchedCells`).
+    private var cellErrorsContext: ReadContext?
 
     // MARK: Halves (see `Validator+Halves.swift`)
 
@@ -120,6 +123,7 @@ struct FileRun {
         }
         let raw = reader as? any RawRecordReader
         if raw == nil { pendingLimit = 1 }
+        cellErrorsContext = context.mismatchedCells == .collect ? context : nil
         // Kept here rather than passed along with each record, which would
         // copy (and count references to) the schema every time.
         rulesFrom = (kind, schema)
@@ -141,9 +145,21 @@ struct FileRun {
                     RawRecord.with(record) { self.check($0, reader: reader, photos: photos, log: keyLog) }
                 }
             } catch {
+                // The errors of cells of a record that failed as a whole.
+                context.cellErrors.removeAll()
                 flushKeys(reader)
                 takeWarnings(context)
-                guard reader.resumesAfterError else { throw error }
+                guard reader.resumesAfterError else {
+                    // The record the reading broke in was read in part: it
+                    // counts, as the invalid record its error makes it, so
+                    // that records = valid + invalid + unchecked.
+                    if let record = error.location.record, record >= file.records {
+                        file.records += 1
+                        recordOffsets?.append(-1)
+                        if capped { file.uncheckedRecords += 1 }
+                    }
+                    throw error
+                }
                 // The reader went past one bad record.
                 file.records += 1
                 recordOffsets?.append(-1)
@@ -171,15 +187,19 @@ struct FileRun {
         }
         file.records += 1
         recordOffsets?.append(record.origin.byteOffset)
+        var cellErrors: [FerryError] = []
+        if let context = cellErrorsContext, !context.cellErrors.isEmpty { swap(&cellErrors, &context.cellErrors) }
         if capped {
             file.uncheckedRecords += 1
             return
         }
         let rules = rulesReference.unsafelyUnwrapped
-        if !rules._withUnsafeGuaranteedRef({ $0.passes(record) }) {
+        if !cellErrors.isEmpty || !rules._withUnsafeGuaranteedRef({ $0.passes(record) }) {
             flushKeys(reader)
             let problems = rules._withUnsafeGuaranteedRef { $0.problems(of: record) }
-            for problem in problems { report(locate(problem, of: record, reader: reader)) }
+            for problem in Self.inColumnOrder(cellErrors.map { Diagnostic($0) }, problems, of: record) {
+                report(locate(problem, of: record, reader: reader))
+            }
         }
         if positions.fields != ObjectIdentifier(record.fields) {
             rules._withUnsafeGuaranteedRef { positions = FieldPositions(of: $0, in: record.fields) }
@@ -202,6 +222,23 @@ struct FileRun {
             let photoPositions = positions.photos
             for position in photoPositions { checkPhoto(record, at: position, photos: photos, reader: reader) }
         }
+    }
+
+    /// The problems of a record in the order of its fields: those of its
+    /// cells that did not fit their types, and those of its rules, but for
+    /// the rules' problems of those cells (a cell left null is no missing
+    /// field). Problems of fields the record lacks come last, in the
+    /// rules' order.
+    static func inColumnOrder(_ cellErrors: [Diagnostic], _ problems: [Diagnostic], of record: RawRecord) -> [Diagnostic] {
+        func field(_ diagnostic: Diagnostic) -> String? {
+            diagnostic.location.field.map { String($0.split(separator: "/", maxSplits: 1).first ?? "") }
+        }
+        let failed = Set(cellErrors.compactMap(field))
+        let all = cellErrors + problems.filter { field($0).map { !failed.contains($0) } ?? true }
+        guard all.count > 1 else { return all }
+        let fields = record.fields
+        let columns = all.map { diagnostic in field(diagnostic).flatMap(fields.index(of:)) ?? .max }
+        return all.indices.sorted { (columns[$0], $0) < (columns[$1], $1) }.map { all[$0] }
     }
 
     /// Where the unique fields and the photo fields sit in a field list.

@@ -209,3 +209,29 @@ public final class OutputFile {
         }
     }
 }
+
+// MARK: - Outputs that are inputs
+
+extension OutputFile {
+    /// Refuses outputs that are one of the inputs: the same regular file,
+    /// by device and inode, whatever links lead to it (`validate a.json -o
+    /// a.json --force` replaced the data with its report). Standard input
+    /// and output (`-`), outputs that do not exist yet and special files
+    /// (a FIFO, `/dev/stdout`) are no input's.
+    /// - Parameters:
+    ///   - outputs: the files a command writes, as given; nil for none.
+    ///   - inputs: the files it reads, as given.
+    /// - Throws: `output.isInput`, for the first output that is an input.
+    public static func refuseInputs(_ outputs: [String?], inputs: [String]) throws(FerryError) {
+        func identity(_ path: String) -> (UInt64, UInt64)? {
+            var info = stat()
+            guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return (UInt64(info.st_dev), UInt64(info.st_ino))
+        }
+        let read = inputs.compactMap { input in identity(input).map { (input, $0) } }
+        for case let output? in outputs {
+            guard let written = identity(output) else { continue }
+            if let (input, _) = read.first(where: { $0.1 == written }) { throw .outputIsInput(output, input: input) }
+        }
+    }
+}

@@ -39,9 +39,15 @@ public struct TextReport {
         report.files.filter { !$0.complete }.map { file in
             let fatal = report.diagnostics(of: file.path).last { $0.severity == .error }
             let note =
-                fatal?.location.line.map {
-                    catalog.message(.validateIncomplete, [.path(file.path), .ungrouped($0)])
-                } ?? catalog.message(.validateUnreadable, [.path(file.path)])
+                if let line = fatal?.location.line {
+                    catalog.message(.validateIncomplete, [.path(file.path), .ungrouped(line)])
+                } else if file.records > 0 {
+                    // A gzip stream cut short has no line, but the records
+                    // before the cut were checked.
+                    catalog.message(.validateIncompleteAfterRecord, [.path(file.path), .integer(file.records)])
+                } else {
+                    catalog.message(.validateUnreadable, [.path(file.path)])
+                }
             return (file.path, note)
         }
     }
@@ -50,7 +56,7 @@ public struct TextReport {
     var capNote: String? {
         guard report.reachedCap && report.uncheckedRecords > 0 else { return nil }
         return catalog.message(
-            .validatePartial,
+            .validatePartial, count: report.uncheckedRecords,
             [
                 .string(plural(.validateCountErrors, report.errorCount)),
                 .string(plural(.validateCountRecords, report.uncheckedRecords)),

@@ -300,8 +300,7 @@ extension Validator {
         let context = ReadContext(
             kind: options.schema == nil ? kind : .generic, schema: options.schema, options: options.codecOptions,
             limits: options.limits)
-        context.resumesAfterBadRecords = true
-        context.reportsEveryLoss = true
+        context.reportsEveryProblem()
         return context
     }
 }
@@ -450,13 +449,9 @@ extension FileRun {
         var result: [Diagnostic] = []
         for warning in warnings {
             if let index = result.firstIndex(where: { $0.code == warning.code }),
-                let before = result[index].arguments.first, let more = warning.arguments.first
+                let added = result[index].arguments.first?.adding(warning.arguments.first)
             {
-                switch (before, more) {
-                case (.integer(let first), .integer(let second)): result[index].arguments[0] = .integer(first + second)
-                case (.count(let first), .count(let second)): result[index].arguments[0] = .count(first + second)
-                default: result.append(warning)
-                }
+                result[index].arguments[0] = added
             } else {
                 result.append(warning)
             }
@@ -477,5 +472,17 @@ extension Diagnostic {
     /// reports before the record's unique keys and photo.
     var isOfRules: Bool {
         code != .recordDuplicateKey && rule != "photo.format"
+    }
+}
+
+extension MessageArgument {
+    /// This number and `other` added, when both are numbers of one case
+    /// (`.integer`, or `.count`, which picks a message's plural form).
+    fileprivate func adding(_ other: MessageArgument?) -> MessageArgument? {
+        switch (self, other) {
+        case (.integer(let a), .integer(let b)?): .integer(a + b)
+        case (.count(let a), .count(let b)?): .count(a + b)
+        default: nil
+        }
     }
 }

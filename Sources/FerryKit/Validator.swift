@@ -103,8 +103,7 @@ public struct Validator {
                 try run.lint(opened, path: path, codec: codec, context: context)
                 return
             }
-            context.resumesAfterBadRecords = true
-            context.reportsEveryLoss = true
+            context.reportsEveryProblem()
             if let halves = Halves(path: path, codec: codec, opened: opened, options: options),
                 check(halves, into: &run, codec: codec, options: options)
             {
@@ -125,6 +124,17 @@ public struct Validator {
         return PhotoStore(
             inputDirectory: path == "-" ? "." : OutputFile.directory(of: path), outputDirectory: ".",
             photosDirectory: nil, overwrite: false)
+    }
+}
+
+extension ReadContext {
+    /// Sets what a check of every problem needs of its reader, whole file,
+    /// half or shard: it goes on after a bad record and a bad cell, and
+    /// reports every change it makes to a value.
+    func reportsEveryProblem() {
+        resumesAfterBadRecords = true
+        reportsEveryLoss = true
+        mismatchedCells = .collect
     }
 }
 

@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func inspectReportsJSON() throws {
-        let result = try Ferry.run(["inspect", "--report", "json", TestPaths.example("Products"), TestPaths.example("books.json")])
+        let result = try Ferry.run(["inspect", "--report-format", "json", TestPaths.example("Products"), TestPaths.example("books.json")])
         #expect(result.status == 0, "\(result.err)")
         let lines = result.out.split(separator: "\n")
         #expect(lines.count == 2)

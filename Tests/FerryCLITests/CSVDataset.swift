@@ -42,6 +42,10 @@ struct CSVDatasetGenerator {
         }.joined()
     }
 
+    /// `text`, or `text` and a letter when it is only white space (line
+    /// breaks alone): the kinds want a name or title with something else.
+    static func nonBlank(_ text: String) -> String { text.allSatisfy(\.isWhitespace) ? text + "x" : text }
+
     /// Text, or now and then an empty string or null.
     mutating func optionalText(maxPieces: Int = 6) -> SampleValue {
         switch Int.random(in: 0..<100, using: &random) {
@@ -111,13 +115,13 @@ struct CSVDatasetGenerator {
     mutating func product() -> [(String, SampleValue)] {
         // A sku is text that is not empty (the product schema's `minLength: 1`),
         // so that Python's QUOTE_ALL rows never turn a null into "".
-        [("name", .string(text())), ("price", price()), ("photo", photo()), ("sku", .string(text(maxPieces: 3)))]
+        [("name", .string(Self.nonBlank(text()))), ("price", price()), ("photo", photo()), ("sku", .string(text(maxPieces: 3)))]
     }
 
     mutating func book() -> [(String, SampleValue)] {
         let read: SampleValue = chance(8) ? .null : .bool(chance(50))
         return [
-            ("title", .string(text())), ("author", optionalText(maxPieces: 4)), ("description", optionalText(maxPieces: 16)),
+            ("title", .string(Self.nonBlank(text()))), ("author", optionalText(maxPieces: 4)), ("description", optionalText(maxPieces: 16)),
             ("pages", pages()), ("readThisBook", read), ("price", price()),
             // Always a valid ISBN (the book schema checks its check digit),
             // so that Python's QUOTE_ALL rows never turn a null into "".

@@ -215,12 +215,15 @@ import Testing
         #expect([diagnostic.line, diagnostic.column, diagnostic.record] == [2, 7, 2])
     }
 
-    @Test func convertInPlaceWithForce() throws {
+    /// An output that is its input is refused, `--force` or not (issue 31:
+    /// one rule for every subcommand; `OutputIsInputTests`).
+    @Test func convertInPlaceWithForceIsRefused() throws {
         let folder = try ScratchFolder()
         let path = try folder.write("data.json", "[{\"a\":1}]")
         let result = try Ferry.run(["convert", path, path, "--force"])
-        #expect(result.status == 0, "\(result.err)")
-        #expect(String(decoding: try folder.read("data.json"), as: UTF8.self) == "[\n  {\n    \"a\": 1\n  }\n]\n")
+        #expect(result.status == 2, "\(result.err)")
+        #expect(result.diagnostics.first?.code == "output.isInput")
+        #expect(String(decoding: try folder.read("data.json"), as: UTF8.self) == "[{\"a\":1}]")
         #expect(try folder.contents() == ["data.json"])
     }
 

@@ -154,7 +154,7 @@ import Testing
     @Test func listReportsJSON() throws {
         let folder = try ScratchFolder()
         let path = try folder.write("p.csv", Self.csv)
-        let result = try Ferry.run(["list", path, "--report", "json"])
+        let result = try Ferry.run(["list", path, "--report-format", "json"])
         #expect(result.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         #expect(report["format"] as? String == "csv")

@@ -88,7 +88,7 @@ import Testing
         try Self.ferry(["convert", TestPaths.example("products.json"), bundle])
         try Self.ferry(["add", bundle, "--set", "name=PS5", "--set", "price=499", "--photo", TestPaths.example("photos/wii.png")])
         try Self.ferry(["edit", bundle, "Xbox 360", "--no-photo"])
-        let listed = try Ferry.run(["list", bundle, "--report", "json"])
+        let listed = try Ferry.run(["list", bundle, "--report-format", "json"])
         #expect(listed.status == 0, "\(listed.err)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout)) as? [String: Any])
         #expect(report["format"] as? String == "bundle")

@@ -54,7 +54,7 @@ import Testing
         result: ProcessResult, report: [String: Any]
     ) {
         let reportPath = folder.path("report-\(UUID().uuidString).json")
-        let result = try Ferry.run(["merge"] + inputs + options + ["--report", reportPath, "--report-format", "json"])
+        let result = try Ferry.run(["merge"] + inputs + options + ["--report-file", reportPath, "--report-format", "json"])
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportPath))) as? [String: Any],
             "no report: \(result.err)")
@@ -313,7 +313,7 @@ import Testing
             let report = sources.folder.path("r-\(policy).json")
             _ = try Ferry.run(
                 ["merge"] + sources.paths + [
-                    "-o", sources.folder.path("o.json"), "--force", "--on-conflict", policy, "--report", report,
+                    "-o", sources.folder.path("o.json"), "--force", "--on-conflict", policy, "--report-file", report,
                     "--report-format", "json",
                 ])
             try PythonCheck.run(

@@ -150,7 +150,7 @@ struct DatasetGenerator {
     }
 
     mutating func product() -> SampleValue {
-        var pairs: [(String, SampleValue)] = [("name", .string(string())), ("price", price())]
+        var pairs: [(String, SampleValue)] = [("name", .string(CSVDatasetGenerator.nonBlank(string()))), ("price", price())]
         switch Int.random(in: 0..<4, using: &random) {
         case 0: break
         case 1: pairs.append(("photo", .null))
@@ -160,7 +160,7 @@ struct DatasetGenerator {
     }
 
     mutating func book() -> SampleValue {
-        var pairs: [(String, SampleValue)] = [("title", .string(string()))]
+        var pairs: [(String, SampleValue)] = [("title", .string(CSVDatasetGenerator.nonBlank(string())))]
         pairs.append(("author", Int.random(in: 0..<10, using: &random) == 0 ? .null : .string(string())))
         pairs.append(("description", .string(string(maxPieces: 20))))
         pairs.append(("pages", .number(String(Int64.random(in: 0...Int64.max, using: &random) >> Int64.random(in: 0...62, using: &random)))))

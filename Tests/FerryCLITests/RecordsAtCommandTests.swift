@@ -40,7 +40,7 @@ import Testing
         let listed = try Ferry.run(["list", input, "--records-at", "/products"])
         #expect(listed.status == 0, "\(listed.err)")
         #expect(listed.out.contains("Wii") && listed.out.contains("DS"))
-        let inspected = try Ferry.run(["inspect", input, "--records-at", "/products", "--report", "json"])
+        let inspected = try Ferry.run(["inspect", input, "--records-at", "/products", "--report-format", "json"])
         #expect(inspected.status == 0, "\(inspected.err)")
         #expect(inspected.diagnostics.isEmpty, "\(inspected.err)")
         #expect(inspected.out.contains("\"records\":2"), "\(inspected.out)")

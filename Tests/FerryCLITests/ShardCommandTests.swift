@@ -225,15 +225,15 @@ import Testing
             for shard in 0..<count {
                 let report = folder.path("\(name)-\(count)-\(shard).json")
                 let part = try Ferry.run([
-                    "validate", input, "--kind", "product", "--plan", plan, "--shard", String(shard), "--report", "json",
-                    "--output", report, "-q",
+                    "validate", input, "--kind", "product", "--plan", plan, "--shard", String(shard), "--report-format", "json",
+                    "--report-file", report, "-q",
                 ])
                 #expect(part.status <= 1, "\(part.err)")
                 reports.append(report)
             }
             for (form, cap) in [("json", "1000"), ("text", "1000"), ("sarif", "1000"), ("json", "3")] {
-                let whole = try Ferry.run(["validate", input, "--kind", "product", "--report", form, "--max-errors", cap])
-                let combined = try Ferry.run(["validate", "--combine"] + reports + ["--report", form, "--max-errors", cap])
+                let whole = try Ferry.run(["validate", input, "--kind", "product", "--report-format", form, "--max-errors", cap])
+                let combined = try Ferry.run(["validate", "--combine"] + reports + ["--report-format", form, "--max-errors", cap])
                 #expect(combined.status == whole.status, "\(combined.err)")
                 #expect(combined.out == whole.out, "\(name) in \(count) shards, \(form), cap \(cap)")
             }
@@ -263,15 +263,15 @@ import Testing
             for shard in 0..<count {
                 let report = folder.path("\(count)-\(shard).json")
                 let part = try Ferry.run(
-                    ["validate", input, "--plan", plan, "--shard", String(shard), "--report", "json", "-o", report, "-q"]
+                    ["validate", input, "--plan", plan, "--shard", String(shard), "--report-format", "json", "-o", report, "-q"]
                         + options)
                 #expect(part.status <= 3, "\(part.err)")
                 reports.append(report)
             }
             for (form, cap) in [("json", "1000"), ("text", "1000"), ("json", "4")] {
-                let whole = try Ferry.run(["validate", input, "--report", form, "--max-errors", cap] + options)
+                let whole = try Ferry.run(["validate", input, "--report-format", form, "--max-errors", cap] + options)
                 let combined = try Ferry.run(
-                    ["validate", "--combine"] + reports + ["--report", form, "--max-errors", cap]
+                    ["validate", "--combine"] + reports + ["--report-format", form, "--max-errors", cap]
                         + options.filter { $0 == "--strict" })
                 #expect(combined.status == whole.status, "\(combined.err)")
                 #expect(combined.out == whole.out, "\(options) in \(count) shards, \(form), cap \(cap)")
@@ -286,7 +286,7 @@ import Testing
         let formats = TestPaths.packageRoot.appendingPathComponent("Formats")
         #expect(try PythonCheck.run("json", plan, schema: formats.appendingPathComponent("plan.schema.json").path) == "valid")
         let report = folder.path("r1.json")
-        let result = try Ferry.run(["validate", input, "--plan", plan, "--shard", "1", "--report", "json", "-o", report, "-q"])
+        let result = try Ferry.run(["validate", input, "--plan", plan, "--shard", "1", "--report-format", "json", "-o", report, "-q"])
         #expect(result.status == 1, "\(result.err)")
         #expect(try PythonCheck.run("json", report, schema: formats.appendingPathComponent("report.schema.json").path) == "valid")
         let parsed = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
@@ -328,7 +328,7 @@ import Testing
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.productsCSV())
         let report = folder.path("r.json")
-        _ = try Ferry.run(["validate", input, "--range", "0:\(Self.productsCSV().utf8.count)", "--report", "json", "-o", report, "-q"])
+        _ = try Ferry.run(["validate", input, "--range", "0:\(Self.productsCSV().utf8.count)", "--report-format", "json", "-o", report, "-q"])
         let original = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         let keys = try #require((original["shard"] as? [String: Any])?["keys"] as? [String])
         #expect(keys.count == 1 && !keys[0].isEmpty)
@@ -354,7 +354,7 @@ import Testing
         var reports: [String] = []
         for shard in [0, 2] {
             let report = folder.path("r\(shard).json")
-            _ = try Ferry.run(["validate", input, "--plan", plan, "--shard", String(shard), "--report", "json", "-o", report, "-q"])
+            _ = try Ferry.run(["validate", input, "--plan", plan, "--shard", String(shard), "--report-format", "json", "-o", report, "-q"])
             reports.append(report)
         }
         let result = try Ferry.run(["validate", "--combine"] + reports)

@@ -53,6 +53,48 @@ import Testing
         #expect(lines.last?.contains(hint) == true, "\(result.err)")
     }
 
+    /// `--report` meant a form in `validate` and a file in `merge` (where
+    /// `merge … --report json` wrote a text report to a file named `json`):
+    /// the old spellings are refused, each naming the one that replaced it,
+    /// and nothing is written.
+    @Test(arguments: [
+        (["validate", "a.json", "--report", "json"], "'--report-format'", "'ferry help validate'"),
+        (["validate", "a.json", "--report=json"], "'--report-format'", "'ferry help validate'"),
+        (["validate", "a.json", "--output", "r.txt"], "'--report-file'", "'ferry help validate'"),
+        (["lint", "a.json", "--report", "github"], "'--report-format'", "'ferry help lint'"),
+        (["merge", "a.json", "-o", "m.json", "--report", "json"], "'--report-file'", "'ferry help merge'"),
+        (["merge", "a.json", "-o", "m.json", "-r", "json"], "'--report-file'", "'ferry help merge'"),
+        (["plan", "a.json", "--report", "json"], "'--report-format'", "'ferry help plan'"),
+        (["inspect", "a.json", "--report", "json"], "'--report-format'", "'ferry help inspect'"),
+        (["list", "a.json", "--report", "json"], "'--report-format'", "'ferry help list'"),
+    ])
+    func oldReportSpellingsAreRefusedWithTheNewOne(_ arguments: [String], suggestion: String, hint: String) throws {
+        let folder = try ScratchFolder()
+        try folder.write("a.json", "[]")
+        let result = try Ferry.run(arguments, in: folder.url, environment: ["LANG": "C"])
+        #expect(result.status == 2)
+        #expect(result.diagnostics.first?.code == "usage.unknownOption", "\(result.err)")
+        let lines = result.err.split(separator: "\n")
+        #expect(lines.count == 3, "\(result.err)")
+        #expect(lines.dropFirst().first?.contains(suggestion) == true, "\(result.err)")
+        #expect(lines.last?.contains(hint) == true, "\(result.err)")
+        #expect(try folder.contents() == ["a.json"])
+    }
+
+    /// A report's form in `merge` goes to its file: without one it would be
+    /// dropped, so it is refused.
+    @Test func mergeReportFormatNeedsAReportFile() throws {
+        let folder = try ScratchFolder()
+        try folder.write("a.json", "[]")
+        let result = try Ferry.run(
+            ["merge", "a.json", "-o", "m.json", "--report-format", "json"], in: folder.url, environment: ["LANG": "C"])
+        #expect(result.status == 2)
+        #expect(result.diagnostics.first?.code == "usage.optionNeeds", "\(result.err)")
+        let first = result.err.split(separator: "\n").first ?? ""
+        #expect(first.contains("--report-format") && first.contains("--report-file"), "\(result.err)")
+        #expect(try folder.contents() == ["a.json"])
+    }
+
     /// Without a near word there is no suggestion, only the hint; the top
     /// level's errors point at the top level's help.
     @Test(arguments: [

@@ -57,7 +57,7 @@ import Testing
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.threeErrorsCSV())
         let output = folder.path("report.json")
-        let result = try Ferry.run(["validate", input, "--report", "json", "--output", output])
+        let result = try Ferry.run(["validate", input, "--report-format", "json", "--report-file", output])
         #expect(result.status == 1, "\(result.err)")
         let report = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
@@ -86,7 +86,7 @@ import Testing
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.threeErrorsCSV())
         let output = folder.path("report.xml")
-        let result = try Ferry.run(["validate", input, "--report", "junit", "--output", output])
+        let result = try Ferry.run(["validate", input, "--report-format", "junit", "--report-file", output])
         #expect(result.status == 1, "\(result.err)")
         let counts = try PythonCheck.run("junit", output)
         #expect(counts == "suites=1 failures=3 errors=0 failing=record 10,record 20,record 30")
@@ -96,7 +96,7 @@ import Testing
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.threeErrorsCSV())
         let output = folder.path("report.sarif")
-        let result = try Ferry.run(["validate", input, "--report", "sarif", "--output", output])
+        let result = try Ferry.run(["validate", input, "--report-format", "sarif", "--report-file", output])
         #expect(result.status == 1, "\(result.err)")
         let schema = TestPaths.packageRoot.appendingPathComponent("Tests/Corpora/sarif/sarif-schema-2.1.0.json").path
         #expect(FileManager.default.fileExists(atPath: schema), "the SARIF schema is missing from Tests/Corpora/sarif")
@@ -107,7 +107,7 @@ import Testing
     @Test func githubReportIsThreeWorkflowCommands() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.threeErrorsCSV())
-        let result = try Ferry.run(["validate", input, "--report", "github"])
+        let result = try Ferry.run(["validate", input, "--report-format", "github"])
         #expect(result.status == 1, "\(result.err)")
         let lines = result.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(result.out)")
@@ -140,7 +140,7 @@ import Testing
             }
         }
         let input = try folder.write("big.csv", lines.joined(separator: "\n") + "\n")
-        let result = try Ferry.run(["validate", input, "--report", "json"])
+        let result = try Ferry.run(["validate", input, "--report-format", "json"])
         #expect(result.status == 1, "\(result.err)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let errors = try #require(report["errors"] as? [[String: Any]])
@@ -184,7 +184,7 @@ import Testing
             }
         }
         let input = try folder.write("lines.jsonl", lines.joined(separator: "\n") + "\n")
-        let result = try Ferry.run(["validate", input, "--report", "json"])
+        let result = try Ferry.run(["validate", input, "--report-format", "json"])
         #expect(result.status == 1, "\(result.err)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let errors = try #require(report["errors"] as? [[String: Any]])
@@ -219,7 +219,7 @@ import Testing
 
             """
         let input = try folder.write("products.plist", plist)
-        let result = try Ferry.run(["validate", input, "--kind", "product", "--report", "json"])
+        let result = try Ferry.run(["validate", input, "--kind", "product", "--report-format", "json"])
         #expect(result.status == 1, "\(result.err)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let errors = try #require(report["errors"] as? [[String: Any]])
@@ -246,7 +246,7 @@ import Testing
             "convert", json, archive, "--to", "archive", "--kind", "generic", "--class-name", "GameStoreiOS.Product",
         ])
         #expect(made.status == 0, "\(made.err)")
-        let result = try Ferry.run(["validate", archive, "--report", "json"])
+        let result = try Ferry.run(["validate", archive, "--report-format", "json"])
         #expect(result.status == 1, "\(result.err)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let errors = try #require(report["errors"] as? [[String: Any]])
@@ -279,7 +279,7 @@ import Testing
         let plist = folder.path("bad.plist")
         let made = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, archive, plist])
         #expect(made.status == 0, "\(made.err)")
-        let result = try Ferry.run(["validate", archive, plist, "--report", "json"])
+        let result = try Ferry.run(["validate", archive, plist, "--report-format", "json"])
         #expect(result.status == 1, "\(result.err)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let errors = try #require(report["errors"] as? [[String: Any]])
@@ -310,7 +310,7 @@ import Testing
             #"{"name":"F","price":1,"photo":"elsewhere/f.png"}"#,
         ]
         let input = try folder.write("p.jsonl", lines.joined(separator: "\n") + "\n")
-        let result = try Ferry.run(["validate", input, "--report", "json"])
+        let result = try Ferry.run(["validate", input, "--report-format", "json"])
         // A photo that cannot be read is an I/O error, as convert's is.
         #expect(result.status == 3, "\(result.err)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
@@ -342,7 +342,7 @@ import Testing
             try folder.write("p.csv", "name,price,photo\nA,1,photos/fake.png\nB,1,\n"),
         ]
         for input in inputs {
-            let result = try Ferry.run(["validate", input, "--report", "json"])
+            let result = try Ferry.run(["validate", input, "--report-format", "json"])
             #expect(result.status == 1, "\(input): \(result.err)")
             let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
             let found = try #require(report["errors"] as? [[String: Any]]).map { "\($0["record"] ?? ""):\($0["code"] ?? "")" }
@@ -379,7 +379,7 @@ import Testing
         #expect(refused.record == 2 && refused.field == "photo" && refused.line == 2 && refused.column == 31)
         // The JSON report names the same code and arguments, and follows its schema.
         let output = folder.path("report.json")
-        _ = try Ferry.run(["validate", input, "--report", "json", "-o", output])
+        _ = try Ferry.run(["validate", input, "--report-format", "json", "-o", output])
         let report = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
         let error = try #require((report["errors"] as? [[String: Any]])?.first)
@@ -427,7 +427,7 @@ import Testing
         #expect(strict.status == 1, "\(strict.out)")
         #expect(strict.diagnostics.map { "\($0.severity):\($0.code)" } == ["error:csv.renamedHeader"])
         let output = folder.path("report.json")
-        #expect(try Ferry.run(["validate", input, "--strict", "--report", "json", "-o", output, "-q"]).status == 1)
+        #expect(try Ferry.run(["validate", input, "--strict", "--report-format", "json", "-o", output, "-q"]).status == 1)
         try PythonCheck.run("json", output, schema: TestPaths.packageRoot.appendingPathComponent("Formats/report.schema.json").path)
         let report = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any])
@@ -436,16 +436,16 @@ import Testing
         #expect(report["valid"] as? Bool == false)
         #expect((report["errors"] as? [[String: Any]])?.first?["severity"] as? String == "error")
         #expect((report["errors"] as? [[String: Any]])?.first?["line"] as? Int == 1)
-        let github = try Ferry.run(["validate", input, "--strict", "--report", "github"])
+        let github = try Ferry.run(["validate", input, "--strict", "--report-format", "github"])
         #expect(github.out.hasPrefix("::error file="), "\(github.out)")
         let sarif = folder.path("report.sarif")
-        #expect(try Ferry.run(["validate", input, "--strict", "--report", "sarif", "-o", sarif, "-q"]).status == 1)
+        #expect(try Ferry.run(["validate", input, "--strict", "--report-format", "sarif", "-o", sarif, "-q"]).status == 1)
         let log = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sarif))) as? [String: Any])
         let results = try #require(((log["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
         #expect(results.map { $0["level"] as? String } == ["error"])
         let junit = folder.path("report.xml")
-        #expect(try Ferry.run(["validate", input, "--strict", "--report", "junit", "-o", junit, "-q"]).status == 1)
+        #expect(try Ferry.run(["validate", input, "--strict", "--report-format", "junit", "-o", junit, "-q"]).status == 1)
         #expect(try PythonCheck.run("junit", junit).hasPrefix("suites=1 failures=1"))
     }
 
@@ -463,7 +463,7 @@ import Testing
         // name and price mean nothing to this schema: a negative price is fine.
         let input = try folder.write(
             "in.csv", "code,qty,rate,name,price\nABC,2,75.99,x,-1\nabc,0,1.5,y,2\nABC,3,0.015,z,3\nDEF,x,1,w,4\n")
-        let result = try Ferry.run(["validate", input, "--schema", schema, "--report", "json"])
+        let result = try Ferry.run(["validate", input, "--schema", schema, "--report-format", "json"])
         #expect(result.status == 1, "\(result.err)")
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let errors = try #require(report["errors"] as? [[String: Any]])
@@ -498,19 +498,19 @@ import Testing
         #expect(text.out.split(separator: "\n").compactMap { DiagnosticLine(String($0)) }.count == 5)
         #expect(text.out.contains("the report is partial"), "\(text.out)")
         #expect(text.out.contains("95 records were not checked"), "\(text.out)")
-        let json = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "json"])
+        let json = try Ferry.run(["validate", input, "--max-errors", "5", "--report-format", "json"])
         let report = try #require(JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
         let summary = try #require(report["summary"] as? [String: Any])
         #expect(report["partial"] as? Bool == true)
         #expect(summary["uncheckedRecords"] as? Int == 95)
         #expect(summary["reachedCap"] as? Bool == true)
-        let sarif = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "sarif"])
+        let sarif = try Ferry.run(["validate", input, "--max-errors", "5", "--report-format", "sarif"])
         #expect(sarif.out.contains("\"partial\": true"))
-        let junit = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "junit"])
+        let junit = try Ferry.run(["validate", input, "--max-errors", "5", "--report-format", "junit"])
         #expect(junit.out.contains("failures=\"5\""))
         #expect(junit.out.contains("<property name=\"ferry.partial\" value=\"true\"/>"))
         #expect(junit.out.contains("<property name=\"ferry.uncheckedRecords\" value=\"95\"/>"))
-        let github = try Ferry.run(["validate", input, "--max-errors", "5", "--report", "github"])
+        let github = try Ferry.run(["validate", input, "--max-errors", "5", "--report-format", "github"])
         let githubLines = github.out.split(separator: "\n")
         #expect(githubLines.count == 6)
         #expect(githubLines.last?.hasPrefix("::warning title=ferry::the report is partial") == true, "\(github.out)")
@@ -519,7 +519,7 @@ import Testing
     @Test func aStructuralErrorEndsTheFileWithOneFatalError() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("broken.json", "[{\"name\":\"A\",\"price\":1},\n {\"name\":\"B\" \"price\":2},\n {\"name\":\"C\",\"price\":-1}]")
-        let result = try Ferry.run(["validate", input, "--report", "json"])
+        let result = try Ferry.run(["validate", input, "--report-format", "json"])
         #expect(result.status == 1)
         let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         let errors = try #require(report["errors"] as? [[String: Any]])
@@ -540,7 +540,7 @@ import Testing
         #expect(valid.out.contains("no errors in 2 files"), "\(valid.out)")
         let invalid = try Ferry.run(["validate", try folder.write("p.csv", Self.threeErrorsCSV())])
         #expect(invalid.status == 1)
-        let usage = try Ferry.run(["validate", TestPaths.example("products.csv"), "--report", "yaml"])
+        let usage = try Ferry.run(["validate", TestPaths.example("products.csv"), "--report-format", "yaml"])
         #expect(usage.status == 2)
         let missing = try Ferry.run(["validate", folder.path("absent.csv")])
         #expect(missing.status == 3)
@@ -643,7 +643,7 @@ import Testing
         #expect(result.out.contains("2 errors in 2 files"), "\(result.out)")
 
         let output = folder.path("lint.json")
-        let json = try Ferry.run(["lint", ragged, "--delimiter", ";", "--report", "json", "--output", output])
+        let json = try Ferry.run(["lint", ragged, "--delimiter", ";", "--report-format", "json", "--report-file", output])
         #expect(json.status == 1)
         try PythonCheck.run("json", output, schema: TestPaths.packageRoot.appendingPathComponent("Formats/report.schema.json").path)
         let capped = try Ferry.run(["lint", ragged, "--delimiter", ";", "--max-errors", "1", "--quiet"])

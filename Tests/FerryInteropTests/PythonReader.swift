@@ -45,6 +45,10 @@ enum PythonReader {
             pools = ["abcxyz ", "0123456789", "\t\n\r\"\\/", "éüßñ€", "ĀἀЖ中文字", "😀🚢🇫🇷𝄞", "\u0000\u001f\u007f\u2028\ufeff"]
             return "".join(rng.choice(rng.choice(pools)) for _ in range(rng.choice([0, 1, 5, 14, 15, 16, 40])))
 
+        def named(value, fallback):
+            # The kinds want a name and a title with a character other than white space.
+            return value + fallback if all(c.isspace() for c in value) else value
+
         def integer(rng):
             return rng.choice([0, 1, -1, 127, 128, 255, 256, 65535, 65536, 2**31, 2**32, 2**63 - 1, -2**63,
                                rng.randint(-2**63, 2**63 - 1), rng.randint(-1000, 1000)])
@@ -74,10 +78,10 @@ enum PythonReader {
         def record(rng, kind, photos):
             # Ferry refuses negative prices and page counts (record.negative).
             if kind == "product":
-                return {"name": text(rng) or "x", "price": abs(double(rng)),
+                return {"name": named(text(rng), "x"), "price": abs(double(rng)),
                         "photo": "data:image/png;base64," + base64.b64encode(rng.choice(photos)).decode("ascii")}
             if kind == "book":
-                return {"title": text(rng) or "t", "author": text(rng), "description": text(rng),
+                return {"title": named(text(rng), "t"), "author": text(rng), "description": text(rng),
                         "pages": integer(rng) & (2**63 - 1),
                         "readThisBook": rng.random() < 0.5, "price": abs(double(rng)), "isbn": isbn(rng)}
             return {f"field{index}{text(rng)[:2]}": generic(rng, 1) for index in range(rng.randint(1, 6))}

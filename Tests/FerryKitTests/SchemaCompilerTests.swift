@@ -103,14 +103,14 @@ import Testing
     @Test func builtInPlans() {
         #expect(
             RecordKind.product.fields == [
-                FieldRule(name: "name", column: ColumnRule(type: .string, required: true, nonEmpty: true)),
+                FieldRule(name: "name", column: ColumnRule(type: .string, required: true, nonEmpty: true, nonBlank: true)),
                 FieldRule(name: "price", column: ColumnRule(type: .number, minimumZero: true)),
                 FieldRule(name: "photo", column: ColumnRule(type: .photo)),
                 FieldRule(name: "sku", column: ColumnRule(type: .string, nonEmpty: true)),
             ])
         #expect(
             RecordKind.book.fields == [
-                FieldRule(name: "title", column: ColumnRule(type: .string, required: true, nonEmpty: true)),
+                FieldRule(name: "title", column: ColumnRule(type: .string, required: true, nonEmpty: true, nonBlank: true)),
                 FieldRule(name: "author", column: ColumnRule(type: .string)),
                 FieldRule(name: "description", column: ColumnRule(type: .string)),
                 FieldRule(name: "pages", column: ColumnRule(type: .integer, minimumZero: true)),

@@ -124,11 +124,11 @@ extension FerryError {
     }
 
     public static func schemaMinItems(_ field: String, limit: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.schemaMinItems, [.string(field), .integer(limit)], at: location)
+        FerryError(.schemaMinItems, [.string(field), .count(limit)], at: location)
     }
 
     public static func schemaMaxItems(_ field: String, limit: Int, at location: SourceLocation) -> FerryError {
-        FerryError(.schemaMaxItems, [.string(field), .integer(limit)], at: location)
+        FerryError(.schemaMaxItems, [.string(field), .count(limit)], at: location)
     }
 
     /// `field` is a string that is not of `format` (`date`, `isbn`, …).

@@ -221,7 +221,12 @@ struct SchemaChecker {
                 else { return false }
             }
         }
-        if let pattern = node.pattern, !pattern.matches(text) {
+        // An empty value a minimum length refused is not refused again by
+        // `\S` (the kinds' "a character other than white space"), which
+        // says no more: an empty name is one error, as it was.
+        if let pattern = node.pattern, !pattern.matches(text),
+            !(text.isEmpty && (node.minLength ?? 0) > 0 && pattern.source == ColumnRule.nonBlankPattern)
+        {
             guard emit(.schemaPattern(name, pattern: pattern.source, at: at), value, rule: node.path + "/pattern")
             else { return false }
         }

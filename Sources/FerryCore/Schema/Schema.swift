@@ -99,6 +99,12 @@ public struct ColumnRule: Sendable, Hashable {
     public var required: Bool
     /// A string (or photo) of at least one character: `minLength: 1`.
     public var nonEmpty: Bool
+    /// A string (or photo) with a character other than white space:
+    /// `pattern: "\\S"`, as the kinds' `name` and `title` have it. The fast
+    /// paths take a value whose first byte is no white space and starts no
+    /// character that may be (`mayBeBlank`); they leave the others to the
+    /// schema's full check.
+    public var nonBlank = false
     /// A number of at least zero: `minimum: 0`.
     public var minimumZero: Bool
     /// Anything else (a format, pattern, other limit, enum, array or object
@@ -107,15 +113,26 @@ public struct ColumnRule: Sendable, Hashable {
     public var hasOtherConstraints: Bool
 
     public init(
-        type: FieldType?, required: Bool = false, nonEmpty: Bool = false, minimumZero: Bool = false,
-        hasOtherConstraints: Bool = false
+        type: FieldType?, required: Bool = false, nonEmpty: Bool = false, nonBlank: Bool = false,
+        minimumZero: Bool = false, hasOtherConstraints: Bool = false
     ) {
         self.type = type
         self.required = required
         self.nonEmpty = nonEmpty
+        self.nonBlank = nonBlank
         self.minimumZero = minimumZero
         self.hasOtherConstraints = hasOtherConstraints
     }
+
+    /// The pattern of `nonBlank`.
+    public static let nonBlankPattern = "\\S"
+
+    /// Whether text that starts with `first` may be only white space: an
+    /// ASCII control, a space, or the first byte of a character beyond
+    /// ASCII (U+00A0, U+2003, U+3000 are white space). Text that starts
+    /// with any other byte is not.
+    @inline(__always)
+    public static func mayBeBlank(startingWith first: UInt8) -> Bool { first <= 0x20 || first >= 0x7F }
 
     /// The rule `node` gives a property (`required` when its object requires it).
     init(_ node: SchemaNode, required: Bool) {
@@ -128,13 +145,15 @@ public struct ColumnRule: Sendable, Hashable {
         let text = type == .string || type == .photo
         let numeric = type == .number || type == .integer
         nonEmpty = text && node.minLength == 1
+        nonBlank = text && node.pattern?.source == Self.nonBlankPattern
         minimumZero = numeric && node.minimum?.isZero == true
         if let minLength = node.minLength, minLength > 0 && !nonEmpty { other = true }
         if node.minimum != nil && !minimumZero { other = true }
         // `photo` passes every string; it names the type, it does not restrict it.
         if let format = node.format, format != .photo { other = true }
         if node.constant != nil || node.allowed != nil || node.maximum != nil || node.exclusiveMinimum != nil
-            || node.exclusiveMaximum != nil || node.multipleOf != nil || node.maxLength != nil || node.pattern != nil
+            || node.exclusiveMaximum != nil || node.multipleOf != nil || node.maxLength != nil
+            || (node.pattern != nil && !nonBlank)
             || node.items != nil || node.minItems != nil || node.maxItems != nil || !node.required.isEmpty
             || !node.properties.isEmpty || node.additionalProperties != nil
         {

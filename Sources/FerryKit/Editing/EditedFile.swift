@@ -79,7 +79,7 @@ public final class EditedFile {
             let context = ReadContext(kind: kind, schema: schema, options: options, limits: limits)
             // Every record, invalid ones too: a cell that does not fit its
             // type is read as its text, for the edit that fixes it.
-            context.keepsMismatchedCells = true
+            context.mismatchedCells = .keepText
             // An empty file holds no records, in every format (`EmptyInputReader`).
             let reader: any RecordReader =
                 bytes.isEmpty ? EmptyInputReader() : try codec.makeReader(MemoryInput(bytes, name: path), context: context)

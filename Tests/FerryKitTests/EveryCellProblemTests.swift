@@ -1,0 +1,55 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryKit
+
+/// A cell that does not fit its type no longer hides the rest of its
+/// record: `validate` reports each cell's type error and every rule the
+/// other cells break, in the order of the record's columns, the same in
+/// one pass and in halves.
+@Suite struct EveryCellProblemTests {
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder() }
+
+    /// Books whose isbn comes before price: every 7th row has `pages` =
+    /// `abc`, `readThisBook` = `maybe`, a bad isbn and a negative price.
+    static func books() -> String {
+        var text = "title,author,isbn,readThisBook,pages,price\n"
+        for index in 0..<600 {
+            text +=
+                index % 7 == 3
+                ? "Book \(index),A,12\(index),maybe,abc,-3\n" : "Book \(index),A,,true,\(index),\(index).5\n"
+        }
+        return text
+    }
+
+    @Test func everyProblemOfTheRecordInColumnOrder() throws {
+        let path = try scratch.write("books.csv", Self.books())
+        var options = ValidationOptions()
+        options.halvesThreshold = .max
+        let report = Validator().validate([path], options: options)
+        let first = report.diagnostics.filter { $0.location.record == 3 }
+        #expect(first.map(\.code.rawValue) == ["schema.format", "csv.invalidBool", "csv.invalidInteger", "record.negative"])
+        #expect(first.map(\.location.field) == ["isbn", "readThisBook", "pages", "price"])
+        #expect(first.map(\.location.column) == [10, 14, 20, 24])
+        #expect(first.allSatisfy { $0.location.line == 5 })
+        #expect(report.files.first?.records == 600)
+        #expect(report.invalidRecords == 86 && report.errorCount == 86 * 4)
+    }
+
+    @Test(arguments: [nil, 1, 5, 50] as [Int?]) func halvesGiveTheReportOfOnePass(cap: Int?) throws {
+        let path = try scratch.write("books.csv", Self.books())
+        var onePass = ValidationOptions()
+        onePass.maxErrors = cap
+        onePass.halvesThreshold = .max
+        var halves = onePass
+        halves.halvesThreshold = 0
+        let expected = Validator().validate([path], options: onePass)
+        let got = Validator().validate([path], options: halves)
+        #expect(got.files.first?.readInHalves == true)
+        #expect(got.diagnostics == expected.diagnostics)
+        #expect(got.invalidRecords == expected.invalidRecords && got.uncheckedRecords == expected.uncheckedRecords)
+    }
+}

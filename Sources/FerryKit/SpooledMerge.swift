@@ -25,8 +25,13 @@ import Synchronization
 //   general merge's records, into a spool of its own.
 // - A duplicate is compared with the record kept for its key by a digest of
 //   its values (`RecordEquality.digest`): equal digests are equal records;
-//   different ones are read again from the file (by byte offset) and
-//   compared field by field, which the conflicts need for their report.
+//   different ones are taken for a conflict while matching, and once it
+//   is done every such pair is read again from the files, by one reader a
+//   part over the records' lines (`reread`), and compared field by field,
+//   which the conflicts need for their report (`settle`). A pair found
+//   equal after all (text in two normal forms) is an identical duplicate;
+//   under keep-last, which moved the kept record on, the general merge
+//   runs instead.
 // - A chunk of lines the writer hands a spool that is byte for byte what
 //   the input holds there is noted as that range of the input, not copied:
 //   a JSON Lines input in the writer's compact form costs no spool memory,
@@ -170,33 +175,46 @@ final class SpooledMerge {
         guard keptAt.zeroed(count: sequence) else { return nil }
         self.keptAt = keptAt
         let threads = sequence >= 1 << 16 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
-        let jobs = (0..<threads).map { thread in
-            MatchJob(
-                parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
-                index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
-                records: Records(
-                    merge: self, equality: RecordEquality(schema: schema, keyFields: keyFields),
-                    views: parts.map(\.view)),
-                keptAt: keptAt)
-        }
-        for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
-        if jobs.count == 2 {
-            let (first, second) = (jobs[0], jobs[1])
-            LargeStackThread.both(first.run, second.run)
-        } else {
-            jobs[0].run()
-        }
-        guard jobs.allSatisfy(\.succeeded) else { return nil }
-        keptCount = jobs.reduce(0) { $0 + $1.keptCount }
-        do throws(FerryError) {
-            return try report(kind: kind, jobs: jobs)
-        } catch {
-            return nil
+        // Pairs whose digests differ but which were found equal: under
+        // keep-last each such pair wrongly moved its key's kept record on,
+        // so the keys are matched again knowing them (rarely more than once:
+        // each round learns at least one pair).
+        var equalPairs = Set<UInt64>()
+        while true {
+            let jobs = (0..<threads).map { thread in
+                MatchJob(
+                    parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
+                    index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
+                    records: Records(views: parts.map(\.view), equalPairs: equalPairs),
+                    keptAt: keptAt)
+            }
+            for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
+            if jobs.count == 2 {
+                let (first, second) = (jobs[0], jobs[1])
+                LargeStackThread.both(first.run, second.run)
+            } else {
+                jobs[0].run()
+            }
+            guard jobs.allSatisfy(\.succeeded) else { return nil }
+            do throws(FerryError) {
+                // In the order the general merge finds them: by the later record.
+                let candidates = jobs.flatMap(\.conflicts).sorted { $0.second < $1.second }
+                let settled = try settle(candidates, schema: schema)
+                if options.policy == .keepLast && !settled.equalPairs.isEmpty {
+                    equalPairs.formUnion(settled.equalPairs)
+                    continue
+                }
+                keptCount = jobs.reduce(0) { $0 + $1.keptCount }
+                conflicts = settled.conflicts
+                return report(kind: kind, jobs: jobs, equalAfterAll: settled.equalPairs.count)
+            } catch {
+                return nil
+            }
         }
     }
 
     /// The report of what was read and matched.
-    private func report(kind: RecordKind, jobs: [MatchJob]) throws(FerryError) -> MergeReport {
+    private func report(kind: RecordKind, jobs: [MatchJob], equalAfterAll: Int) -> MergeReport {
         var report = MergeReport()
         report.sources = sources
         report.kind = kind
@@ -205,11 +223,98 @@ final class SpooledMerge {
         report.policy = options.policy
         report.recordsOut = keptCount
         report.linesKeptAsRead = parts.reduce(0) { $0 + $1.spool.linesInInput }
-        report.identicalDuplicates = jobs.reduce(0) { $0 + $1.identicalDuplicates }
+        report.identicalDuplicates = jobs.reduce(equalAfterAll) { $0 + $1.identicalDuplicates }
         report.recordsWithoutKey = jobs.reduce(0) { $0 + $1.recordsWithoutKey }
-        // In the order the general merge finds them: by the later record.
-        conflicts = jobs.flatMap(\.conflicts).sorted { $0.second < $1.second }
         return report
+    }
+
+    // MARK: - Conflicts
+
+    /// The pairs matching took for conflicts (their value digests differ),
+    /// compared field by field once their records are read again.
+    /// - Returns: the conflicts, with their keys and differences, and the
+    ///   pairs that were equal after all (`Records.pair`).
+    private func settle(
+        _ candidates: [MergeIndex.Conflict], schema: Schema
+    ) throws(FerryError) -> (conflicts: [MergeIndex.Conflict], equalPairs: Set<UInt64>) {
+        guard !candidates.isEmpty else { return ([], []) }
+        var wanted = candidates.flatMap { [$0.first, $0.second] }
+        wanted.sort()
+        var unique = 0
+        for sequence in wanted where unique == 0 || wanted[unique - 1] != sequence {
+            wanted[unique] = sequence
+            unique += 1
+        }
+        wanted.removeLast(wanted.count - unique)
+        let store = try reread(wanted)
+        // The position of record `sequence` in `wanted`, which is its index in `store`.
+        func stored(_ sequence: Int) -> Int {
+            var low = 0
+            var high = wanted.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if wanted[middle] < sequence { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let index = MergeIndex(fields: keyFields, schema: schema, policy: options.policy)
+        var conflicts: [MergeIndex.Conflict] = []
+        conflicts.reserveCapacity(candidates.count)
+        var equalPairs = Set<UInt64>()
+        for candidate in candidates {
+            let conflict = try store.withRecords(stored(candidate.first), stored(candidate.second)) { earlier, later in
+                index.conflict(earlier, later, first: candidate.first, second: candidate.second)
+            }
+            if let conflict {
+                conflicts.append(conflict)
+            } else {
+                equalPairs.insert(Records.pair(candidate.first, candidate.second))
+            }
+        }
+        return (conflicts, equalPairs)
+    }
+
+    /// Records `sequences` (in reading order, ascending, each once), read
+    /// again: by one reader a part, over the records' lines one after
+    /// another (`FileRangeInput`), so that they share their field lists
+    /// as the records of one file do.
+    /// - Returns: the records, record `sequences[i]` at index `i`.
+    /// - Throws: `io.inputChanged` when a part no longer has them.
+    private func reread(_ sequences: [Int]) throws(FerryError) -> MergeStore {
+        let store = MergeStore()
+        var next = 0
+        while next < sequences.count {
+            let part = parts[locate(sequences[next]).part]
+            let input = inputs[part.input]
+            var ranges: [Range<Int>] = []
+            var wanted = 0
+            while next < sequences.count, sequences[next] < part.firstSequence + part.count {
+                let record = sequences[next] - part.firstSequence
+                // A record ends where the next one starts, or with its part.
+                let start = part.byteOffset(record)
+                let end = record + 1 < part.count ? part.byteOffset(record + 1) : part.range.upperBound
+                if let last = ranges.last, last.upperBound == start {
+                    ranges[ranges.count - 1] = last.lowerBound..<end
+                } else {
+                    ranges.append(start..<end)
+                }
+                wanted += 1
+                next += 1
+            }
+            let context = ReadContext(
+                kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
+            context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            context.countsLines = false
+            let bytes = FileRangeInput(input.layout.file, ranges: ranges, prefix: input.layout.prefix)
+            guard let reader = try input.codec.makeReader(bytes, context: context) as? any RawRecordReader else {
+                throw .ioInputChanged(input.path)
+            }
+            let tape = RecordTape()
+            while try reader.readRaw({ tape.append($0) }) {}
+            guard tape.count == wanted else { throw .ioInputChanged(input.path) }
+            try store.keep(tape) { _, _, _ in }
+        }
+        return store
     }
 
     /// The conflicts, each with where its records are in their files
@@ -226,9 +331,10 @@ final class SpooledMerge {
     private func place(of sequence: Int) -> MergeReport.Place {
         let (number, offset) = locate(sequence)
         let part = parts[number]
-        let input = inputs[part.input]
-        let before = parts.prefix { $0 !== part }.filter { $0.input == part.input }.reduce(0) { $0 + $1.count }
-        return MergeReport.Place(file: input.path, line: nil, record: before + offset, byteOffset: part.byteOffset(offset))
+        // The records of its input before it: those of its first half.
+        let before = number > 0 && parts[number - 1].input == part.input ? parts[number - 1].count : 0
+        return MergeReport.Place(
+            file: inputs[part.input].path, line: nil, record: before + offset, byteOffset: part.byteOffset(offset))
     }
 
     /// The part that holds record `sequence` (its number in `parts`), and
@@ -241,25 +347,6 @@ final class SpooledMerge {
             if parts[middle].firstSequence <= sequence { low = middle } else { high = middle - 1 }
         }
         return (low, sequence - parts[low].firstSequence)
-    }
-
-    /// Record `sequence`, read again from its file.
-    fileprivate func record(_ sequence: Int) throws(FerryError) -> Record {
-        let (number, offset) = locate(sequence)
-        let part = parts[number]
-        let input = inputs[part.input]
-        let file = input.layout.file
-        let start = part.byteOffset(offset)
-        // The record ends where the next one starts, or with its part.
-        let end = offset + 1 < part.count ? part.byteOffset(offset + 1) : part.range.upperBound
-        let context = ReadContext(
-            kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
-        context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
-        let bytes = FileRangeInput(file, range: start..<end, prefix: input.layout.prefix)
-        guard let record = try input.codec.makeReader(bytes, context: context).next() else {
-            throw .ioInputChanged(input.path)
-        }
-        return record
     }
 
     // MARK: - Writing
@@ -353,24 +440,26 @@ private final class MatchJob: @unchecked Sendable {
     }
 }
 
-// MARK: - Records read again
+// MARK: - Records by their digests
 
 /// The records of a spooled merge, for `MergeIndex`: equal value digests
-/// are equal records; others are read again and compared.
+/// are equal records; others are taken for a conflict, with no key and no
+/// differences yet, until `SpooledMerge.settle` reads them again.
 private struct Records: MergeRecords {
-    unowned let merge: SpooledMerge
-    let equality: RecordEquality
     /// Each part's first record and columns, by pointer: looking a digest up
     /// counts no references.
     let views: [PartView]
+    /// Pairs of records known to be equal though their digests differ (`pair`).
+    let equalPairs: Set<UInt64>
+
+    /// Records `first` and `second` (in reading order) as one number.
+    static func pair(_ first: Int, _ second: Int) -> UInt64 { UInt64(first) << 32 | UInt64(second) }
 
     func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
         if let a = valueDigest(kept), let b = valueDigest(later), a == b { return nil }
-        let earlier = try merge.record(kept)
-        let record = try merge.record(later)
-        return RawRecord.with(earlier) { earlier in
-            RawRecord.with(record) { index.conflict(earlier, $0, first: kept, second: later) }
-        }
+        if !equalPairs.isEmpty && equalPairs.contains(Self.pair(kept, later)) { return nil }
+        return MergeIndex.Conflict(
+            key: [], first: kept, second: later, keptSecond: index.policy == .keepLast, differences: [])
     }
 }
 

@@ -130,18 +130,27 @@ public final class FileRangeInput: ByteInput {
             prefixRead += count
             return count
         }
-        while rangeIndex < ranges.count {
-            let count = min(buffer.count, ranges[rangeIndex].upperBound - offset)
+        // As many ranges as the buffer holds: a reader's window is filled
+        // once for many short ranges (records' lines), not once a range.
+        var filled = 0
+        while rangeIndex < ranges.count && filled < buffer.count {
+            let count = min(buffer.count - filled, ranges[rangeIndex].upperBound - offset)
             guard count > 0 else {
                 rangeIndex += 1
                 if rangeIndex < ranges.count { offset = ranges[rangeIndex].lowerBound }
                 continue
             }
-            let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
+            let got = try file.read(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<filled + count]), at: offset)
             offset += got
-            if got == 0 { endedEarly = true }
-            return got
+            filled += got
+            if got < count {
+                // The file ended before the range (it changed): so does the input.
+                endedEarly = true
+                return filled
+            }
         }
+        if filled > 0 { return filled }
         let count = Self.copy(suffix, from: suffixRead, into: buffer)
         suffixRead += count
         return count

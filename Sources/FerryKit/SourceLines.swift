@@ -10,11 +10,16 @@ enum SourceLines {
     static func fill(
         _ places: inout [Int: MergeReport.Place], hasLines: [String: Bool], limits: ReadLimits
     ) throws(FerryError) {
-        let files = Set(places.values.map(\.file)).filter { hasLines[$0] == true }
-        for file in files.sorted() {
-            let wanted = places.filter { $0.value.file == file }.sorted { $0.value.byteOffset < $1.value.byteOffset }
-            let lines = try self.lines(of: file, at: wanted.map(\.value.byteOffset), limits: limits)
-            for ((record, _), line) in zip(wanted, lines) { places[record]?.line = line }
+        // Each file's places by offset, gathered in one pass: filtering the
+        // places once a file cost a copy of them each time.
+        var byFile: [String: [(offset: Int, record: Int)]] = [:]
+        for (record, place) in places where hasLines[place.file] == true {
+            byFile[place.file, default: []].append((place.byteOffset, record))
+        }
+        for (file, found) in byFile.sorted(by: { $0.key < $1.key }) {
+            let wanted = found.sorted { $0.offset < $1.offset }
+            let lines = try self.lines(of: file, at: wanted.map(\.offset), limits: limits)
+            for (entry, line) in zip(wanted, lines) { places[entry.record]?.line = line }
         }
     }
 

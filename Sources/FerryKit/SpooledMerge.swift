@@ -35,7 +35,11 @@ import Synchronization
 // - A chunk of lines the writer hands a spool that is byte for byte what
 //   the input holds there is noted as that range of the input, not copied:
 //   a JSON Lines input in the writer's compact form costs no spool memory,
-//   and the output copies its lines from the input.
+//   and the output copies its lines from the input. A spaced line (as
+//   Python's `json.dumps` writes, or ending with CR LF) that is the
+//   writer's once the whitespace between its tokens is dropped
+//   (`RawRecord.lineIsSpaced`) is noted so too, and compacted as the
+//   output copies it (`JSONText.Compactor`): no spool memory either.
 // - The report's places are the records' byte offsets, as in the general
 //   merge, and `SourceLines` finds their lines.
 //
@@ -773,7 +777,11 @@ private struct PartJob: @unchecked Sendable {
                 if part.count & 4095 == 0 { spool.charge(4096 * Part.bytesPerRecord) }
                 if copiesLines && record.lineAsWritten > 0 {
                     try linesWriter.unsafelyUnwrapped.drain()
-                    if spool.keepInputLine(at: record.origin.byteOffset + shift, length: record.lineAsWritten) { return }
+                    if spool.keepInputLine(
+                        at: record.origin.byteOffset + shift, length: record.lineAsWritten, spaced: record.lineIsSpaced)
+                    {
+                        return
+                    }
                 }
                 try writer.writeRaw(record)
             }) {
@@ -823,6 +831,9 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         /// The first line the chunk ends.
         var firstLine: Int
         var inInput: Bool
+        /// For a chunk in the input: its lines are spaced, and are
+        /// compacted as they are copied (`JSONText.Compactor`).
+        var spaced = false
         /// For a chunk in the input, where it ends there; for one in
         /// memory, its first line's place in `memoryStarts`.
         var end: Int
@@ -833,6 +844,8 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     /// read make it longer (`keepInputLine`); nil once `chunks` says.
     /// Changing the array a line cost a uniqueness check and more.
     @exclusivity(unchecked) private var growingEnd: Int?
+    /// Whether the lines of that chunk are spaced.
+    @exclusivity(unchecked) private var growingSpaced = false
     /// Where each line kept in memory starts there.
     private let memoryStarts = Column<UInt64>()
     /// The lines ended so far.
@@ -906,16 +919,18 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     }
 
     /// Takes the input's `length` bytes at `offset`, a whole line, as the
-    /// next line, when the input is a file and no line is open.
+    /// next line, when the input is a file and no line is open; a `spaced`
+    /// one is compacted as it is copied out.
     /// - Returns: false when it did not: the line must be written.
-    func keepInputLine(at offset: Int, length: Int) -> Bool {
+    func keepInputLine(at offset: Int, length: Int, spaced: Bool) -> Bool {
         guard !isFull, source != nil, openLine == nil else { return false }
-        if let end = growingEnd, end == offset {
+        if let end = growingEnd, end == offset, growingSpaced == spaced {
             growingEnd = end + length
         } else {
             settle()
-            chunks.append(Chunk(firstLine: lineCount, inInput: true, end: offset + length))
+            chunks.append(Chunk(firstLine: lineCount, inInput: true, spaced: spaced, end: offset + length))
             growingEnd = offset + length
+            growingSpaced = spaced
         }
         lineCount += 1
         linesInInput += 1
@@ -959,7 +974,7 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     /// end of the lines that holds. `chunk` is where to look first, and is
     /// left at the chunk found.
     @inline(__always)
-    private func place(of lines: Range<Int>, chunk: inout Int) -> (inInput: Bool, bytes: Range<Int>, end: Int) {
+    private func place(of lines: Range<Int>, chunk: inout Int) -> (copy: Copy, bytes: Range<Int>, end: Int) {
         let line = lines.lowerBound
         if chunk + 1 < chunks.count && chunks[chunk + 1].firstLine <= line || chunks[chunk].firstLine > line {
             var low = 0
@@ -977,36 +992,50 @@ private final class Spool: ByteOutput, @unchecked Sendable {
             // A chunk's lines in the input follow one another, each at its record's offset.
             let start = Int(offsets[line] & ~Part.noValueDigest)
             let stop = end < next ? Int(offsets[end] & ~Part.noValueDigest) : found.end
-            return (true, start..<stop, end)
+            return (found.spaced ? .compacted : .input, start..<stop, end)
         }
         // So do those in memory, whatever chunks of the input lie between.
         let first = found.end + (line - found.firstLine)
         let last = first + (end - line)
         let start = Int(memoryStarts[first])
         let stop = last < memoryStarts.count ? Int(memoryStarts[last]) : count
-        return (false, start..<stop, end)
+        return (.memory, start..<stop, end)
+    }
+
+    /// Where lines are copied out from.
+    private enum Copy {
+        /// The spool's memory.
+        case memory
+        /// The input, as they are.
+        case input
+        /// The input, compacted (spaced lines).
+        case compacted
     }
 
     /// Writes lines `lines` (0-based) to `output`, those in the input read
     /// through `buffer` unless the kernel copies them.
     func write(lines: Range<Int>, to output: any ByteOutput, buffer: UnsafeMutableRawBufferPointer) throws(FerryError) {
         assert(growingEnd == nil, "a spool is written out once settled")
-        var run: (inInput: Bool, bytes: Range<Int>)?
+        var run: (copy: Copy, bytes: Range<Int>)?
         func flush() throws(FerryError) {
-            guard let (inInput, bytes) = run else { return }
-            guard inInput else {
+            guard let (copy, bytes) = run else { return }
+            guard copy != .memory else {
                 try output.write(UnsafeRawBufferPointer(start: memory.base! + bytes.lowerBound, count: bytes.count))
                 return
             }
             guard let source else { return }
             var offset = bytes.lowerBound
             // File to file, the kernel copies its own pages.
-            if let file = output as? FileOutput { offset += source.copy(bytes, to: file) }
+            if copy == .input, let file = output as? FileOutput { offset += source.copy(bytes, to: file) }
+            // A run starts and ends with whole lines, outside any string.
+            var compactor = JSONText.Compactor()
             while offset < bytes.upperBound {
                 let count = min(buffer.count, bytes.upperBound - offset)
                 let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
                 guard read == count else { throw .ioInputChanged(source.path) }
-                try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                let kept =
+                    copy == .compacted ? compactor.compact(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])) : count
+                try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<kept]))
                 offset += count
             }
         }
@@ -1015,12 +1044,12 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         while line < lines.upperBound {
             let place = place(of: line..<lines.upperBound, chunk: &chunk)
             line = place.end
-            if let current = run, current.inInput == place.inInput, current.bytes.upperBound == place.bytes.lowerBound {
-                run = (place.inInput, current.bytes.lowerBound..<place.bytes.upperBound)
+            if let current = run, current.copy == place.copy, current.bytes.upperBound == place.bytes.lowerBound {
+                run = (place.copy, current.bytes.lowerBound..<place.bytes.upperBound)
                 continue
             }
             try flush()
-            run = (place.inInput, place.bytes)
+            run = (place.copy, place.bytes)
         }
         try flush()
     }

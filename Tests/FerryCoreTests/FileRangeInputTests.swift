@@ -43,12 +43,13 @@ import Testing
     /// Whitespace between tokens goes, strings stay as they are, line
     /// feeds stay, whatever the chunks (a chunk ending inside a string or
     /// after a backslash).
-    @Test(arguments: [1, 2, 5, 1000])
+    @Test(arguments: [1, 2, 5, 8, 9, 13, 1000])
     func theCompactorDropsWhitespaceOutsideStrings(chunk: Int) {
         let spaced = Array(
             (#"{"a": "x, \"y\": z\\", "b" :"# + "\t" + #"1.5 ,"c": [1, 2], "d": " \\\" "} "# + "\r\n"
-                + #"{"e": null}"# + "\n").utf8)
-        let compact = Array((#"{"a":"x, \"y\": z\\","b":1.5,"c":[1,2],"d":" \\\" "}"# + "\n" + #"{"e":null}"# + "\n").utf8)
+                + #"{"e": null, "f": "a long plain text, of words: eight bytes at a time \"and\" more"}"# + "\n").utf8)
+        let compact = Array((#"{"a":"x, \"y\": z\\","b":1.5,"c":[1,2],"d":" \\\" "}"# + "\n"
+                + #"{"e":null,"f":"a long plain text, of words: eight bytes at a time \"and\" more"}"# + "\n").utf8)
         var compactor = JSONText.Compactor()
         var out: [UInt8] = []
         var start = 0

@@ -17,68 +17,71 @@ extension JSONText {
 
         public init() {}
 
+        /// What each byte is to the compactor: 1 whitespace (space, tab,
+        /// CR), 2 a quote, 3 a backslash, 0 anything else.
+        private static let classes: [UInt8] = (0..<256).map { byte in
+            switch byte {
+            case 0x20, 0x09, 0x0D: 1
+            case 0x22: 2
+            case 0x5C: 3
+            default: 0
+            }
+        }
+
         /// Compacts `bytes` in place.
         /// - Returns: how many bytes are left, from the start.
-        /// - Complexity: O(n). Text between quotes is copied eight bytes at
-        ///   a time while none is a quote or a backslash, and the state is
-        ///   kept in locals: a byte loop on the state in `self` took 14
-        ///   instructions a byte, a fifth of a merge of spaced lines.
+        /// - Complexity: O(n): 11 instructions a byte, by a table of byte
+        ///   classes and a tight loop for each side of a quote (a loop of
+        ///   tests on the state in `self` took 17, and one copying eight
+        ///   bytes at a time 24 on this data, whose strings are short).
         public mutating func compact(_ bytes: UnsafeMutableRawBufferPointer) -> Int {
-            guard let base = bytes.baseAddress else { return 0 }
-            let text = base.assumingMemoryBound(to: UInt8.self)
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
             let count = bytes.count
             var read = 0
             var kept = 0
-            // In locals: the stores through `text` could alias `self`, and
-            // would make the loop load and store its state at every byte.
+            // In locals: the stores through `base` could alias `self`.
             var inString = self.inString
             var escaped = self.escaped
-            defer {
-                self.inString = inString
-                self.escaped = escaped
-            }
-            while read < count {
-                if inString && !escaped {
-                    // Each word is loaded before the one at or before it is stored.
-                    while read + 8 <= count {
-                        let word = (base + read).loadUnaligned(as: UInt64.self)
-                        if Self.hasQuoteOrBackslash(word) { break }
-                        (base + kept).storeBytes(of: word, as: UInt64.self)
-                        kept += 8
-                        read += 8
-                    }
-                    if read == count { break }
-                }
-                let byte = text[read]
-                read += 1
-                if inString {
+            Self.classes.withUnsafeBufferPointer { classes in
+                while read < count {
                     if escaped {
                         escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
+                        base[kept] = base[read]
+                        kept += 1
+                        read += 1
+                    } else if inString {
+                        // To the closing quote, or a backslash.
+                        while read < count {
+                            let byte = base[read]
+                            base[kept] = byte
+                            kept += 1
+                            read += 1
+                            let kind = classes[Int(byte)]
+                            if kind >= 2 {
+                                if kind == 2 { inString = false } else { escaped = true }
+                                break
+                            }
+                        }
+                    } else {
+                        // To the next string's opening quote, whitespace dropped.
+                        while read < count {
+                            let byte = base[read]
+                            read += 1
+                            let kind = classes[Int(byte)]
+                            if kind == 1 { continue }
+                            base[kept] = byte
+                            kept += 1
+                            if kind == 2 {
+                                inString = true
+                                break
+                            }
+                        }
                     }
-                } else if byte == 0x20 || byte == 0x09 || byte == 0x0D {
-                    continue
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = true
                 }
-                text[kept] = byte
-                kept += 1
             }
+            self.inString = inString
+            self.escaped = escaped
             return kept
-        }
-
-        /// Whether one of the eight bytes of `word` is a quote or a backslash.
-        @inline(__always)
-        private static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let quotes = word ^ (ones &* 0x22)
-            let backslashes = word ^ (ones &* 0x5C)
-            // A byte of zero in either, exactly (the classic zero-byte test).
-            return ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs != 0
         }
     }
 }

@@ -189,18 +189,20 @@ def main():
         "ferry-file": ([ferry, "merge", first, second, "-o", os.path.join(outputs, "ferry-file.jsonl"), "--force", "--quiet"], None, False),
         "ferry-spill": ([ferry, "merge", first, second, "-o", "-", "--quiet", "--memory", args.spill_memory], "ferry-spill.jsonl", True),
     }
-    python = ensure_duckdb(os.path.join(args.work, "venv"))
+    wanted = args.only.split(",") if args.only else None
+    python = ensure_duckdb(os.path.join(args.work, "venv")) if not wanted or "duckdb" in wanted else None
     if python:
         tools["duckdb"] = ([python, "-c", DUCKDB_MERGE, first, second, os.path.join(outputs, "duckdb.jsonl")], None, False)
-    else:
+    elif not wanted or "duckdb" in wanted:
         print("==> pip could not install duckdb: its row is left out", file=sys.stderr)
-    if shutil.which("mlr"):
+    if wanted and "mlr" not in wanted:
+        pass
+    elif shutil.which("mlr"):
         tools["mlr"] = (["mlr", "--ijsonl", "--ojsonl", "head", "-n", "1", "-g", "sku", first, second], "mlr.jsonl", True)
     else:
         print("==> mlr is not installed (apt-get install miller): its row is left out", file=sys.stderr)
 
-    if args.only:
-        wanted = args.only.split(",")
+    if wanted:
         tools = {name: tool for name, tool in tools.items() if name in wanted}
 
     results = {name: [] for name in tools}

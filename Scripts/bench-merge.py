@@ -4,11 +4,16 @@
     Scripts/bench-merge.py                      # 1,000,000 products a file, 3 runs
     Scripts/bench-merge.py --count 20000 --runs 1
     FERRY=/usr/local/bin/ferry Scripts/bench-merge.py   # a built binary
+    Scripts/bench-merge.py --conflicts 1/3 --spaced     # a price-update feed, as json.dumps writes
 
 Two JSON Lines files of COUNT products each (Scripts/gen-products.py's
 records, with a `sku`) whose keys overlap by 30%: the first 30% of the
-second file are the last 30% of the first, 1 in 100 of them with another
-price (a conflict), and the rest are products of their own. Each tool
+second file are the last 30% of the first, a share of them (--conflicts,
+1/100 by default; 1/3 is 10% of a file) with another price (a conflict),
+and the rest are products of their own. The lines are compact, as the
+JSON Lines writer writes them, unless --spaced writes them as Python's
+`json.dumps` does by default (`", "` and `": "`, non-ASCII text as `\\u`
+escapes); --crlf ends them with CR LF. Each tool
 merges them keeping the first record of each sku, in first-seen order,
 into a JSON Lines file:
 
@@ -29,6 +34,7 @@ Scripts/bench.sh installs its engines.
 """
 
 import argparse
+import fractions
 import importlib.util
 import os
 import shutil
@@ -39,6 +45,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(ROOT, "Scripts", "bench-run.py")
+DEFAULT_CONFLICTS = fractions.Fraction(1, 100)
 
 
 def load_generator():
@@ -51,22 +58,38 @@ def load_generator():
 
 # MARK: - Data
 
-def make_inputs(work, count):
-    """The two files, made once per count."""
-    first = os.path.join(work, f"merge-a-{count}.jsonl")
-    second = os.path.join(work, f"merge-b-{count}.jsonl")
+def shape_name(conflicts, spaced, crlf):
+    """What sets the files apart from the default shape's, for their names
+    (empty for the default: its files keep their names)."""
+    share = f"{conflicts.numerator}" + ("" if conflicts.denominator == 1 else f"in{conflicts.denominator}")
+    name = "" if conflicts == DEFAULT_CONFLICTS else f"-c{share}"
+    return name + ("-spaced" if spaced else "") + ("-crlf" if crlf else "")
+
+
+def make_inputs(work, count, conflicts=DEFAULT_CONFLICTS, spaced=False, crlf=False):
+    """The two files, made once per count and shape."""
+    shape = shape_name(conflicts, spaced, crlf)
+    first = os.path.join(work, f"merge-a-{count}{shape}.jsonl")
+    second = os.path.join(work, f"merge-b-{count}{shape}.jsonl")
     if os.path.exists(first) and os.path.exists(second):
         return first, second
     gen = load_generator()
-    print(f"==> generating 2 x {count} products", file=sys.stderr)
+    print(f"==> generating 2 x {count} products{shape}", file=sys.stderr)
+    style = {"spaced": spaced, "newline": "\r\n" if crlf else "\n"}
     with open(first + ".tmp", "w", encoding="utf-8", newline="", buffering=1 << 20) as out:
-        gen.write_json(out, gen.products(count), lines_only=True)
+        gen.write_json(out, gen.products(count), lines_only=True, **style)
     overlap = count * 3 // 10
+
+    def changed(index):
+        # Spread evenly: the share's floor steps at this index (for 1/100,
+        # every hundredth index; for 1/3, every third).
+        return (index * conflicts.numerator) // conflicts.denominator != \
+            ((index - 1) * conflicts.numerator) // conflicts.denominator
 
     def second_records():
         for index, record in enumerate(gen.products(count)):
             if index >= count - overlap:
-                if index % 100 == 0:
+                if changed(index):
                     record["price"] = round(record["price"] + 1, 2)
                 yield record
         for index, record in enumerate(gen.products(count - overlap, seed=gen.SEED + 1)):
@@ -74,7 +97,7 @@ def make_inputs(work, count):
             yield record
 
     with open(second + ".tmp", "w", encoding="utf-8", newline="", buffering=1 << 20) as out:
-        gen.write_json(out, second_records(), lines_only=True)
+        gen.write_json(out, second_records(), lines_only=True, **style)
     os.replace(first + ".tmp", first)
     os.replace(second + ".tmp", second)
     return first, second
@@ -144,13 +167,20 @@ def main():
     parser.add_argument("--count", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--spill-memory", default="64M", help="--memory of the ferry-spill row")
+    parser.add_argument("--conflicts", type=fractions.Fraction, default=DEFAULT_CONFLICTS,
+                        help="share of the shared skus given another price (1/100; 1/3 or 0.333 for a price feed)")
+    parser.add_argument("--spaced", action="store_true", help="lines as Python's json.dumps writes them by default")
+    parser.add_argument("--crlf", action="store_true", help="lines that end with CR LF")
+    parser.add_argument("--only", help="the tools to run, by name, comma-separated (default: all)")
     parser.add_argument("--work", default=os.environ.get("WORK", os.path.join(tempfile.gettempdir(), "ferry-bench")))
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ferry = os.environ.get("FERRY") or os.path.join(ROOT, ".build", "release", "ferry")
     if not os.access(ferry, os.X_OK):
         raise SystemExit(f"bench-merge.py: no ferry at {ferry}; build it or set FERRY")
-    first, second = make_inputs(args.work, args.count)
+    if not 0 <= args.conflicts <= 1:
+        parser.error("--conflicts must be between 0 and 1")
+    first, second = make_inputs(args.work, args.count, args.conflicts, args.spaced, args.crlf)
     outputs = os.path.join(args.work, "merge-out")
     os.makedirs(outputs, exist_ok=True)
 
@@ -159,15 +189,21 @@ def main():
         "ferry-file": ([ferry, "merge", first, second, "-o", os.path.join(outputs, "ferry-file.jsonl"), "--force", "--quiet"], None, False),
         "ferry-spill": ([ferry, "merge", first, second, "-o", "-", "--quiet", "--memory", args.spill_memory], "ferry-spill.jsonl", True),
     }
-    python = ensure_duckdb(os.path.join(args.work, "venv"))
+    wanted = args.only.split(",") if args.only else None
+    python = ensure_duckdb(os.path.join(args.work, "venv")) if not wanted or "duckdb" in wanted else None
     if python:
         tools["duckdb"] = ([python, "-c", DUCKDB_MERGE, first, second, os.path.join(outputs, "duckdb.jsonl")], None, False)
-    else:
+    elif not wanted or "duckdb" in wanted:
         print("==> pip could not install duckdb: its row is left out", file=sys.stderr)
-    if shutil.which("mlr"):
+    if wanted and "mlr" not in wanted:
+        pass
+    elif shutil.which("mlr"):
         tools["mlr"] = (["mlr", "--ijsonl", "--ojsonl", "head", "-n", "1", "-g", "sku", first, second], "mlr.jsonl", True)
     else:
         print("==> mlr is not installed (apt-get install miller): its row is left out", file=sys.stderr)
+
+    if wanted:
+        tools = {name: tool for name, tool in tools.items() if name in wanted}
 
     results = {name: [] for name in tools}
     for run in range(args.runs):
@@ -178,8 +214,13 @@ def main():
             results[name].append(timed(command, stdout_path))
 
     size = (os.path.getsize(first) + os.path.getsize(second)) / 1e6
-    print(f"merge of 2 x {args.count:,} products ({size:.1f} MB of JSON Lines, keys overlapping by 30%), "
-          f"keeping the first; medians of {args.runs} run(s); timings on a shared machine")
+    overlap = args.count * 3 // 10
+    changed = sum(1 for index in range(args.count - overlap, args.count)
+                  if (index * args.conflicts.numerator) // args.conflicts.denominator
+                  != ((index - 1) * args.conflicts.numerator) // args.conflicts.denominator)
+    style = ("spaced" if args.spaced else "compact") + (", CR LF" if args.crlf else "")
+    print(f"merge of 2 x {args.count:,} products ({size:.1f} MB of {style} JSON Lines, keys overlapping by 30%, "
+          f"{changed:,} conflicts), keeping the first; medians of {args.runs} run(s); timings on a shared machine")
     print(f"{'tool':<12} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'vs duckdb (wall, CPU)':>24}")
     medians = {name: tuple(statistics.median(run[i] for run in runs) for i in range(3)) for name, runs in results.items()}
     base = medians.get("duckdb")

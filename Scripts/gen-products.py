@@ -10,6 +10,7 @@ non-ASCII text (accents, CJK, emoji). Photos are null in about 40% of records.
     python3 Scripts/gen-products.py --count 20000 --format jsonl --out p.jsonl
     python3 Scripts/gen-products.py --format csv --out products.csv
     python3 Scripts/gen-products.py --format csv --photos missing --out p.csv
+    python3 Scripts/gen-products.py --format jsonl --spaced --crlf   # as json.dumps writes, CR LF
 
 --photos says what the other 60% hold: `folder` (the default) names
 `photos/p<N>.png`, in a folder that is not there; `missing` names
@@ -106,18 +107,26 @@ def products(count, seed=SEED, photos="folder"):
 
 # MARK: - Writers
 
-def write_json(out, records, lines_only):
-    """JSON array with one compact object per line, or JSON Lines."""
-    encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+def write_json(out, records, lines_only, spaced=False, newline="\n"):
+    """JSON array with one compact object per line, or JSON Lines.
+
+    `spaced` writes each object as Python's `json.dumps` does by default
+    (`", "` and `": "` separators, non-ASCII text as `\\u` escapes);
+    `newline` ends each JSON Lines line (`"\\r\\n"` for CRLF).
+    """
+    if spaced:
+        encode = json.JSONEncoder().encode
+    else:
+        encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
     if lines_only:
         batch = []
         for record in records:
             batch.append(encode(record))
             if len(batch) == BATCH:
-                out.write("\n".join(batch) + "\n")
+                out.write(newline.join(batch) + newline)
                 batch.clear()
         if batch:
-            out.write("\n".join(batch) + "\n")
+            out.write(newline.join(batch) + newline)
         return
 
     out.write("[\n")
@@ -149,6 +158,9 @@ def main():
     parser.add_argument("--out", help="output file (default: stdout)")
     parser.add_argument("--photos", choices=sorted(PHOTOS), default="folder",
                         help="what the photo references name (default folder: photos/p<N>.png)")
+    parser.add_argument("--spaced", action="store_true",
+                        help="JSON and JSON Lines as Python's json.dumps writes them by default")
+    parser.add_argument("--crlf", action="store_true", help="end JSON Lines lines with CR LF")
     parser.add_argument("--seed", type=int, default=SEED, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.count < 0:
@@ -163,7 +175,8 @@ def main():
             if args.format == "csv":
                 write_csv(out, records)
             else:
-                write_json(out, records, lines_only=args.format == "jsonl")
+                write_json(out, records, lines_only=args.format == "jsonl", spaced=args.spaced,
+                           newline="\r\n" if args.crlf else "\n")
     except BrokenPipeError:
         # The reader (e.g. `| head`) stopped early: leave quietly, as cat does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)

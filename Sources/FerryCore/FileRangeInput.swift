@@ -87,49 +87,82 @@ public final class RandomAccessFile: @unchecked Sendable {
 /// them to the file's (`byteOffset + range.lowerBound - prefix.count`).
 /// A `suffix` follows the range's bytes: the `]` that closes a shard of a
 /// JSON array (see Formats/shards.md).
+///
+/// It may hold several ranges, one after another: a few records' lines
+/// picked from the file, read again by one reader (a merge's conflicts).
 public final class FileRangeInput: ByteInput {
     public var name: String { file.path }
-    public var sizeHint: Int? { prefix.count + range.count + suffix.count }
+    public var sizeHint: Int? { prefix.count + ranges.reduce(0) { $0 + $1.count } + suffix.count }
     private let file: RandomAccessFile
-    private let range: Range<Int>
+    private let ranges: [Range<Int>]
     private let prefix: [UInt8]
     private let suffix: [UInt8]
-    /// Bytes handed out so far, the prefix's first.
-    private var position = 0
+    /// Bytes of the prefix handed out so far.
+    private var prefixRead = 0
+    /// The range being read, and where in the file it is.
+    private var rangeIndex = 0
+    private var offset: Int
+    /// Bytes of the suffix handed out so far.
+    private var suffixRead = 0
+    /// Set once the file ended before a range did (it changed): the input
+    /// ends there too.
+    private var endedEarly = false
 
     /// - Parameter range: the bytes of `file` the input holds after `prefix`.
-    public init(_ file: RandomAccessFile, range: Range<Int>, prefix: [UInt8] = [], suffix: [UInt8] = []) {
+    public convenience init(_ file: RandomAccessFile, range: Range<Int>, prefix: [UInt8] = [], suffix: [UInt8] = []) {
+        self.init(file, ranges: [range], prefix: prefix, suffix: suffix)
+    }
+
+    /// - Parameter ranges: the bytes of `file` the input holds after
+    ///   `prefix`, in this order.
+    public init(_ file: RandomAccessFile, ranges: [Range<Int>], prefix: [UInt8] = [], suffix: [UInt8] = []) {
         self.file = file
-        self.range = range
+        self.ranges = ranges
         self.prefix = prefix
         self.suffix = suffix
+        offset = ranges.first?.lowerBound ?? 0
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
-        if position < prefix.count {
-            let count = min(buffer.count, prefix.count - position)
-            prefix.withUnsafeBytes { source in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<position + count]))
-            }
-            position += count
+        guard !endedEarly else { return 0 }
+        if prefixRead < prefix.count {
+            let count = Self.copy(prefix, from: prefixRead, into: buffer)
+            prefixRead += count
             return count
         }
-        let offset = range.lowerBound + position - prefix.count
-        let count = min(buffer.count, range.upperBound - offset)
-        guard count > 0 else { return readSuffix(into: buffer, at: offset - range.upperBound) }
-        let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
-        position += got
-        return got
+        // As many ranges as the buffer holds: a reader's window is filled
+        // once for many short ranges (records' lines), not once a range.
+        var filled = 0
+        while rangeIndex < ranges.count && filled < buffer.count {
+            let count = min(buffer.count - filled, ranges[rangeIndex].upperBound - offset)
+            guard count > 0 else {
+                rangeIndex += 1
+                if rangeIndex < ranges.count { offset = ranges[rangeIndex].lowerBound }
+                continue
+            }
+            let got = try file.read(
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<filled + count]), at: offset)
+            offset += got
+            filled += got
+            if got < count {
+                // The file ended before the range (it changed): so does the input.
+                endedEarly = true
+                return filled
+            }
+        }
+        if filled > 0 { return filled }
+        let count = Self.copy(suffix, from: suffixRead, into: buffer)
+        suffixRead += count
+        return count
     }
 
-    /// Hands out the suffix from its byte `index`, once the range is read.
-    private func readSuffix(into buffer: UnsafeMutableRawBufferPointer, at index: Int) -> Int {
-        let count = min(buffer.count, suffix.count - index)
+    /// Copies what `buffer` holds of `bytes` from `index` on.
+    private static func copy(_ bytes: [UInt8], from index: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, bytes.count - index)
         guard count > 0 else { return 0 }
-        suffix.withUnsafeBytes { source in
+        bytes.withUnsafeBytes { source in
             buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[index..<index + count]))
         }
-        position += count
         return count
     }
 }

@@ -84,16 +84,22 @@ public struct RawRecord {
     /// keys, strings without escapes, numbers as it prints them); else 0.
     /// A copy can then take the input's bytes as they are.
     public let lineAsWritten: Int
+    /// Whether the line of `lineAsWritten` is the writer's bytes only once
+    /// the whitespace between its tokens is dropped (`JSONText.Compactor`):
+    /// a spaced line, as Python's `json.dumps` writes, or one that ends
+    /// with CR LF.
+    public let lineIsSpaced: Bool
 
     public init(
         fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
-        origin: RecordOrigin, lineAsWritten: Int = 0
+        origin: RecordOrigin, lineAsWritten: Int = 0, lineIsSpaced: Bool = false
     ) {
         fieldsAddress = Self.address(of: fields)
         self.values = values
         self.others = others
         self.origin = origin
         self.lineAsWritten = lineAsWritten
+        self.lineIsSpaced = lineIsSpaced
     }
 
     /// Calls `body` with a raw record over `values` and `others`. Inlinable,
@@ -102,18 +108,20 @@ public struct RawRecord {
     @inlinable @inline(__always)
     public static func with<Success, Failure: Error>(
         fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: [Value], origin: RecordOrigin,
-        lineAsWritten: Int = 0, _ body: (RawRecord) throws(Failure) -> Success
+        lineAsWritten: Int = 0, lineIsSpaced: Bool = false, _ body: (RawRecord) throws(Failure) -> Success
     ) throws(Failure) -> Success {
         // Most records have no other values: no buffer to take then.
         if others.isEmpty {
             return try body(
                 RawRecord(
                     fields: fields, values: values, others: UnsafeBufferPointer(start: nil, count: 0), origin: origin,
-                    lineAsWritten: lineAsWritten))
+                    lineAsWritten: lineAsWritten, lineIsSpaced: lineIsSpaced))
         }
         return try others.withUnsafeBufferPointer { (others) throws(Failure) -> Success in
             try body(
-                RawRecord(fields: fields, values: values, others: others, origin: origin, lineAsWritten: lineAsWritten))
+                RawRecord(
+                    fields: fields, values: values, others: others, origin: origin, lineAsWritten: lineAsWritten,
+                    lineIsSpaced: lineIsSpaced))
         }
     }
 
@@ -235,11 +243,12 @@ public struct RawRecordBuffers {
     /// Calls `body` with the raw record these buffers hold.
     @inlinable @inline(__always)
     public func withRecord<Success, Failure: Error>(
-        fields: FieldList, origin: RecordOrigin, lineAsWritten: Int = 0,
+        fields: FieldList, origin: RecordOrigin, lineAsWritten: Int = 0, lineIsSpaced: Bool = false,
         _ body: (RawRecord) throws(Failure) -> Success
     ) throws(Failure) -> Success {
         try RawRecord.with(
-            fields: fields, values: cells.cells, others: others, origin: origin, lineAsWritten: lineAsWritten, body)
+            fields: fields, values: cells.cells, others: others, origin: origin, lineAsWritten: lineAsWritten,
+            lineIsSpaced: lineIsSpaced, body)
     }
 }
 

@@ -80,6 +80,7 @@ extension JSONReader: RawRecordReader {
                         let recordFields: FieldList
                         let depth = layout == .lines ? 1 : arrayDepth + 1
                         var lineAsWritten = 0
+                        var lineIsSpaced = false
                         do throws(JSONScanError) {
                             var inPlace = false
                             if let expected = fields, plainNames,
@@ -97,11 +98,17 @@ extension JSONReader: RawRecordReader {
                             if layout == .lines {
                                 let end = record.position
                                 try record.skipLineEnd()
-                                if notesLinesAsWritten && inPlace && record.position == end + 1
-                                    && !record.skippedWhitespace
+                                // A line that ends with its line feed (not
+                                // with the input, nor with a lone CR), whose
+                                // values are written as read: with no
+                                // whitespace between its tokens, it is the
+                                // writer's line; else, once that is dropped.
+                                if notesLinesAsWritten && inPlace && record.position > end
+                                    && record.bytes[record.position - 1] == 0x0A
                                     && !record.escapedOtherwise && Self.writesAsRead(buffers)
                                 {
                                     lineAsWritten = record.position - start
+                                    lineIsSpaced = record.position != end + 1 || record.skippedWhitespace
                                 }
                             }
                             if record.sawDuplicateName {
@@ -133,10 +140,11 @@ extension JSONReader: RawRecordReader {
                                     RawRecord(
                                         fields: recordFields, values: buffers.cells.cells,
                                         others: UnsafeBufferPointer(start: nil, count: 0), origin: origin,
-                                        lineAsWritten: lineAsWritten))
+                                        lineAsWritten: lineAsWritten, lineIsSpaced: lineIsSpaced))
                             } else {
                                 try buffers.withRecord(
-                                    fields: recordFields, origin: origin, lineAsWritten: lineAsWritten, body)
+                                    fields: recordFields, origin: origin, lineAsWritten: lineAsWritten,
+                                    lineIsSpaced: lineIsSpaced, body)
                             }
                         } catch {
                             failure = error

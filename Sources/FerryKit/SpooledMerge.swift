@@ -25,12 +25,21 @@ import Synchronization
 //   general merge's records, into a spool of its own.
 // - A duplicate is compared with the record kept for its key by a digest of
 //   its values (`RecordEquality.digest`): equal digests are equal records;
-//   different ones are read again from the file (by byte offset) and
-//   compared field by field, which the conflicts need for their report.
+//   different ones are taken for a conflict while matching, and once it
+//   is done every such pair is read again from the files, by one reader a
+//   part over the records' lines (`reread`), and compared field by field,
+//   which the conflicts need for their report (`settle`). A pair found
+//   equal after all (text in two normal forms) is an identical duplicate;
+//   under keep-last, which moved the kept record on, the general merge
+//   runs instead.
 // - A chunk of lines the writer hands a spool that is byte for byte what
 //   the input holds there is noted as that range of the input, not copied:
 //   a JSON Lines input in the writer's compact form costs no spool memory,
-//   and the output copies its lines from the input.
+//   and the output copies its lines from the input. A spaced line (as
+//   Python's `json.dumps` writes, or ending with CR LF) that is the
+//   writer's once the whitespace between its tokens is dropped
+//   (`RawRecord.lineIsSpaced`) is noted so too, and compacted as the
+//   output copies it (`JSONText.Compactor`): no spool memory either.
 // - The report's places are the records' byte offsets, as in the general
 //   merge, and `SourceLines` finds their lines.
 //
@@ -170,33 +179,46 @@ final class SpooledMerge {
         guard keptAt.zeroed(count: sequence) else { return nil }
         self.keptAt = keptAt
         let threads = sequence >= 1 << 16 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
-        let jobs = (0..<threads).map { thread in
-            MatchJob(
-                parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
-                index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
-                records: Records(
-                    merge: self, equality: RecordEquality(schema: schema, keyFields: keyFields),
-                    views: parts.map(\.view)),
-                keptAt: keptAt)
-        }
-        for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
-        if jobs.count == 2 {
-            let (first, second) = (jobs[0], jobs[1])
-            LargeStackThread.both(first.run, second.run)
-        } else {
-            jobs[0].run()
-        }
-        guard jobs.allSatisfy(\.succeeded) else { return nil }
-        keptCount = jobs.reduce(0) { $0 + $1.keptCount }
-        do throws(FerryError) {
-            return try report(kind: kind, jobs: jobs)
-        } catch {
-            return nil
+        // Pairs whose digests differ but which were found equal: under
+        // keep-last each such pair wrongly moved its key's kept record on,
+        // so the keys are matched again knowing them (rarely more than once:
+        // each round learns at least one pair).
+        var equalPairs = Set<UInt64>()
+        while true {
+            let jobs = (0..<threads).map { thread in
+                MatchJob(
+                    parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
+                    index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
+                    records: Records(views: parts.map(\.view), equalPairs: equalPairs),
+                    keptAt: keptAt)
+            }
+            for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
+            if jobs.count == 2 {
+                let (first, second) = (jobs[0], jobs[1])
+                LargeStackThread.both(first.run, second.run)
+            } else {
+                jobs[0].run()
+            }
+            guard jobs.allSatisfy(\.succeeded) else { return nil }
+            do throws(FerryError) {
+                // In the order the general merge finds them: by the later record.
+                let candidates = jobs.flatMap(\.conflicts).sorted { $0.second < $1.second }
+                let settled = try settle(candidates, schema: schema)
+                if options.policy == .keepLast && !settled.equalPairs.isEmpty {
+                    equalPairs.formUnion(settled.equalPairs)
+                    continue
+                }
+                keptCount = jobs.reduce(0) { $0 + $1.keptCount }
+                conflicts = settled.conflicts
+                return report(kind: kind, jobs: jobs, equalAfterAll: settled.equalPairs.count)
+            } catch {
+                return nil
+            }
         }
     }
 
     /// The report of what was read and matched.
-    private func report(kind: RecordKind, jobs: [MatchJob]) throws(FerryError) -> MergeReport {
+    private func report(kind: RecordKind, jobs: [MatchJob], equalAfterAll: Int) -> MergeReport {
         var report = MergeReport()
         report.sources = sources
         report.kind = kind
@@ -205,11 +227,98 @@ final class SpooledMerge {
         report.policy = options.policy
         report.recordsOut = keptCount
         report.linesKeptAsRead = parts.reduce(0) { $0 + $1.spool.linesInInput }
-        report.identicalDuplicates = jobs.reduce(0) { $0 + $1.identicalDuplicates }
+        report.identicalDuplicates = jobs.reduce(equalAfterAll) { $0 + $1.identicalDuplicates }
         report.recordsWithoutKey = jobs.reduce(0) { $0 + $1.recordsWithoutKey }
-        // In the order the general merge finds them: by the later record.
-        conflicts = jobs.flatMap(\.conflicts).sorted { $0.second < $1.second }
         return report
+    }
+
+    // MARK: - Conflicts
+
+    /// The pairs matching took for conflicts (their value digests differ),
+    /// compared field by field once their records are read again.
+    /// - Returns: the conflicts, with their keys and differences, and the
+    ///   pairs that were equal after all (`Records.pair`).
+    private func settle(
+        _ candidates: [MergeIndex.Conflict], schema: Schema
+    ) throws(FerryError) -> (conflicts: [MergeIndex.Conflict], equalPairs: Set<UInt64>) {
+        guard !candidates.isEmpty else { return ([], []) }
+        var wanted = candidates.flatMap { [$0.first, $0.second] }
+        wanted.sort()
+        var unique = 0
+        for sequence in wanted where unique == 0 || wanted[unique - 1] != sequence {
+            wanted[unique] = sequence
+            unique += 1
+        }
+        wanted.removeLast(wanted.count - unique)
+        let store = try reread(wanted)
+        // The position of record `sequence` in `wanted`, which is its index in `store`.
+        func stored(_ sequence: Int) -> Int {
+            var low = 0
+            var high = wanted.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if wanted[middle] < sequence { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let index = MergeIndex(fields: keyFields, schema: schema, policy: options.policy)
+        var conflicts: [MergeIndex.Conflict] = []
+        conflicts.reserveCapacity(candidates.count)
+        var equalPairs = Set<UInt64>()
+        for candidate in candidates {
+            let conflict = try store.withRecords(stored(candidate.first), stored(candidate.second)) { earlier, later in
+                index.conflict(earlier, later, first: candidate.first, second: candidate.second)
+            }
+            if let conflict {
+                conflicts.append(conflict)
+            } else {
+                equalPairs.insert(Records.pair(candidate.first, candidate.second))
+            }
+        }
+        return (conflicts, equalPairs)
+    }
+
+    /// Records `sequences` (in reading order, ascending, each once), read
+    /// again: by one reader a part, over the records' lines one after
+    /// another (`FileRangeInput`), so that they share their field lists
+    /// as the records of one file do.
+    /// - Returns: the records, record `sequences[i]` at index `i`.
+    /// - Throws: `io.inputChanged` when a part no longer has them.
+    private func reread(_ sequences: [Int]) throws(FerryError) -> MergeStore {
+        let store = MergeStore()
+        var next = 0
+        while next < sequences.count {
+            let part = parts[locate(sequences[next]).part]
+            let input = inputs[part.input]
+            var ranges: [Range<Int>] = []
+            var wanted = 0
+            while next < sequences.count, sequences[next] < part.firstSequence + part.count {
+                let record = sequences[next] - part.firstSequence
+                // A record ends where the next one starts, or with its part.
+                let start = part.byteOffset(record)
+                let end = record + 1 < part.count ? part.byteOffset(record + 1) : part.range.upperBound
+                if let last = ranges.last, last.upperBound == start {
+                    ranges[ranges.count - 1] = last.lowerBound..<end
+                } else {
+                    ranges.append(start..<end)
+                }
+                wanted += 1
+                next += 1
+            }
+            let context = ReadContext(
+                kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
+            context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            context.countsLines = false
+            let bytes = FileRangeInput(input.layout.file, ranges: ranges, prefix: input.layout.prefix)
+            guard let reader = try input.codec.makeReader(bytes, context: context) as? any RawRecordReader else {
+                throw .ioInputChanged(input.path)
+            }
+            let tape = RecordTape()
+            while try reader.readRaw({ tape.append($0) }) {}
+            guard tape.count == wanted else { throw .ioInputChanged(input.path) }
+            try store.keep(tape) { _, _, _ in }
+        }
+        return store
     }
 
     /// The conflicts, each with where its records are in their files
@@ -226,9 +335,10 @@ final class SpooledMerge {
     private func place(of sequence: Int) -> MergeReport.Place {
         let (number, offset) = locate(sequence)
         let part = parts[number]
-        let input = inputs[part.input]
-        let before = parts.prefix { $0 !== part }.filter { $0.input == part.input }.reduce(0) { $0 + $1.count }
-        return MergeReport.Place(file: input.path, line: nil, record: before + offset, byteOffset: part.byteOffset(offset))
+        // The records of its input before it: those of its first half.
+        let before = number > 0 && parts[number - 1].input == part.input ? parts[number - 1].count : 0
+        return MergeReport.Place(
+            file: inputs[part.input].path, line: nil, record: before + offset, byteOffset: part.byteOffset(offset))
     }
 
     /// The part that holds record `sequence` (its number in `parts`), and
@@ -241,25 +351,6 @@ final class SpooledMerge {
             if parts[middle].firstSequence <= sequence { low = middle } else { high = middle - 1 }
         }
         return (low, sequence - parts[low].firstSequence)
-    }
-
-    /// Record `sequence`, read again from its file.
-    fileprivate func record(_ sequence: Int) throws(FerryError) -> Record {
-        let (number, offset) = locate(sequence)
-        let part = parts[number]
-        let input = inputs[part.input]
-        let file = input.layout.file
-        let start = part.byteOffset(offset)
-        // The record ends where the next one starts, or with its part.
-        let end = offset + 1 < part.count ? part.byteOffset(offset + 1) : part.range.upperBound
-        let context = ReadContext(
-            kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
-        context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
-        let bytes = FileRangeInput(file, range: start..<end, prefix: input.layout.prefix)
-        guard let record = try input.codec.makeReader(bytes, context: context).next() else {
-            throw .ioInputChanged(input.path)
-        }
-        return record
     }
 
     // MARK: - Writing
@@ -353,24 +444,26 @@ private final class MatchJob: @unchecked Sendable {
     }
 }
 
-// MARK: - Records read again
+// MARK: - Records by their digests
 
 /// The records of a spooled merge, for `MergeIndex`: equal value digests
-/// are equal records; others are read again and compared.
+/// are equal records; others are taken for a conflict, with no key and no
+/// differences yet, until `SpooledMerge.settle` reads them again.
 private struct Records: MergeRecords {
-    unowned let merge: SpooledMerge
-    let equality: RecordEquality
     /// Each part's first record and columns, by pointer: looking a digest up
     /// counts no references.
     let views: [PartView]
+    /// Pairs of records known to be equal though their digests differ (`pair`).
+    let equalPairs: Set<UInt64>
+
+    /// Records `first` and `second` (in reading order) as one number.
+    static func pair(_ first: Int, _ second: Int) -> UInt64 { UInt64(first) << 32 | UInt64(second) }
 
     func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
         if let a = valueDigest(kept), let b = valueDigest(later), a == b { return nil }
-        let earlier = try merge.record(kept)
-        let record = try merge.record(later)
-        return RawRecord.with(earlier) { earlier in
-            RawRecord.with(record) { index.conflict(earlier, $0, first: kept, second: later) }
-        }
+        if !equalPairs.isEmpty && equalPairs.contains(Self.pair(kept, later)) { return nil }
+        return MergeIndex.Conflict(
+            key: [], first: kept, second: later, keptSecond: index.policy == .keepLast, differences: [])
     }
 }
 
@@ -684,7 +777,11 @@ private struct PartJob: @unchecked Sendable {
                 if part.count & 4095 == 0 { spool.charge(4096 * Part.bytesPerRecord) }
                 if copiesLines && record.lineAsWritten > 0 {
                     try linesWriter.unsafelyUnwrapped.drain()
-                    if spool.keepInputLine(at: record.origin.byteOffset + shift, length: record.lineAsWritten) { return }
+                    if spool.keepInputLine(
+                        at: record.origin.byteOffset + shift, length: record.lineAsWritten, spaced: record.lineIsSpaced)
+                    {
+                        return
+                    }
                 }
                 try writer.writeRaw(record)
             }) {
@@ -734,6 +831,9 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         /// The first line the chunk ends.
         var firstLine: Int
         var inInput: Bool
+        /// For a chunk in the input: its lines are spaced, and are
+        /// compacted as they are copied (`JSONText.Compactor`).
+        var spaced = false
         /// For a chunk in the input, where it ends there; for one in
         /// memory, its first line's place in `memoryStarts`.
         var end: Int
@@ -744,6 +844,8 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     /// read make it longer (`keepInputLine`); nil once `chunks` says.
     /// Changing the array a line cost a uniqueness check and more.
     @exclusivity(unchecked) private var growingEnd: Int?
+    /// Whether the lines of that chunk are spaced.
+    @exclusivity(unchecked) private var growingSpaced = false
     /// Where each line kept in memory starts there.
     private let memoryStarts = Column<UInt64>()
     /// The lines ended so far.
@@ -817,16 +919,18 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     }
 
     /// Takes the input's `length` bytes at `offset`, a whole line, as the
-    /// next line, when the input is a file and no line is open.
+    /// next line, when the input is a file and no line is open; a `spaced`
+    /// one is compacted as it is copied out.
     /// - Returns: false when it did not: the line must be written.
-    func keepInputLine(at offset: Int, length: Int) -> Bool {
+    func keepInputLine(at offset: Int, length: Int, spaced: Bool) -> Bool {
         guard !isFull, source != nil, openLine == nil else { return false }
-        if let end = growingEnd, end == offset {
+        if let end = growingEnd, end == offset, growingSpaced == spaced {
             growingEnd = end + length
         } else {
             settle()
-            chunks.append(Chunk(firstLine: lineCount, inInput: true, end: offset + length))
+            chunks.append(Chunk(firstLine: lineCount, inInput: true, spaced: spaced, end: offset + length))
             growingEnd = offset + length
+            growingSpaced = spaced
         }
         lineCount += 1
         linesInInput += 1
@@ -870,7 +974,7 @@ private final class Spool: ByteOutput, @unchecked Sendable {
     /// end of the lines that holds. `chunk` is where to look first, and is
     /// left at the chunk found.
     @inline(__always)
-    private func place(of lines: Range<Int>, chunk: inout Int) -> (inInput: Bool, bytes: Range<Int>, end: Int) {
+    private func place(of lines: Range<Int>, chunk: inout Int) -> (copy: Copy, bytes: Range<Int>, end: Int) {
         let line = lines.lowerBound
         if chunk + 1 < chunks.count && chunks[chunk + 1].firstLine <= line || chunks[chunk].firstLine > line {
             var low = 0
@@ -888,36 +992,50 @@ private final class Spool: ByteOutput, @unchecked Sendable {
             // A chunk's lines in the input follow one another, each at its record's offset.
             let start = Int(offsets[line] & ~Part.noValueDigest)
             let stop = end < next ? Int(offsets[end] & ~Part.noValueDigest) : found.end
-            return (true, start..<stop, end)
+            return (found.spaced ? .compacted : .input, start..<stop, end)
         }
         // So do those in memory, whatever chunks of the input lie between.
         let first = found.end + (line - found.firstLine)
         let last = first + (end - line)
         let start = Int(memoryStarts[first])
         let stop = last < memoryStarts.count ? Int(memoryStarts[last]) : count
-        return (false, start..<stop, end)
+        return (.memory, start..<stop, end)
+    }
+
+    /// Where lines are copied out from.
+    private enum Copy {
+        /// The spool's memory.
+        case memory
+        /// The input, as they are.
+        case input
+        /// The input, compacted (spaced lines).
+        case compacted
     }
 
     /// Writes lines `lines` (0-based) to `output`, those in the input read
     /// through `buffer` unless the kernel copies them.
     func write(lines: Range<Int>, to output: any ByteOutput, buffer: UnsafeMutableRawBufferPointer) throws(FerryError) {
         assert(growingEnd == nil, "a spool is written out once settled")
-        var run: (inInput: Bool, bytes: Range<Int>)?
+        var run: (copy: Copy, bytes: Range<Int>)?
         func flush() throws(FerryError) {
-            guard let (inInput, bytes) = run else { return }
-            guard inInput else {
+            guard let (copy, bytes) = run else { return }
+            guard copy != .memory else {
                 try output.write(UnsafeRawBufferPointer(start: memory.base! + bytes.lowerBound, count: bytes.count))
                 return
             }
             guard let source else { return }
             var offset = bytes.lowerBound
             // File to file, the kernel copies its own pages.
-            if let file = output as? FileOutput { offset += source.copy(bytes, to: file) }
+            if copy == .input, let file = output as? FileOutput { offset += source.copy(bytes, to: file) }
+            // A run starts and ends with whole lines, outside any string.
+            var compactor = JSONText.Compactor()
             while offset < bytes.upperBound {
                 let count = min(buffer.count, bytes.upperBound - offset)
                 let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
                 guard read == count else { throw .ioInputChanged(source.path) }
-                try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                let kept =
+                    copy == .compacted ? compactor.compact(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])) : count
+                try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<kept]))
                 offset += count
             }
         }
@@ -926,12 +1044,12 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         while line < lines.upperBound {
             let place = place(of: line..<lines.upperBound, chunk: &chunk)
             line = place.end
-            if let current = run, current.inInput == place.inInput, current.bytes.upperBound == place.bytes.lowerBound {
-                run = (place.inInput, current.bytes.lowerBound..<place.bytes.upperBound)
+            if let current = run, current.copy == place.copy, current.bytes.upperBound == place.bytes.lowerBound {
+                run = (place.copy, current.bytes.lowerBound..<place.bytes.upperBound)
                 continue
             }
             try flush()
-            run = (place.inInput, place.bytes)
+            run = (place.copy, place.bytes)
         }
         try flush()
     }

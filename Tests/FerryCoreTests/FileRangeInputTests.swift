@@ -1,0 +1,64 @@
+import FerryTestSupport
+import Testing
+
+@testable import FerryCore
+
+/// `FileRangeInput` over several ranges of a file (the records a merge
+/// reads again), and `JSONText.Compactor`, which copies spaced lines out.
+@Suite struct FileRangeInputTests {
+    /// Everything the input hands out, `chunk` bytes a read at most.
+    func drain(_ input: FileRangeInput, chunk: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try input.read(into: buffer)
+            if count == 0 { return bytes }
+            bytes += buffer[0..<count]
+        }
+    }
+
+    @Test(arguments: [1, 3, 64])
+    func severalRangesFollowThePrefixInOrder(chunk: Int) throws {
+        let folder = try ScratchFolder()
+        let path = try folder.write("f.csv", "name,price\nA,1\nB,2\nC,3\nD,4\n")
+        let file = try #require(RandomAccessFile(path))
+        let input = FileRangeInput(
+            file, ranges: [15..<19, 11..<15, 23..<27, 27..<27], prefix: Array("name,price\n".utf8), suffix: [0x21])
+        #expect(input.sizeHint == 11 + 12 + 1)
+        #expect(try drain(input, chunk: chunk) == Array("name,price\nB,2\nA,1\nD,4\n!".utf8))
+        // One range, as before.
+        let one = FileRangeInput(file, range: 11..<19)
+        #expect(try drain(one, chunk: chunk) == Array("A,1\nB,2\n".utf8))
+    }
+
+    /// A range past the file's end (it shrank) ends the input there.
+    @Test func aRangePastTheEndEndsTheInput() throws {
+        let folder = try ScratchFolder()
+        let file = try #require(RandomAccessFile(try folder.write("f", "abcdef")))
+        let input = FileRangeInput(file, ranges: [0..<2, 4..<10, 0..<1], suffix: [0x21])
+        #expect(try drain(input, chunk: 64) == Array("abef".utf8))
+    }
+
+    /// Whitespace between tokens goes, strings stay as they are, line
+    /// feeds stay, whatever the chunks (a chunk ending inside a string or
+    /// after a backslash).
+    @Test(arguments: [1, 2, 5, 8, 9, 13, 1000])
+    func theCompactorDropsWhitespaceOutsideStrings(chunk: Int) {
+        let spaced = Array(
+            (#"{"a": "x, \"y\": z\\", "b" :"# + "\t" + #"1.5 ,"c": [1, 2], "d": " \\\" "} "# + "\r\n"
+                + #"{"e": null, "f": "a long plain text, of words: eight bytes at a time \"and\" more"}"# + "\n").utf8)
+        let compact = Array((#"{"a":"x, \"y\": z\\","b":1.5,"c":[1,2],"d":" \\\" "}"# + "\n"
+                + #"{"e":null,"f":"a long plain text, of words: eight bytes at a time \"and\" more"}"# + "\n").utf8)
+        var compactor = JSONText.Compactor()
+        var out: [UInt8] = []
+        var start = 0
+        while start < spaced.count {
+            var piece = Array(spaced[start..<min(start + chunk, spaced.count)])
+            let kept = piece.withUnsafeMutableBytes { compactor.compact($0) }
+            out += piece[0..<kept]
+            start += chunk
+        }
+        #expect(out == compact)
+    }
+}

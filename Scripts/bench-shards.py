@@ -78,7 +78,7 @@ def main():
             if subprocess.run("cat %s | cmp -s - %s" % (parts, whole), shell=True).returncode != 0:
                 sys.exit("the %d shards' outputs differ from one convert" % count)
             reports = [os.path.join(work, "report-%d.json" % k) for k in range(count)]
-            validate = [([args.ferry, "validate", args.input, "--report-format", "json", "--quiet", "--plan", plan_path,
+            validate = [([args.ferry, "validate", args.input, "--report-format", "json", "--quiet", "--photos", "skip", "--plan", plan_path,
                           "--shard", str(k)], reports[k]) for k in range(count)]
             figures["validate"].append(run_pool(validate, args.slots))
             combine = [([args.ferry, "validate", "--combine"] + reports + ["--report-format", "json"],

@@ -19,7 +19,7 @@ SCHEMA = {
     "type": "object",
     "required": ["name"],
     "properties": {
-        "name": {"type": "string", "minLength": 1},
+        "name": {"type": "string", "minLength": 1, "pattern": "\\S"},
         "price": {"type": ["number", "null"], "minimum": 0},
         "photo": {"type": ["string", "null"]},
         "sku": {"type": ["string", "null"], "minLength": 1},

@@ -45,6 +45,12 @@ public final class InputWindow {
 
     /// Lines and column over the bytes already dropped.
     private var droppedCounter = LineCounter()
+    /// The window index last located and the count up to it, until the
+    /// window moves: errors come in the order of the bytes, so the next one
+    /// counts on from there, not from the window's start. Each error of a
+    /// 20,000-product file whose photos were all missing recounted up to a
+    /// MiB: 31% of that validation's instructions were this count.
+    private var lastLocated: (index: Int, counter: LineCounter)?
     /// Whether the input starts with a UTF-8 byte order mark.
     private var startsWithBOM = false
 
@@ -72,6 +78,7 @@ public final class InputWindow {
         if isAtEnd { return nil }
         let dropped = keep
         if dropped > 0 {
+            lastLocated = nil
             if countsLines {
                 bytes.withUnsafeBytes { self.droppedCounter.consume(UnsafeRawBufferPointer(rebasing: $0[0..<dropped])) }
             }
@@ -137,7 +144,13 @@ public final class InputWindow {
         let end = min(max(index, 0), count)
         guard countsLines else { return SourceLocation(file: input.name, byteOffset: baseOffset + end) }
         var counter = droppedCounter
-        bytes.withUnsafeBytes { counter.consume(UnsafeRawBufferPointer(rebasing: $0[0..<end])) }
+        var start = 0
+        if let lastLocated, lastLocated.index <= end {
+            counter = lastLocated.counter
+            start = lastLocated.index
+        }
+        bytes.withUnsafeBytes { counter.consume(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+        lastLocated = (end, counter)
         // A byte order mark is not a character an editor shows.
         if counter.lines == 0 && startsWithBOM && counter.column > 0 { counter.column -= 1 }
         return SourceLocation(

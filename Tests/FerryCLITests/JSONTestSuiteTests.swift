@@ -31,6 +31,15 @@ import Testing
         try #require(!result.signaled, "\(name): ferry died of signal \(result.status)")
         try #require(result.status == 0 || result.status == 1, "\(name): exit status \(result.status): \(result.err)")
 
+        if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
+            // n_structure_no_data.json, the suite's one file of no bytes: no
+            // JSON text, but Ferry's one rule for every format reads an
+            // input of no bytes as no records, with a warning (README,
+            // "Empty inputs"; `format.emptyInput`).
+            #expect(result.status == 0, "\(name): \(result.err)")
+            #expect(result.diagnosticCodes == ["format.emptyInput"], "\(name): \(result.err)")
+            return
+        }
         switch name.prefix(2) {
         case "y_":
             #expect(result.status == 0, "\(name) is valid JSON but failed: \(result.err)")

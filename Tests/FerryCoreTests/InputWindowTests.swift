@@ -99,6 +99,36 @@ import Testing
         #expect(counter.column == column, "\(bytes.count) bytes")
     }
 
+    /// Locations asked for one after another (each counted on from the
+    /// last) agree with each counted alone from the start: going forward,
+    /// back, to the same index twice, through CRLFs and scalars that the
+    /// last one split, and after a refill moved the window.
+    @Test func locationsInAnyOrderAgreeWithCountingEachAlone() throws {
+        var random = SeededGenerator(seed: 0x10CA7E)
+        let pieces = ["a", "\n", "\r", "\r\n", "é", "🎮", "  ", "0123456789"]
+        for _ in 0..<100 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1..<80, using: &random) { text += pieces[Int.random(in: pieces.indices, using: &random)] }
+            let size = text.utf8.count
+            let window = InputWindow(MemoryInput(text, readSizes: { 7 }), chunk: 16, limit: 1 << 20)
+            try window.fill(atLeast: size)
+            var indexes = (0..<12).map { _ in Int.random(in: 0...size, using: &random) }
+            indexes += indexes.sorted()
+            for index in indexes {
+                let fresh = InputWindow(MemoryInput(text, readSizes: { 7 }), chunk: 16, limit: 1 << 20)
+                try fresh.fill(atLeast: size)
+                #expect(window.location(of: index) == fresh.location(of: index), "\(index) in \(Array(text.utf8))")
+            }
+            let drop = Int.random(in: 0...size, using: &random)
+            let dropped = try window.refill(keepingFrom: drop) ?? 0
+            for index in [size, drop, size].map({ $0 - dropped }) {
+                let fresh = InputWindow(MemoryInput(text, readSizes: { 7 }), chunk: 16, limit: 1 << 20)
+                try fresh.fill(atLeast: size)
+                #expect(window.location(of: index) == fresh.location(of: index + dropped), "after dropping \(dropped)")
+            }
+        }
+    }
+
     @Test func crlfSplitAcrossTheDropCountsOnce() throws {
         let text = "a\r\nb"
         let here = try location(text, offset: 3, drop: 2)

@@ -19,6 +19,9 @@ package enum CellTyping {
     /// removed; doubled quotes, if any, not yet undone), for a field of
     /// `rule` (its type, and whether it is required: an empty cell of a
     /// required string is an empty string, which the validator reports).
+    /// Inlined into the reader's cell loop: called, it cost 37M of 565M
+    /// instructions validating 200,000 products from CSV.
+    @inline(__always)
     static func value(
         _ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner, rule: ColumnRule
     ) -> Outcome {

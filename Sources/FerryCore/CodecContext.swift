@@ -110,6 +110,16 @@ public final class ReadContext {
     /// reader and its check use a context, on one thread).
     @exclusivity(unchecked) public var cellErrors: [FerryError] = []
 
+    /// `cellErrors`, taken (and emptied): what the record's check reads for
+    /// every record. A call, rather than the property touched from another
+    /// module, where its access was checked at run time all the same (12.6M
+    /// of 518M instructions validating 200,000 products from CSV).
+    public func takeCellErrors() -> [FerryError] {
+        if cellErrors.isEmpty { return [] }
+        defer { cellErrors.removeAll() }
+        return cellErrors
+    }
+
     /// Notes a change of `code` to field `field` of record `record`, at
     /// `location` when the reader knows it (a line and column).
     public func noteLoss(

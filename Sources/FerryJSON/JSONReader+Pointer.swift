@@ -22,8 +22,10 @@ extension JSONReader {
     /// The nesting of the records' array: 1 at the top level.
     var arrayDepth: Int { (pointer?.tokens.count ?? 0) + 1 }
 
-    /// What follows the records' array's `]`.
-    var afterArray: State { pointer.map { .leave(level: $0.tokens.count - 1) } ?? .trailer }
+    /// What follows the records' array's `]` (stored as `afterArray`).
+    static func afterArray(_ pointer: JSONPointer?) -> State {
+        pointer.map { .leave(level: $0.tokens.count - 1) } ?? .trailer
+    }
 
     /// At the value of token `level`, or at the array when it is the last.
     func enter(level: Int) throws(FerryError) -> Step {

@@ -64,4 +64,20 @@ import Testing
         #expect(received == 10_500)
         #expect(failure?.code == .ioReadFailed)
     }
+
+    /// A reader that stops after its first bytes (an error at the first
+    /// byte, as a gzip'd file of NULs read as JSON Lines gives) frees the
+    /// read-ahead input while its thread holds room for blocks: the thread
+    /// then frees the state, semaphores and all, and libdispatch trapped
+    /// (SIGILL, this test process dying) when a semaphore went below the
+    /// value it was made with.
+    @Test func stoppingEarlyWhileTheThreadHoldsRoomIsSafe() throws {
+        let bytes = [UInt8](repeating: 0, count: 1 << 20)
+        for _ in 0..<300 {
+            let input = ReadAheadInput(MemoryInput(bytes, name: "zeros") { 4096 }, blockSize: 4096, depth: 3)
+            var first = [UInt8](repeating: 1, count: 1)
+            #expect(try first.withUnsafeMutableBytes { raw in try input.read(into: raw) } == 1)
+            #expect(first == [0])
+        }
+    }
 }

@@ -15,6 +15,7 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
     public var name: String { base.name }
     private let base: any ByteOutput
     private let queue = DispatchQueue(label: "ferry.background-output")
+    /// Room for batches (`DispatchSemaphore.room(for:)`).
     private let free: DispatchSemaphore
     /// Emptied buffers, back from the writing thread for reuse.
     private let spares = Mutex<[Block]>([])
@@ -29,7 +30,7 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
 
     public init(_ base: any ByteOutput, depth: Int = 4) {
         self.base = base
-        free = DispatchSemaphore(value: depth)
+        free = .room(for: depth)
     }
 
     deinit { close() }

@@ -69,18 +69,14 @@ public final class ReadAheadInput: ByteInput {
         private let blockSize: Int
         private let queue = Mutex<[Message]>([])
         private let filled = DispatchSemaphore(value: 0)
-        /// Room for blocks. Made at 0 and signalled `depth` times: libdispatch
-        /// traps when a semaphore is freed below the value it was made with,
-        /// which this one was whenever the reader stopped early (an error at
-        /// the first byte, the thread holding room): `convert` of a gzip'd
-        /// file of NULs died of SIGILL once in three runs.
-        private let free = DispatchSemaphore(value: 0)
+        /// Room for blocks (`DispatchSemaphore.room(for:)`).
+        private let free: DispatchSemaphore
         private let cancelled = Atomic<Bool>(false)
 
         init(input: any ByteInput, blockSize: Int, depth: Int) {
             self.input = input
             self.blockSize = blockSize
-            for _ in 0..<max(depth, 1) { free.signal() }
+            free = .room(for: depth)
         }
 
         /// The reader's side: the next message, waiting for it.

@@ -28,6 +28,7 @@ final class BackgroundSource<Batch: Sendable>: @unchecked Sendable {
     /// the two threads do not contend for its lock) or filled again.
     private let spent = Mutex<[Batch]>([])
     private let filled = DispatchSemaphore(value: 0)
+    /// Room for batches (`DispatchSemaphore.room(for:)`).
     private let free: DispatchSemaphore
     private let cancelled = Atomic<Bool>(false)
     private var finished = false
@@ -35,7 +36,7 @@ final class BackgroundSource<Batch: Sendable>: @unchecked Sendable {
     init(counting: CountingInput, depth: Int = 4, produce: @escaping Produce) {
         self.counting = counting
         self.produce = produce
-        free = DispatchSemaphore(value: depth)
+        free = .room(for: depth)
     }
 
     /// Starts reading on another thread, with a stack deep enough for any

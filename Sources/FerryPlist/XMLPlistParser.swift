@@ -485,7 +485,7 @@ enum XMLPlistScalars {
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: signedYear), hour < 24,
             minute < 60, second < 60
         else { return nil }
-        let days = daysSince1970(year: signedYear, month: month, day: day)
+        let days = Timestamp.daysSince1970(year: signedYear, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
         let date = Date(timeIntervalSince1970: seconds)
         // A year of nine digits parses, but text output could not show it.
@@ -498,16 +498,6 @@ enum XMLPlistScalars {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// The days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Base64 text, with white space anywhere (plutil wraps lines).

@@ -40,7 +40,7 @@ public enum FerryCLI {
         let choice = LanguageOption.choose(
             arguments, commands: commands, environment: environment, available: Array(tables.keys))
         let console = Console(
-            catalog: Messages.catalog(language: choice.language, registry: registry, tables: tables), streams: streams)
+            catalog: Messages.catalog(locale: choice.language, registry: registry, tables: tables), streams: streams)
         if let error = choice.error {
             let command = commands.first { $0.name == choice.arguments.first }
             return usageFailure(error, command: command, commands: commands, console: console)

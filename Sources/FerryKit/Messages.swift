@@ -16,19 +16,22 @@ public enum Messages {
     /// The languages that have a catalog, sorted.
     public static var languages: [String] { EmbeddedCatalogs.tables.keys.sorted() }
 
-    /// The catalog for `language`, English where it has gaps, plus the English
+    /// The catalog for `locale`, English where it has gaps, plus the English
     /// templates that codecs from other packages bring. A language without a
     /// catalog gets English.
     /// - Parameters:
-    ///   - language: a language tag that has a catalog, as `language(override:environment:available:)` gives.
+    ///   - locale: a language tag or a locale's name, matched as
+    ///     `language(override:environment:available:)` matches them: `de`,
+    ///     `de_DE`, `de-DE.UTF-8` and `de-AT` give German, `en_GB` British English.
     ///   - registry: the codecs whose own templates join English.
     ///   - tables: the catalogs to take it from; Ferry's own by default.
     public static func catalog(
-        language: String, registry: CodecRegistry = .standard, tables: [String: [String: String]] = builtInTables
+        locale: String, registry: CodecRegistry = .standard, tables: [String: [String: String]] = builtInTables
     ) -> MessageCatalog {
         var english = tables["en"] ?? [:]
         english.merge(registry.codecMessages) { ours, _ in ours }
-        guard let chosen = tables[language], language != "en" else {
+        guard let language = match(locale, available: tables.keys), let chosen = tables[language], language != "en"
+        else {
             return MessageCatalog(language: "en", templates: english, fallback: english)
         }
         return MessageCatalog(language: language, templates: chosen, fallback: english)

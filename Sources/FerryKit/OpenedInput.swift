@@ -32,7 +32,12 @@ struct OpenedInput {
     /// number or a `.gz` suffix, and inflated as it is read.
     /// - Throws: `io.*`, and `gzip.*` for a damaged gzip header.
     init(path: String, limits: ReadLimits) throws(FerryError) {
-        counting = CountingInput(try FileInput(path: path))
+        try self.init(try FileInput(path: path), path: path, limits: limits)
+    }
+
+    /// Opens `source`, whose name `path` gives (for the format's extension).
+    init(_ source: any ByteInput, path: String, limits: ReadLimits) throws(FerryError) {
+        counting = CountingInput(source)
         let raw = PeekableInput(counting)
         let rawPrefix = try raw.peek(FormatResolver.sniffLength)
         let gzipSuffix = path.lowercased().hasSuffix(".gz")

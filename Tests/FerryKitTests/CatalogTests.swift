@@ -201,21 +201,21 @@ func codesInSources() throws -> Set<String> {
     // MARK: - Rendering
 
     @Test func unknownLanguagesFallBackToEnglish() {
-        let catalog = Messages.catalog(language: "xx")
+        let catalog = Messages.catalog(locale: "xx")
         #expect(catalog.language == "en")
         #expect(catalog.message(.formatUnknown, ["yaml"]).contains("yaml"))
     }
 
     @Test func aTranslationFallsBackToEnglishKeyByKey() {
         let tables = ["en": ["a": "english a", "b": "english b"], "de": ["a": "deutsch a"]]
-        let catalog = Messages.catalog(language: "de", tables: tables)
+        let catalog = Messages.catalog(locale: "de", tables: tables)
         #expect(catalog.language == "de")
         #expect(catalog.message(MessageKey("a")) == "deutsch a")
         #expect(catalog.message(MessageKey("b")) == "english b")
     }
 
     @Test func diagnosticsAreCompilerStyle() {
-        let formatter = DiagnosticFormatter(catalog: Messages.catalog(language: "en"))
+        let formatter = DiagnosticFormatter(catalog: Messages.catalog(locale: "en"))
         let error = FerryError(
             .recordNegative, ["price"],
             at: FerryCore.SourceLocation(file: "p.json", line: 3, column: 7, record: 1, field: "price"))
@@ -236,7 +236,7 @@ func codesInSources() throws -> Set<String> {
                 "limit.recordTooLarge#one": "Grenze %1$@ Byte", "limit.recordTooLarge#other": "Grenze %1$@ Bytes",
             ],
         ]
-        let formatter = DiagnosticFormatter(catalog: Messages.catalog(language: "de", tables: tables))
+        let formatter = DiagnosticFormatter(catalog: Messages.catalog(locale: "de", tables: tables))
         let located = FerryError.recordTooLarge(
             limit: 67_108_864,
             at: FerryCore.SourceLocation(file: "big.json", line: 12_345, column: 1_234, record: 99_999))
@@ -249,7 +249,7 @@ func codesInSources() throws -> Set<String> {
     }
 
     @Test func zlibsReasonsAreCatalogEntries() {
-        let catalog = Messages.catalog(language: "en")
+        let catalog = Messages.catalog(locale: "en")
         let error = FerryError(.gzipCorrupt, [.message(.zlibInvalidDistanceTooFarBack)])
         #expect(
             catalog.message(error.code, error.arguments)

@@ -20,7 +20,7 @@ import Testing
 
     @Test func everyCountAddsUpAndEveryJSONReportPassesItsSchema() throws {
         var random = SeededGenerator(seed: 31)
-        let formatter = DiagnosticFormatter(catalog: Messages.catalog(language: "en"))
+        let formatter = DiagnosticFormatter(catalog: Messages.catalog(locale: "en"))
         var jsonReports: [String] = []
         for (name, bytes) in try Self.datasets() {
             for trial in 0..<6 {
@@ -55,7 +55,7 @@ import Testing
     /// ("49 records valid"): the record the reading broke in counts, as
     /// the invalid one.
     @Test func theRecordTheReadingBrokeInCountsAsInvalid() throws {
-        let formatter = DiagnosticFormatter(catalog: Messages.catalog(language: "en"))
+        let formatter = DiagnosticFormatter(catalog: Messages.catalog(locale: "en"))
         let csv = try scratch.write("u.csv", "sku,name,price\nA-1,\"Widget,10\nA-2,x,3\n")
         var objects = (0..<100).map { "{\"sku\": \"A-\($0)\", \"name\": \"W\", \"price\": 1}" }
         objects[50] = "{\"sku\": #}"

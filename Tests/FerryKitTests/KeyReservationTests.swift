@@ -73,7 +73,7 @@ import Testing
         try run.check(reader, context: context, kind: .product, schema: nil, photos: photos)
         #expect(sink.diagnostics.map(\.code) == [.ioOutOfMemory])
         #expect(sink.diagnostics.first?.severity == .error && run.file.records == 40_000)
-        let message = Messages.catalog(language: "de").message(.ioOutOfMemory)
+        let message = Messages.catalog(locale: "de").message(.ioOutOfMemory)
         #expect(message.contains("Arbeitsspeicher"))
     }
 }

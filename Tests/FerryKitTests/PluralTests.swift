@@ -15,7 +15,7 @@ import Testing
     @Test(arguments: ["en", "en-GB", "es", "fr", "de", "it", "el"])
     func everyPluralMessageTakesTheVariantOfItsCount(_ language: String) throws {
         let table = try #require(Messages.builtInTables[language])
-        let catalog = Messages.catalog(language: language)
+        let catalog = Messages.catalog(locale: language)
         let rule = PluralRule(language: language)
         let bases = Set(table.keys.filter { $0.contains("#") }.map { String($0.prefix { $0 != "#" }) })
         #expect(bases.count >= 30)
@@ -54,7 +54,7 @@ import Testing
         #expect(FerryError.schemaMinItems("tags", limit: 1, at: .unknown).arguments.last == .count(1))
         #expect(FerryError.schemaMaxItems("tags", limit: 1, at: .unknown).arguments.last == .count(1))
         #expect(FerryError.shardPlanStale("p.csv", planned: 1, size: 2).arguments[1] == .count(1))
-        let catalog = Messages.catalog(language: "en")
+        let catalog = Messages.catalog(locale: "en")
         let error = FerryError.shardPlanStale("p.csv", planned: 1, size: 2)
         let stale = catalog.message(error.code, error.arguments)
         #expect(stale == catalog.message(PluralKey("shard.planStale"), count: 1, [.path("p.csv"), .count(1), .integer(2)]))

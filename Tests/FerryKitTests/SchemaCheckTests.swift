@@ -190,7 +190,7 @@ import Testing
 
     /// The messages of the codes: each code and each `expected` has its English text.
     @Test func everySchemaCodeHasItsMessage() {
-        let catalog = Messages.catalog(language: "en")
+        let catalog = Messages.catalog(locale: "en")
         for expected in [
             "schema", "bool", "string", "array", "object", "types", "uniqueStrings", "number", "positiveNumber",
             "count", "dialect", "topLevelProperty",

@@ -52,7 +52,7 @@ import Testing
     func mergeBothWays(
         _ inputs: [String], folder: ScratchFolder, options: MergeOptions
     ) throws -> [(output: [UInt8], report: String, spooled: Bool)] {
-        let catalog = Messages.catalog(language: "en")
+        let catalog = Messages.catalog(locale: "en")
         return try [true, false].map { spools in
             var options = options
             options.spools = spools

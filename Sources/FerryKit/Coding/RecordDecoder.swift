@@ -120,13 +120,13 @@ final class RecordDecoder: Decoder {
 }
 
 /// Options of a decoding that hold for every record.
-struct DecodingRules: Sendable {
+struct DecodingRules {
     /// Turns a photo's file name into its bytes, for a `Data` field that
     /// holds a name (a bundle's file, a file beside the input); nil when
     /// names cannot be resolved, and decoding `Data` from one fails.
-    var photo: (@Sendable (String) throws(FerryError) -> [UInt8])?
+    var photo: ((String) throws(FerryError) -> [UInt8])?
 
-    init(photo: (@Sendable (String) throws(FerryError) -> [UInt8])? = nil) {
+    init(photo: ((String) throws(FerryError) -> [UInt8])? = nil) {
         self.photo = photo
     }
 }

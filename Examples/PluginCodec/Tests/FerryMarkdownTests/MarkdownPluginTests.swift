@@ -60,8 +60,8 @@ struct TemporaryFolder {
 
     /// Ferry's catalogs do not know the codec's codes; the codec brings their text.
     @Test func catalogKnowsTheCodecsMessages() {
-        #expect(Messages.catalog(language: "en").template(FerryError.Code.markdownNoColumns.rawValue) == nil)
-        let catalog = Messages.catalog(language: "en", registry: pluginRegistry)
+        #expect(Messages.catalog(locale: "en").template(FerryError.Code.markdownNoColumns.rawValue) == nil)
+        let catalog = Messages.catalog(locale: "en", registry: pluginRegistry)
         for key in MarkdownTableCodec().messages.keys {
             #expect(catalog.template(key) != nil, "no template for \(key)")
         }

@@ -1,0 +1,175 @@
+import Foundation
+import FerryTestSupport
+import Testing
+
+import FerryKit
+
+/// `FerryDecoder` and `FerryEncoder`, as an app's developer uses them: the
+/// seeds' own `Product` and `Book` through every format, from files and bytes.
+@Suite struct FerryCoderTests {
+    struct Product: Codable, Equatable {
+        var name: String
+        var price: Decimal?
+        var photo: Data?
+    }
+
+    struct Book: Codable, Equatable {
+        var title: String
+        var author: String
+        var description: String
+        var pages: Int
+        var readThisBook: Bool
+        var price: Decimal?
+        var isbn: String?
+    }
+
+    static let products = [
+        Product(name: "Xbox 360", price: Decimal(string: "299.00"), photo: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2])),
+        Product(name: "Wii", price: Decimal(269), photo: nil),
+        Product(name: "Wireless Controller", price: Decimal(string: "19.99"), photo: nil),
+    ]
+
+    static let books = [
+        Book(
+            title: "Swift in Depth", author: "Tjeerd in 't Veen", description: "Generics, \"protocols\", errors.",
+            pages: 325, readThisBook: false, price: Decimal(string: "49.99"), isbn: "9781617295188"),
+        Book(
+            title: "Thinking in SwiftUI", author: "Chris Eidhof & Florian Kugler", description: "View trees —\nstate.",
+            pages: 176, readThisBook: true, price: nil, isbn: nil),
+    ]
+
+    static let formats: [FerryFormat] = [.json, .jsonl, .csv, .tsv, .plist, .plistXML, .archive, .bundle]
+
+    @Test(arguments: formats)
+    func productsRoundTripThroughBytes(format: FerryFormat) throws {
+        let data = try FerryEncoder(format: format).encode(Self.products)
+        let back = try FerryDecoder(format: format).decode([Product].self, from: data)
+        #expect(back == Self.products)
+    }
+
+    @Test(arguments: formats)
+    func booksRoundTripThroughFiles(format: FerryFormat) throws {
+        let folder = try ScratchFolder()
+        let url = URL(fileURLWithPath: folder.path("books.\(format.rawValue)"))
+        try FerryEncoder(format: format).encode(Self.books, to: url)
+        // Sniffed, not named.
+        #expect(try FerryDecoder().decode([Book].self, from: url) == Self.books)
+    }
+
+    @Test func gzipByTheFileName() throws {
+        let folder = try ScratchFolder()
+        let url = URL(fileURLWithPath: folder.path("products.jsonl.gz"))
+        try FerryEncoder(format: .jsonl).encode(Self.products, to: url)
+        #expect(try folder.read("products.jsonl.gz").prefix(2) == [0x1F, 0x8B])
+        #expect(try FerryDecoder().decode([Product].self, from: url) == Self.products)
+    }
+
+    @Test func legacyArchiveWithItsPhotos() throws {
+        let products = try FerryDecoder().decode([Product].self, from: URL(fileURLWithPath: LegacyArchive.path))
+        #expect(products.map(\.name) == ["Xbox 360", "Wii", "Wireless Controller"])
+        #expect(products.map(\.price) == [Decimal(299), Decimal(269), Decimal(string: "19.99")])
+        #expect(products.allSatisfy { ($0.photo?.count ?? 0) > 0 })
+    }
+
+    @Test func photoNamesResolveBesideTheFile() throws {
+        let products = try FerryDecoder().decode(
+            [Product].self, from: URL(fileURLWithPath: TestPaths.example("products.csv")))
+        #expect(products.count == 3)
+        #expect(products[1].photo == Data(try TestPaths.examplePhoto("wii.png")))
+    }
+
+    @Test func aBadPriceIsLocatedAtItsCell() throws {
+        var csv = "name,price\n"
+        for row in 1...20 { csv += row == 12 ? "Item \(row),abc\n" : "Item \(row),\(row).50\n" }
+        let folder = try ScratchFolder()
+        let path = try folder.write("prices.csv", csv)
+        let results = Array(try FerryDecoder().records(of: Product.self, from: URL(fileURLWithPath: path)))
+        // The others decode; the bad one is a failure in its place.
+        #expect(results.count == 20)
+        let failures = results.enumerated().compactMap { index, result -> (Int, FerryError)? in
+            if case .failure(let error) = result { return (index, error) }
+            return nil
+        }
+        #expect(failures.count == 1)
+        let (index, error) = try #require(failures.first)
+        #expect(index == 11)
+        #expect(error.location.file == path)
+        #expect(error.location.line == 13)
+        #expect(error.location.column == 9)
+        #expect(error.location.field == "price")
+        #expect(error.location.record == 11)  // 0-based, shown as record 12
+        // The product kind types the column, so the reader finds it.
+        #expect(error.code == .csvInvalidNumber)
+        // Swift shows it as the command line does, and in the reader's language.
+        #expect(error.localizedDescription == error.description)
+        #expect(
+            error.description
+                == "\(path):13:9: error: field 'price' must be a number, not 'abc' (record 12, field 'price') [csv.invalidNumber]")
+        let german = error.description(language: "de_DE")
+        #expect(german.contains("Feld 'price' muss"))
+        #expect(german == error.description(language: "de"))
+    }
+
+    @Test(arguments: [("de_DE", "de"), ("de-DE", "de"), ("de-AT.UTF-8", "de"), ("en_GB", "en-GB"), ("fr", "fr"), ("pt_BR", "en")])
+    func catalogsByLocale(locale: String, language: String) {
+        #expect(Messages.catalog(locale: locale).language == language)
+    }
+
+    @Test func kindRulesApplyUnlessTurnedOff() throws {
+        let data = Data(#"{"name":"Wii","price":-1}"#.utf8)
+        #expect(throws: FerryError.self) { try FerryDecoder().decode([Product].self, from: data) }
+        do {
+            _ = try FerryDecoder(format: .jsonl).decode([Product].self, from: data)
+        } catch {
+            #expect(error.code == .recordNegative)
+        }
+        var lenient = FerryDecoder(format: .jsonl)
+        lenient.validates = false
+        #expect(try lenient.decode([Product].self, from: data).first?.price == Decimal(-1))
+    }
+
+    @Test func readingStopsAtAnErrorItCannotPass() throws {
+        let data = Data("[{\"name\":\"Wii\"},{\"name\":".utf8)
+        let results = Array(try FerryDecoder().records(of: Product.self, from: data))
+        #expect(results.count == 2)
+        #expect((try? results[0].get())?.name == "Wii")
+        guard case .failure(let error) = results[1] else {
+            Issue.record("a truncated array is an error")
+            return
+        }
+        #expect(error.code.rawValue.hasPrefix("json."))
+    }
+
+    @Test func emptyInputIsNoRecordsWithAWarning() throws {
+        let records = try FerryDecoder(format: .csv).records(of: Product.self, from: Data())
+        #expect(Array(records).isEmpty)
+        #expect(records.warnings.map(\.code) == [.formatEmptyInput])
+    }
+
+    @Test func typedCSVOptions() throws {
+        var decoder = FerryDecoder(format: .csv)
+        decoder.csvDelimiter = ";"
+        decoder.decimalComma = true
+        let data = Data("name;price\nWii;269,50\n".utf8)
+        #expect(try decoder.decode([Product].self, from: data) == [Product(name: "Wii", price: Decimal(string: "269.5"))])
+    }
+
+    @Test func onlyRecordTypesEncode() {
+        #expect(throws: FerryError.encodeNotARecord("Int")) { try FerryEncoder(format: .json).encode([1, 2]) }
+    }
+
+    @Test func failedEncodingLeavesTheFileAlone() throws {
+        struct Bad: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(Double.nan, forKey: .value)
+            }
+            enum CodingKeys: CodingKey { case value }
+        }
+        let folder = try ScratchFolder()
+        let path = try folder.write("out.json", "[]\n")
+        #expect(throws: FerryError.self) { try FerryEncoder(format: .json).encode([Bad()], to: URL(fileURLWithPath: path)) }
+        #expect(try folder.read("out.json") == Array("[]\n".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["out.json"])
+    }
+}

@@ -233,6 +233,35 @@ import Testing
     }
 
     @Test(arguments: [
+        ("19.99", "19.99"), ("-0.5", "-0.5"), ("+7", "7"), ("00012.3400", "12.34"), ("1e2", "100"), ("1.5E-3", "0.0015"),
+        ("12345678901234567890123", "12345678901234567890123"), ("0.000", "0"),
+    ])
+    func decimalsFromText(text: String, expected: String) {
+        #expect(ValueScalars.decimal(text: text) == Decimal(string: expected))
+    }
+
+    @Test(arguments: [19.99, 0.1, -269.5, 299, 0, 1e-7, 123456.789, 0.30000000000000004, 1e300, Double.leastNonzeroMagnitude])
+    func decimalsFromDoublesAreTheirShortestText(number: Double) {
+        #expect(ValueScalars.decimal(scaling: number) ?? Decimal(string: "\(number)") == Decimal(string: "\(number)"))
+    }
+
+    @Test(arguments: ["", "-", ".", "1.2.3", "1e", "12abc", "e5"])
+    func notDecimals(text: String) {
+        #expect(ValueScalars.decimal(text: text) == nil)
+    }
+
+    @Test func fieldsInAnotherOrderFromRecordToRecord() throws {
+        let rules = DecodingRules()
+        let first = Record([("name", .string("Wii")), ("price", .integer(269)), ("photo", .null)])
+        let second = Record([("photo", .null), ("price", .integer(19)), ("name", .string("Pad"))])
+        let third = Record([("name", .string("Cable"))])
+        #expect(try RecordDecoder.decode(Product.self, from: first, rules: rules).name == "Wii")
+        #expect(try RecordDecoder.decode(Product.self, from: second, rules: rules) == Product(name: "Pad", price: 19))
+        #expect(try RecordDecoder.decode(Product.self, from: third, rules: rules) == Product(name: "Cable"))
+        #expect(try RecordDecoder.decode(Product.self, from: first, rules: rules).price == 269)
+    }
+
+    @Test(arguments: [
         ("2017-10-07", 1_507_334_400.0), ("2017-10-07T12:30:00Z", 1_507_379_400),
         ("2017-10-07t12:30:00.250z", 1_507_379_400.25), ("2017-10-07 12:30-0530", 1_507_399_200),
         ("2000-02-29T00:00:00Z", 951_782_400), ("1969-12-31T23:59:59Z", -1),

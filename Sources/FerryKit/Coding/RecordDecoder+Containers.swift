@@ -41,7 +41,14 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The value of `key`, nil when it is missing.
     private func present(_ key: Key) -> Value? {
-        guard let value = fields.value(key.stringValue) else { return nil }
+        let found: Value?
+        if case .record(let record) = fields {
+            found = decoder.rules.guesses.value(key.stringValue, in: record, lookup: decoder.lookups)
+            decoder.lookups += 1
+        } else {
+            found = fields.value(key.stringValue)
+        }
+        guard let value = found else { return nil }
         if case .null = value, decoder.isRecord { return nil }
         return value
     }

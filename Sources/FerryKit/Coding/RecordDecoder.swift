@@ -39,6 +39,8 @@ final class RecordDecoder: Decoder {
     let rules: DecodingRules
     private let parent: RecordDecoder?
     private let key: (any CodingKey)?
+    /// How many fields of the record have been looked up so far.
+    var lookups = 0
 
     init(_ content: Content, rules: DecodingRules, parent: RecordDecoder? = nil, key: (any CodingKey)? = nil) {
         self.content = content
@@ -121,6 +123,10 @@ final class RecordDecoder: Decoder {
 
 /// Options of a decoding that hold for every record.
 struct DecodingRules {
+    /// Where each field was found in the records before; shared by every
+    /// record of a decoding.
+    let guesses = FieldGuesses()
+
     /// Turns a photo's file name into its bytes, for a `Data` field that
     /// holds a name (a bundle's file, a file beside the input); nil when
     /// names cannot be resolved, and decoding `Data` from one fails.
@@ -200,5 +206,30 @@ extension RecordDecoder: SingleValueDecodingContainer {
             return scalar
         }
         return try T(from: self)
+    }
+}
+
+/// The position of each field a type asks for, in the order it asks, as
+/// found in the last record: records of one file have their fields in one
+/// order, so the n-th lookup is checked at its guess with one comparison
+/// of names before the field list's table is asked.
+final class FieldGuesses {
+    private var positions: [Int] = []
+
+    /// The value of field `name` of `record`, as the `lookup`-th lookup.
+    func value(_ name: String, in record: Record, lookup: Int) -> Value? {
+        if lookup < positions.count {
+            let guess = positions[lookup]
+            if guess >= 0, guess < record.values.count, record.fields.names[guess] == name {
+                return record.values[guess]
+            }
+        }
+        let found = record.fields.index(of: name)
+        if lookup < positions.count {
+            positions[lookup] = found ?? -1
+        } else if lookup == positions.count, lookup < 1_024 {
+            positions.append(found ?? -1)
+        }
+        return found.map { record.values[$0] }
     }
 }

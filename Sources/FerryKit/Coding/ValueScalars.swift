@@ -116,6 +116,7 @@ enum ValueScalars {
         switch value {
         case .integer(let number): return Decimal(number)
         case .double(let number) where number.isFinite:
+            if let exact = decimal(scaling: number) { return exact }
             // Readers hand out a double only when it prints as written, so
             // its shortest text is the file's.
             text = "\(number)"
@@ -126,8 +127,95 @@ enum ValueScalars {
         case .double: throw invalid(value, as: "Decimal", path())
         default: throw wrongType("number", value, path())
         }
-        guard let decimal = Decimal(string: text) else { throw invalid(value, as: "Decimal", path()) }
+        guard let decimal = decimal(text: text) else { throw invalid(value, as: "Decimal", path()) }
         return decimal
+    }
+
+    /// The decimal with the fewest fraction digits (up to 15) whose nearest
+    /// double is `number`: 19.99 for the double nearest 19.99, as its
+    /// shortest text would say, without printing it. An integer `m` below
+    /// 2⁵³ and a power of ten are exact doubles, so `m / 10ᵏ` is the
+    /// double nearest m × 10⁻ᵏ, and equal to `number` when that decimal
+    /// is the one it was read from.
+    static func decimal(scaling number: Double) -> Decimal? {
+        var scale = 1.0
+        for digits in 0...15 {
+            let scaled = (number * scale).rounded()
+            guard abs(scaled) < 9_007_199_254_740_992 else { return nil }
+            if scaled / scale == number {
+                return Decimal(
+                    sign: scaled < 0 ? .minus : .plus, exponent: -digits, significand: Decimal(UInt64(abs(scaled))))
+            }
+            scale *= 10
+        }
+        return nil
+    }
+
+    /// The decimal a number's text spells, exactly: `19.99` is 1999 × 10⁻².
+    ///
+    /// Up to 19 significant digits, the digits become an integer and the
+    /// point an exponent, which costs about 300 instructions; longer
+    /// numbers go to `Decimal(string:)`, which costs fifteen times as much.
+    static func decimal(text: String) -> Decimal? {
+        var text = text
+        var long = false
+        let parsed = text.withUTF8 { bytes -> (negative: Bool, significand: UInt64, exponent: Int)? in
+            var index = 0
+            var negative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                negative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var significand: UInt64 = 0
+            var digits = 0
+            var exponent = 0
+            var seenPoint = false
+            var anyDigit = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte &- 0x30 < 10 {
+                    anyDigit = true
+                    // Leading zeros add no significant digit.
+                    if significand != 0 || byte != UInt8(ascii: "0") {
+                        digits += 1
+                        if digits > 19 { long = true } else { significand = significand * 10 + UInt64(byte &- 0x30) }
+                    }
+                    if seenPoint { exponent -= 1 }
+                } else if byte == UInt8(ascii: "."), !seenPoint {
+                    seenPoint = true
+                } else {
+                    break
+                }
+                index += 1
+            }
+            guard anyDigit else { return nil }
+            if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+                index += 1
+                var exponentNegative = false
+                if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                    exponentNegative = bytes[index] == UInt8(ascii: "-")
+                    index += 1
+                }
+                var written = 0
+                let start = index
+                while index < bytes.count, bytes[index] &- 0x30 < 10 {
+                    written = min(written * 10 + Int(bytes[index] &- 0x30), 100_000)
+                    index += 1
+                }
+                guard index > start else { return nil }
+                exponent += exponentNegative ? -written : written
+            }
+            guard index == bytes.count else { return nil }
+            return (negative, significand, exponent)
+        }
+        guard let parsed else { return nil }
+        // Decimal holds 38 digits and exponents of -128 through 127; past
+        // what the fast way holds, Foundation's parser decides.
+        guard !long, parsed.exponent >= -128, parsed.exponent <= 127 else {
+            return parsed.significand == 0 && !long ? Decimal(0) : Decimal(string: text)
+        }
+        return Decimal(
+            sign: parsed.negative ? .minus : .plus, exponent: parsed.exponent, significand: Decimal(parsed.significand))
     }
 
     private static func date(_ value: Value, _ path: () -> FieldPath) throws(FerryError) -> Date {

@@ -154,6 +154,26 @@ import FerryKit
         #expect(try decoder.decode([Product].self, from: data) == [Product(name: "Wii", price: Decimal(string: "269.5"))])
     }
 
+    @Test func commandsTakeFileURLs() throws {
+        let folder = try ScratchFolder()
+        let products = URL(fileURLWithPath: TestPaths.example("products.json"))
+        let csv = URL(fileURLWithPath: folder.path("products.csv"))
+        // The photos go in as data: URIs, since they are not beside the copy.
+        var options = ConversionOptions()
+        options.embedPhotos = true
+        let summary = try Converter().convert(products, to: csv, options: options)
+        #expect(summary.records == 3)
+        let report = Validator().validate([csv, products])
+        #expect(report.files.map(\.records) == [3, 3])
+        #expect(report.files.map(\.errors) == [0, 0])
+        let merged = URL(fileURLWithPath: folder.path("merged.jsonl"))
+        _ = try Merger().merge([products, csv], into: merged)
+        // The merged file keeps products.json's photo names, which do not
+        // resolve beside it: a type without the photo reads it.
+        struct Named: Decodable { var name: String }
+        #expect(try FerryDecoder().decode([Named].self, from: merged).map(\.name) == ["Xbox 360", "Wii", "Wireless Controller"])
+    }
+
     @Test func onlyRecordTypesEncode() {
         #expect(throws: FerryError.encodeNotARecord("Int")) { try FerryEncoder(format: .json).encode([1, 2]) }
     }

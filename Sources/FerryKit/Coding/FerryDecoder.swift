@@ -66,7 +66,7 @@ public struct FerryDecoder: Sendable {
     /// sequence ends. The sequence is read once.
     /// - Throws: what opening the file throws (`io.*`, an unknown format).
     public func records<T: Decodable>(of type: T.Type, from url: URL) throws(FerryError) -> Records<T> {
-        let path = url.isFileURL ? url.path : url.absoluteString
+        let path = url.ferryPath
         let opened = try OpenedInput(path: path, limits: limits)
         let folder = OutputFile.directory(of: path)
         return try Records(stream: RecordStream(opened: opened, path: path, photoFolder: folder, decoder: self))

@@ -49,7 +49,7 @@ public struct FerryEncoder: Sendable {
     /// leaves the file as it was. A name ending in `.gz` is gzip'd.
     /// - Throws: as `encode(_:)`, and `io.*`.
     public func encode<T: Encodable>(_ values: [T], to url: URL) throws(FerryError) {
-        let path = url.isFileURL ? url.path : url.absoluteString
+        let path = url.ferryPath
         let file = try OutputFile(path: path, overwrite: true)
         do throws(FerryError) {
             let name = path.split(separator: "/").last.map(String.init)

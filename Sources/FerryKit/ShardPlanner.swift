@@ -56,7 +56,7 @@ public struct ShardPlanner {
         } else {
             try cutRows(
                 file, from: source.dataStart, quote: source.quote, delimiter: source.delimiter,
-                inHalvesFrom: options.halvesThreshold, into: &cuts)
+                blankRowsAreRecords: source.blankRowsAreRecords, inHalvesFrom: options.halvesThreshold, into: &cuts)
         }
         cuts.finish(size: file.size)
         var shards: [ShardPlan.Shard] = []
@@ -110,13 +110,16 @@ public struct ShardPlanner {
     /// the first, in order.
     /// - Parameter threshold: the size from which the rows are read in two
     ///   halves (`ValidationOptions.halvesThreshold`).
-    /// - Parameter delimiter: CSV and TSV's; nil for JSON Lines.
+    /// - Parameters:
+    ///   - delimiter: CSV and TSV's; nil for JSON Lines.
+    ///   - blankRowsAreRecords: CSV and TSV of one column (`ShardSource`).
     private func cutRows(
-        _ file: RandomAccessFile, from start: Int, quote: UInt8?, delimiter: UInt8?, inHalvesFrom threshold: Int,
-        into cuts: inout Cuts
+        _ file: RandomAccessFile, from start: Int, quote: UInt8?, delimiter: UInt8?, blankRowsAreRecords: Bool,
+        inHalvesFrom threshold: Int, into cuts: inout Cuts
     ) throws(FerryError) {
         if start > 0 { try file.scan(0..<start) { chunk, _ in cuts.lines.consume(chunk); return true } }
-        var first = RowCutter(cuts: cuts, quote: quote, delimiter: delimiter, start: start)
+        var first = RowCutter(
+            cuts: cuts, quote: quote, delimiter: delimiter, blankRowsAreRecords: blankRowsAreRecords, start: start)
         if file.size - start >= max(threshold, 2), sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1,
             let split = try file.lineStart(after: start + (file.size - start) / 2)
         {
@@ -124,7 +127,7 @@ public struct ShardPlanner {
             let second = SecondHalf(
                 RowCutter(
                     cuts: Cuts(targets: cuts.targets.filter { $0 > split }, lines: LineCounter()), quote: quote,
-                    delimiter: delimiter, start: split))
+                    delimiter: delimiter, blankRowsAreRecords: blankRowsAreRecords, start: split))
             var failure: FerryError?
             LargeStackThread.both(
                 {
@@ -139,7 +142,8 @@ public struct ShardPlanner {
             }
             // In order: the first half again, then on.
             first = RowCutter(
-                cuts: Cuts(targets: cuts.targets, lines: cuts.lines), quote: quote, delimiter: delimiter, start: start)
+                cuts: Cuts(targets: cuts.targets, lines: cuts.lines), quote: quote, delimiter: delimiter,
+                blankRowsAreRecords: blankRowsAreRecords, start: start)
         }
         try first.scan(file, start..<file.size)
         try first.finish(file)
@@ -165,6 +169,9 @@ public struct ShardPlanner {
         /// CSV and TSV: the delimiter, whose rows of it alone are no
         /// records; nil for JSON Lines.
         let delimiter: UInt8?
+        /// All ones, or none for CSV of one column, where a blank row is a
+        /// record: the blank rows' ends among the row ends are masked with it.
+        let blankMask: UInt64
         var rows: RowEndScanner
         /// Whether a row starts at the next byte, and whether it is a CR
         /// that starts a row (a CRLF row, blank, across two blocks).
@@ -181,9 +188,10 @@ public struct ShardPlanner {
         /// found in an earlier block, until its block is read; else -1.
         var skippedEnd = -1
 
-        init(cuts: Cuts, quote: UInt8?, delimiter: UInt8?, start: Int) {
+        init(cuts: Cuts, quote: UInt8?, delimiter: UInt8?, blankRowsAreRecords: Bool, start: Int) {
             self.cuts = cuts
             self.delimiter = delimiter
+            blankMask = blankRowsAreRecords ? 0 : .max
             csv = delimiter != nil
             rows = RowEndScanner(quote: quote)
             lastEnd = start
@@ -286,7 +294,7 @@ public struct ShardPlanner {
                     // and one of delimiters only is skipped as blank.
                     // JSON Lines: a row is looked at when it starts with white space.
                     let crStarts = rows.carriageReturns & starts
-                    let blankCSV = ends & (starts | (crStarts << 1) | crCarry | skipped)
+                    let blankCSV = ends & ((starts | (crStarts << 1) | crCarry) & blankMask | skipped)
                     startCarry = ends >> 63
                     crCarry = crStarts >> 63
                     let end = offset + block + 64

@@ -19,6 +19,9 @@ struct ShardSource {
     /// reader counts none of the rows skipped before it (as the halves of
     /// a validation do).
     let headerRowStart: Int
+    /// CSV and TSV: whether the rows have one column, where the reader
+    /// makes a record of a blank row after the first (a value of "").
+    let blankRowsAreRecords: Bool
     /// The codec options every shard reads with: the user's, and the delimiter.
     let codecOptions: OptionValues
 
@@ -40,8 +43,8 @@ struct ShardSource {
         self.file = file
         var codecOptions = asked
         guard codec.id == "csv" || codec.id == "tsv" else {
-            (quote, delimiter, header, self.codecOptions, dataStart, headerRowStart) = (
-                nil, nil, nil, codecOptions, 0, 0
+            (quote, delimiter, header, self.codecOptions, dataStart, headerRowStart, blankRowsAreRecords) = (
+                nil, nil, nil, codecOptions, 0, 0, false
             )
             return
         }
@@ -60,14 +63,14 @@ struct ShardSource {
         self.delimiter = delimiter
         self.codecOptions = codecOptions
         let sepLine = CSVSepLine.length(in: start, isWhole: start.count == file.size, quote: dialect.quote)
-        let found =
-            dialect.hasHeader
-            ? try Self.header(
-                file, from: sepLine, codec: codec, quote: dialect.quote, delimiter: delimiter, options: codecOptions)
-            : nil
-        header = found?.header
-        headerRowStart = found?.rowStart ?? sepLine
-        dataStart = header?.end ?? sepLine
+        // The first row the reader does not skip: the header, or without
+        // one the first record, whose width the reader takes too.
+        let found = try Self.header(
+            file, from: sepLine, codec: codec, quote: dialect.quote, delimiter: delimiter, options: codecOptions)
+        header = dialect.hasHeader ? found.header : nil
+        headerRowStart = found.rowStart
+        dataStart = header?.end ?? found.rowStart
+        blankRowsAreRecords = found.header.fields.count == 1
     }
 
     /// A byte as the value of `--delimiter`.
@@ -78,7 +81,8 @@ struct ShardSource {
     /// The header row, the first row after `start` (after a `sep=` line)
     /// that the reader does not skip as blank or as delimiters only: where
     /// it starts and ends (its row end outside quotes), the lines it takes
-    /// with the bytes before it, and the columns it names.
+    /// with the bytes before it, and the columns it names (`columnN` with
+    /// `--no-header`, one a field of that first record).
     private static func header(
         _ file: RandomAccessFile, from start: Int, codec: any Codec, quote: UInt8, delimiter: UInt8,
         options: OptionValues

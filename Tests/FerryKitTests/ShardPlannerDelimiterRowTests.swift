@@ -88,4 +88,48 @@ import Testing
         #expect(report.files.first?.records == plan.records)
         #expect(plan.records == rows.filter(\.isRecord).count)
     }
+
+    /// In a CSV file of one column, the reader makes a record of a blank
+    /// row after the header (or after the first record, with no header):
+    /// a value of "". The planner counts it too, and skips the blank rows
+    /// before, as the reader does.
+    @Test(arguments: [true, false]) func blankRowsOfOneColumnAreRecords(header: Bool) throws {
+        var rows = [Row(text: "\n", isRecord: false), Row(text: ",\n", isRecord: false)]
+        if header { rows.append(Row(text: "name\n", isRecord: false)) }
+        for index in 0..<300 {
+            if index % 9 == 0 {
+                rows.append(Row(text: ",\n", isRecord: false))
+            } else if index % 4 == 1 {
+                // Without a header, blank rows before the first record are skipped.
+                let first = !header && !rows.contains(where: \.isRecord)
+                rows.append(Row(text: index % 8 == 1 ? "\r\n" : "\n", isRecord: !first))
+            } else {
+                rows.append(Row(text: "Item \(index)\n", isRecord: true))
+            }
+        }
+        rows.append(Row(text: "\n", isRecord: true))
+        let folder = try ScratchFolder()
+        let path = try folder.write("one.csv", rows.map(\.text).joined())
+        var recordStarts: [Int] = []
+        var offset = 0
+        for row in rows {
+            if row.isRecord { recordStarts.append(offset) }
+            offset += row.text.utf8.count
+        }
+        var onePass = ValidationOptions()
+        onePass.halvesThreshold = .max
+        if !header { onePass.codecOptions.values["no-header"] = "" }
+        var halves = onePass
+        halves.halvesThreshold = 1
+        let report = Validator().validate([path], options: onePass)
+        #expect(report.files.first?.records == recordStarts.count)
+        for shards in [1, 2, 7, 64, 400] {
+            let plan = try ShardPlanner().plan(path, shards: shards, options: onePass)
+            #expect(plan.records == recordStarts.count, "\(shards) shards")
+            for shard in plan.shards {
+                #expect(shard.firstRecord == recordStarts.filter { $0 < shard.start }.count + 1, "\(shards) shards")
+            }
+            #expect(try ShardPlanner().plan(path, shards: shards, options: halves) == plan, "\(shards) shards")
+        }
+    }
 }

@@ -108,11 +108,11 @@ public struct ShardPlanner {
     /// with a quote open after all (the line feed was inside a quoted
     /// field), the second half's work is dropped and it is read again after
     /// the first, in order.
-    /// - Parameter threshold: the size from which the rows are read in two
-    ///   halves (`ValidationOptions.halvesThreshold`).
     /// - Parameters:
     ///   - delimiter: CSV and TSV's; nil for JSON Lines.
     ///   - blankRowsAreRecords: CSV and TSV of one column (`ShardSource`).
+    ///   - threshold: the size from which the rows are read in two halves
+    ///     (`ValidationOptions.halvesThreshold`).
     private func cutRows(
         _ file: RandomAccessFile, from start: Int, quote: UInt8?, delimiter: UInt8?, blankRowsAreRecords: Bool,
         inHalvesFrom threshold: Int, into cuts: inout Cuts
@@ -277,7 +277,13 @@ public struct ShardPlanner {
                         while candidates != 0 {
                             let bit = candidates.trailingZeroBitCount
                             candidates &= candidates &- 1
-                            guard block + bit < chunk.count, base[block + bit] == delimiter,
+                            // A row that starts with the delimiter, then one more,
+                            // or a line end: the rest is read (an empty first
+                            // cell, the usual case, goes on with a value).
+                            let at = block + bit
+                            guard at < chunk.count, base[at] == delimiter,
+                                at + 1 == chunk.count || base[at + 1] == delimiter || base[at + 1] == 0x0A
+                                    || base[at + 1] == 0x0D,
                                 let end = ShardPlanner.delimitersOnlyRowEnd(
                                     from: blockStart + bit, in: chunk, at: offset, delimiter: delimiter, file: file)
                             else { continue }

@@ -42,18 +42,23 @@ import Testing
         return (header, rows)
     }
 
+    /// The byte offsets where the records of `rows` start, as the reader counts them.
+    static func recordStarts(_ rows: [Row]) -> [Int] {
+        var starts: [Int] = []
+        var offset = 0
+        for row in rows {
+            if row.isRecord { starts.append(offset) }
+            offset += row.text.utf8.count
+        }
+        return starts
+    }
+
     @Test(arguments: [(",", "\n", "p.csv"), (",", "\r\n", "crlf.csv"), ("\t", "\n", "p.tsv"), ("\t", "\r\n", "crlf.tsv")])
     func firstRecordsAreThoseOfOnePass(delimiter: String, lineEnd: String, name: String) throws {
         let (_, rows) = Self.rows(delimiter: delimiter, lineEnd: lineEnd)
         let folder = try ScratchFolder()
         let path = try folder.write(name, rows.map(\.text).joined())
-        // The records that start before each byte offset, counted as the reader counts them.
-        var recordStarts: [Int] = []
-        var offset = 0
-        for row in rows {
-            if row.isRecord { recordStarts.append(offset) }
-            offset += row.text.utf8.count
-        }
+        let recordStarts = Self.recordStarts(rows)
         var halves = ValidationOptions()
         halves.halvesThreshold = 1
         var onePass = ValidationOptions()
@@ -110,12 +115,7 @@ import Testing
         rows.append(Row(text: "\n", isRecord: true))
         let folder = try ScratchFolder()
         let path = try folder.write("one.csv", rows.map(\.text).joined())
-        var recordStarts: [Int] = []
-        var offset = 0
-        for row in rows {
-            if row.isRecord { recordStarts.append(offset) }
-            offset += row.text.utf8.count
-        }
+        let recordStarts = Self.recordStarts(rows)
         var onePass = ValidationOptions()
         onePass.halvesThreshold = .max
         if !header { onePass.codecOptions.values["no-header"] = "" }

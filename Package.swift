@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryBundleTests", dependencies: ["ferry", "FerryBundle", "FerryKit", "FerryTestSupport"]),
         // What the tests that run `ferry` share: paths, processes, scratch folders.
-        .target(name: "FerryTestSupport", path: "Tests/FerryTestSupport"),
+        .target(name: "FerryTestSupport", dependencies: ["FerryKit"], path: "Tests/FerryTestSupport"),
         .testTarget(
             name: "FerryCLITests", dependencies: ["ferry", "FerryCommandLine", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryInteropTests", dependencies: ["ferry", "FerryKit", "FerryTestSupport"]),

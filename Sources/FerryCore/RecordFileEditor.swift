@@ -43,6 +43,9 @@ public protocol EditableCodec: Codec {
 extension FerryError.Code {
     /// A file of a format that `add`, `edit` and `remove` do not change.
     public static let editFormatNotEditable = Self("edit.formatNotEditable", .usage)
+    /// Records read at a pointer (`--records-at`), which the editors do
+    /// not splice: they change a document whose top level holds the records.
+    public static let editRecordsAtNotEditable = Self("edit.recordsAtNotEditable", .usage)
     /// A field a CSV file has no column for.
     public static let editNewColumn = Self("edit.newColumn", .usage)
     /// Adding or removing a record of a JSON document that is one object.
@@ -52,6 +55,11 @@ extension FerryError.Code {
 extension FerryError {
     public static func editFormatNotEditable(_ format: String) -> FerryError {
         FerryError(.editFormatNotEditable, [.string(format)])
+    }
+
+    /// - Parameter pointer: the pointer as `--records-at` gave it.
+    public static func editRecordsAtNotEditable(_ pointer: String) -> FerryError {
+        FerryError(.editRecordsAtNotEditable, [.string(pointer)])
     }
 
     public static func editNewColumn(_ field: String, record: Int) -> FerryError {

@@ -224,8 +224,11 @@ public final class JSONFileEditor: RecordFileEditor {
 extension JSONCodec: EditableCodec {
     /// Records at a pointer (`--records-at`) are listed, not edited: the
     /// editor splices a top-level array.
+    /// - Throws: `edit.recordsAtNotEditable` with a pointer; `json.invalidPointer`.
     public func makeEditor(_ bytes: [UInt8], records: [Record], context: ReadContext) throws(FerryError) -> any RecordFileEditor {
-        if try Self.pointer(context) != nil { throw .editFormatNotEditable(id) }
+        if try Self.pointer(context) != nil, let pointer = context.options[Self.recordsAt] {
+            throw .editRecordsAtNotEditable(pointer)
+        }
         return try JSONFileEditor(bytes, records: records, lines: false, maxDepth: context.limits.maxDepth, format: id)
     }
 }

@@ -70,6 +70,9 @@ extension JSONReader: RawRecordReader {
                                 lineEnd = found + 1
                                 endsWithLineFeed = true
                             } else if !window.isAtEnd {
+                                // A line that holds a NUL goes through `next()`'s
+                                // steps, which refuse it at the NUL unbuffered.
+                                if Self.nulByte(in: buffer, from: start, to: window.count) != nil { break }
                                 throw .needMore
                             }
                             record = JSONScanner(

@@ -432,6 +432,9 @@ public final class JSONReader: RecordReader {
             var end = window.count
             var isFinal = window.isAtEnd
             var endsWithLineFeed = false
+            // The bytes up to a NUL of a line longer than the window, scanned
+            // to find the line's first error before it is buffered whole.
+            var upToNul = false
             if inLine {
                 if let found = window.bytes.withUnsafeBufferPointer({ Self.lineFeed(in: $0, from: position, to: end) }) {
                     end = found + 1
@@ -442,8 +445,16 @@ public final class JSONReader: RecordReader {
                     // value (NULs of UTF-16 or a binary file) is refused at
                     // its first byte, not once it is buffered whole.
                     try refuseUnstartableLine()
-                    if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
-                    continue
+                    // Nor is one that holds a NUL, which no JSON text holds
+                    // (a string holds it escaped): the scan fails at that
+                    // NUL at the latest, as it would on the whole line.
+                    guard let nul = window.bytes.withUnsafeBufferPointer({ Self.nulByte(in: $0, from: position, to: end) })
+                    else {
+                        if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
+                        continue
+                    }
+                    end = nul + 1
+                    upToNul = true
                 }
                 lineEnd = end
             }
@@ -453,6 +464,8 @@ public final class JSONReader: RecordReader {
                     isFinal: isFinal, maxDepth: maxDepth)
                 do throws(JSONScanError) {
                     let result = try body(&scanner)
+                    // No scan gets past a NUL; if one did, the line is read whole.
+                    if upToNul { return .failure(.needMore) }
                     position = scanner.position
                     return .success(result)
                 } catch {
@@ -465,6 +478,8 @@ public final class JSONReader: RecordReader {
             case .failure(.needMore):
                 if let dropped = try window.refillForRescan(keepingFrom: position) { position -= dropped }
             case .failure(.failed(let code, let arguments, let index)):
+                // The rest of a line cut at its NUL is dropped as it is read.
+                if upToNul { skipsRestOfLine = resumesAfterBadRecords }
                 // Cut off by its line's end: at the line feed, not past it.
                 let at = endsWithLineFeed ? min(index, end - 1) : index
                 throw FerryError(code, arguments, at: inRecord ? recordLocation(of: at) : window.location(of: at))
@@ -490,8 +505,17 @@ public final class JSONReader: RecordReader {
 
     /// The index of the first line feed in `buffer[from..<to]`, if any.
     static func lineFeed(in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        firstIndex(of: 0x0A, in: buffer, from: from, to: to)
+    }
+
+    /// The index of the first NUL byte in `buffer[from..<to]`, if any.
+    static func nulByte(in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        firstIndex(of: 0, in: buffer, from: from, to: to)
+    }
+
+    private static func firstIndex(of byte: Int32, in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
         guard from < to, let base = buffer.baseAddress,
-            let found = memchr(base + from, 0x0A, to - from)
+            let found = memchr(base + from, byte, to - from)
         else { return nil }
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }

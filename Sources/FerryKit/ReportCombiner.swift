@@ -53,7 +53,10 @@ public struct ReportCombiner {
         run.file.format = first.trace.format
         run.file.kind = shards.lazy.compactMap(\.kind).first
         var tables: [String: UniqueKeys] = [:]
-        var fileWarnings: [Diagnostic] = []
+        // Counts for the whole file (rows of delimiters only, rows padded),
+        // which one pass reports at its end whatever the cap: every shard's,
+        // added up, also those of shards after the cap.
+        let fileWarnings = shards.flatMap { $0.diagnostics.filter(\.isFileLevel) }
         var capRecord: Int?
         var relocator: RecordRelocator?
         for shard in shards {
@@ -90,7 +93,7 @@ public struct ReportCombiner {
                     guard at < record || (at == record && (!rulesOnly || diagnostic.isOfRules)) else { return }
                     next += 1
                     if diagnostic.isFileLevel {
-                        fileWarnings.append(diagnostic)
+                        continue
                     } else if diagnostic.code == .recordDuplicateKey {
                         report(firstOfKey(diagnostic, tables))
                     } else {

@@ -23,6 +23,15 @@ import FerryJSON
 // counts them for locations), so that each shard knows the number of its
 // first record and the line it starts on, and a reader of it names every
 // place as a reader of the whole file would.
+//
+// The reader skips CSV rows of delimiters only (`,,,`, as Excel leaves
+// below a table) as it skips blank rows, so they are no records here
+// either. Such a row starts with the delimiter: only a row that does is
+// looked at, from its first byte up to the first other one.
+//
+//     name,price\n ,,\n ,x,1\n       rows starting with ',' at 11 and 14
+//                 ^^^             11: delimiters, then LF: skipped
+//                     ^^^^^       14: ',' then 'x': a record
 
 /// Plans the shards of a CSV, TSV, JSON Lines or JSON array file.
 public struct ShardPlanner {
@@ -46,8 +55,8 @@ public struct ShardPlanner {
             try cutArray(file, into: &cuts)
         } else {
             try cutRows(
-                file, from: source.dataStart, quote: source.quote, csv: source.quote != nil,
-                inHalvesFrom: options.halvesThreshold, into: &cuts)
+                file, from: source.dataStart, quote: source.quote, delimiter: source.delimiter,
+                blankRowsAreRecords: source.blankRowsAreRecords, inHalvesFrom: options.halvesThreshold, into: &cuts)
         }
         cuts.finish(size: file.size)
         var shards: [ShardPlan.Shard] = []
@@ -99,14 +108,18 @@ public struct ShardPlanner {
     /// with a quote open after all (the line feed was inside a quoted
     /// field), the second half's work is dropped and it is read again after
     /// the first, in order.
-    /// - Parameter threshold: the size from which the rows are read in two
-    ///   halves (`ValidationOptions.halvesThreshold`).
+    /// - Parameters:
+    ///   - delimiter: CSV and TSV's; nil for JSON Lines.
+    ///   - blankRowsAreRecords: CSV and TSV of one column (`ShardSource`).
+    ///   - threshold: the size from which the rows are read in two halves
+    ///     (`ValidationOptions.halvesThreshold`).
     private func cutRows(
-        _ file: RandomAccessFile, from start: Int, quote: UInt8?, csv: Bool, inHalvesFrom threshold: Int,
-        into cuts: inout Cuts
+        _ file: RandomAccessFile, from start: Int, quote: UInt8?, delimiter: UInt8?, blankRowsAreRecords: Bool,
+        inHalvesFrom threshold: Int, into cuts: inout Cuts
     ) throws(FerryError) {
         if start > 0 { try file.scan(0..<start) { chunk, _ in cuts.lines.consume(chunk); return true } }
-        var first = RowCutter(cuts: cuts, quote: quote, csv: csv, start: start)
+        var first = RowCutter(
+            cuts: cuts, quote: quote, delimiter: delimiter, blankRowsAreRecords: blankRowsAreRecords, start: start)
         if file.size - start >= max(threshold, 2), sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1,
             let split = try file.lineStart(after: start + (file.size - start) / 2)
         {
@@ -114,7 +127,7 @@ public struct ShardPlanner {
             let second = SecondHalf(
                 RowCutter(
                     cuts: Cuts(targets: cuts.targets.filter { $0 > split }, lines: LineCounter()), quote: quote,
-                    csv: csv, start: split))
+                    delimiter: delimiter, blankRowsAreRecords: blankRowsAreRecords, start: split))
             var failure: FerryError?
             LargeStackThread.both(
                 {
@@ -128,7 +141,9 @@ public struct ShardPlanner {
                 return
             }
             // In order: the first half again, then on.
-            first = RowCutter(cuts: Cuts(targets: cuts.targets, lines: cuts.lines), quote: quote, csv: csv, start: start)
+            first = RowCutter(
+                cuts: Cuts(targets: cuts.targets, lines: cuts.lines), quote: quote, delimiter: delimiter,
+                blankRowsAreRecords: blankRowsAreRecords, start: start)
         }
         try first.scan(file, start..<file.size)
         try first.finish(file)
@@ -151,6 +166,12 @@ public struct ShardPlanner {
     private struct RowCutter {
         var cuts: Cuts
         let csv: Bool
+        /// CSV and TSV: the delimiter, whose rows of it alone are no
+        /// records; nil for JSON Lines.
+        let delimiter: UInt8?
+        /// All ones, or none for CSV of one column, where a blank row is a
+        /// record: the blank rows' ends among the row ends are masked with it.
+        let blankMask: UInt64
         var rows: RowEndScanner
         /// Whether a row starts at the next byte, and whether it is a CR
         /// that starts a row (a CRLF row, blank, across two blocks).
@@ -163,10 +184,15 @@ public struct ShardPlanner {
         var crAtEnd: UInt64 = 0
         /// 1 when the last byte read is a CR outside quotes; 2 once a lone one is found.
         var loneCR: UInt64 = 0
+        /// The offset of the line feed that ends a row of delimiters only
+        /// found in an earlier block, until its block is read; else -1.
+        var skippedEnd = -1
 
-        init(cuts: Cuts, quote: UInt8?, csv: Bool, start: Int) {
+        init(cuts: Cuts, quote: UInt8?, delimiter: UInt8?, blankRowsAreRecords: Bool, start: Int) {
             self.cuts = cuts
-            self.csv = csv
+            self.delimiter = delimiter
+            blankMask = blankRowsAreRecords ? 0 : .max
+            csv = delimiter != nil
             rows = RowEndScanner(quote: quote)
             lastEnd = start
             lines = cuts.lines.lines
@@ -202,7 +228,7 @@ public struct ShardPlanner {
         mutating func finish(_ file: RandomAccessFile) throws(FerryError) {
             cuts.lines.lines = lines
             if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
-            if lastEnd < file.size, ShardPlanner.holdsRecord(try file.bytes(lastEnd..<file.size), csv: csv) {
+            if lastEnd < file.size, ShardPlanner.holdsRecord(try file.bytes(lastEnd..<file.size), delimiter: delimiter) {
                 cuts.records += 1
             }
         }
@@ -238,17 +264,43 @@ public struct ShardPlanner {
                         return false
                     }
                     loneCR = outsideReturns >> 63
+                    let starts = (ends << 1) | startCarry
+                    // The ends of this block's rows of delimiters only.
+                    var skipped: UInt64 = 0
+                    if let delimiter {
+                        let blockStart = offset + block
+                        if skippedEnd >= 0 && skippedEnd < blockStart + 64 {
+                            skipped = 1 << UInt64(skippedEnd - blockStart)
+                            skippedEnd = -1
+                        }
+                        var candidates = starts
+                        while candidates != 0 {
+                            let bit = candidates.trailingZeroBitCount
+                            candidates &= candidates &- 1
+                            // A row that starts with the delimiter, then one more,
+                            // or a line end: the rest is read (an empty first
+                            // cell, the usual case, goes on with a value).
+                            let at = block + bit
+                            guard at < chunk.count, base[at] == delimiter,
+                                at + 1 == chunk.count || base[at + 1] == delimiter || base[at + 1] == 0x0A
+                                    || base[at + 1] == 0x0D,
+                                let end = ShardPlanner.delimitersOnlyRowEnd(
+                                    from: blockStart + bit, in: chunk, at: offset, delimiter: delimiter, file: file)
+                            else { continue }
+                            if end < blockStart + 64 { skipped |= 1 << UInt64(end - blockStart) } else { skippedEnd = end }
+                        }
+                    }
                     if ends == 0 {
                         startCarry = 0
                         crCarry = 0
                         block += 64
                         continue
                     }
-                    // CSV: a row that is a line end alone (LF, or CR LF) is blank.
+                    // CSV: a row that is a line end alone (LF, or CR LF) is blank,
+                    // and one of delimiters only is skipped as blank.
                     // JSON Lines: a row is looked at when it starts with white space.
-                    let starts = (ends << 1) | startCarry
                     let crStarts = rows.carriageReturns & starts
-                    let blankCSV = ends & (starts | (crStarts << 1) | crCarry)
+                    let blankCSV = ends & ((starts | (crStarts << 1) | crCarry) & blankMask | skipped)
                     startCarry = ends >> 63
                     crCarry = crStarts >> 63
                     let end = offset + block + 64
@@ -268,10 +320,11 @@ public struct ShardPlanner {
                             blank = blankCSV & (1 << UInt64(bit)) != 0
                         } else if lastEnd >= offset {
                             blank = !ShardPlanner.holdsRecord(
-                                UnsafeRawBufferPointer(rebasing: chunk[(lastEnd - offset)..<rowEnd]), csv: false)
+                                UnsafeRawBufferPointer(rebasing: chunk[(lastEnd - offset)..<rowEnd]), delimiter: nil)
                         } else {
                             // A line from the chunk before: read again, once.
-                            blank = !ShardPlanner.holdsRecord((try? file.bytes(lastEnd..<offset + rowEnd)) ?? [], csv: false)
+                            blank = !ShardPlanner.holdsRecord(
+                                (try? file.bytes(lastEnd..<offset + rowEnd)) ?? [], delimiter: nil)
                         }
                         if !blank { cuts.records += 1 }
                         lastEnd = offset + rowEnd
@@ -293,9 +346,40 @@ public struct ShardPlanner {
     }
 
     /// Whether the bytes of a row hold a record: a CSV row that is more than
-    /// a line end, a JSON Lines line that is more than white space.
-    fileprivate static func holdsRecord<Bytes: Collection<UInt8>>(_ bytes: Bytes, csv: Bool) -> Bool {
-        csv ? bytes.contains { $0 != 0x0D && $0 != 0x0A } : bytes.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }
+    /// delimiters and a line end (`delimiter` given), a JSON Lines line that
+    /// is more than white space (nil).
+    static func holdsRecord<Bytes: Collection<UInt8>>(_ bytes: Bytes, delimiter: UInt8?) -> Bool {
+        guard let delimiter else { return bytes.contains { ![0x20, 0x09, 0x0D, 0x0A].contains($0) } }
+        return bytes.contains { $0 != 0x0D && $0 != 0x0A && $0 != delimiter }
+    }
+
+    /// The offset of the line feed that ends the row starting at `start`
+    /// when the row is delimiters only, then LF or CR LF, as the CSV reader
+    /// skips it; nil when another byte comes first. The bytes are read
+    /// from `chunk` (at `offset` in the file) and, past it, from the file.
+    /// - Complexity: O(n) in the delimiters at `start`.
+    static func delimitersOnlyRowEnd(
+        from start: Int, in chunk: UnsafeRawBufferPointer, at offset: Int, delimiter: UInt8, file: RandomAccessFile
+    ) -> Int? {
+        var more: [UInt8] = []
+        var moreStart = offset + chunk.count
+        func byte(_ at: Int) -> UInt8? {
+            if at < offset + chunk.count { return chunk[at - offset] }
+            if at - moreStart >= more.count {
+                // A row of delimiters only across the chunk's end: rare, read on a little.
+                moreStart = at
+                more = (try? file.bytes(at..<min(at + 4096, file.size))) ?? []
+                if more.isEmpty { return nil }
+            }
+            return more[at - moreStart]
+        }
+        var at = start
+        while byte(at) == delimiter { at += 1 }
+        switch byte(at) {
+        case 0x0A: return at
+        case 0x0D: return byte(at + 1) == 0x0A ? at + 1 : nil
+        default: return nil
+        }
     }
 
     /// The elements of a JSON array.

@@ -13,6 +13,15 @@ struct ShardSource {
     /// Where the rows after the header start: after the header row, or
     /// after Excel's `sep=` line without one (CSVSepLine.swift), else 0.
     let dataStart: Int
+    /// Where the header row itself starts: after the `sep=` line, and
+    /// after blank rows and rows of delimiters only before it. A later
+    /// shard reads the header row alone before its own bytes, so that its
+    /// reader counts none of the rows skipped before it (as the halves of
+    /// a validation do).
+    let headerRowStart: Int
+    /// CSV and TSV: whether the rows have one column, where the reader
+    /// makes a record of a blank row after the first (a value of "").
+    let blankRowsAreRecords: Bool
     /// The codec options every shard reads with: the user's, and the delimiter.
     let codecOptions: OptionValues
 
@@ -34,7 +43,9 @@ struct ShardSource {
         self.file = file
         var codecOptions = asked
         guard codec.id == "csv" || codec.id == "tsv" else {
-            (quote, delimiter, header, self.codecOptions, dataStart) = (nil, nil, nil, codecOptions, 0)
+            (quote, delimiter, header, self.codecOptions, dataStart, headerRowStart, blankRowsAreRecords) = (
+                nil, nil, nil, codecOptions, 0, 0, false
+            )
             return
         }
         let preferred = codec.id == "tsv" ? UInt8(0x09) : UInt8(ascii: ",")
@@ -52,10 +63,14 @@ struct ShardSource {
         self.delimiter = delimiter
         self.codecOptions = codecOptions
         let sepLine = CSVSepLine.length(in: start, isWhole: start.count == file.size, quote: dialect.quote)
-        header =
-            dialect.hasHeader
-            ? try Self.header(file, from: sepLine, codec: codec, quote: dialect.quote, options: codecOptions) : nil
-        dataStart = header?.end ?? sepLine
+        // The first row the reader does not skip: the header, or without
+        // one the first record, whose width the reader takes too.
+        let found = try Self.header(
+            file, from: sepLine, codec: codec, quote: dialect.quote, delimiter: delimiter, options: codecOptions)
+        header = dialect.hasHeader ? found.header : nil
+        headerRowStart = found.rowStart
+        dataStart = header?.end ?? found.rowStart
+        blankRowsAreRecords = found.header.fields.count == 1
     }
 
     /// A byte as the value of `--delimiter`.
@@ -63,16 +78,29 @@ struct ShardSource {
         "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
     }
 
-    /// The header row, which starts at `start` (after a `sep=` line): where
-    /// it ends (the first row end outside quotes), the lines it takes with
-    /// the bytes before it, and the columns it names.
+    /// The header row, the first row after `start` (after a `sep=` line)
+    /// that the reader does not skip as blank or as delimiters only: where
+    /// it starts and ends (its row end outside quotes), the lines it takes
+    /// with the bytes before it, and the columns it names (`columnN` with
+    /// `--no-header`, one a field of that first record).
     private static func header(
-        _ file: RandomAccessFile, from start: Int, codec: any Codec, quote: UInt8, options: OptionValues
-    ) throws(FerryError) -> ShardPlan.Header {
+        _ file: RandomAccessFile, from start: Int, codec: any Codec, quote: UInt8, delimiter: UInt8,
+        options: OptionValues
+    ) throws(FerryError) -> (header: ShardPlan.Header, rowStart: Int) {
         var rows = RowEndScanner(quote: quote)
         var end = file.size
+        var rowStart = start
         try file.scan(start..<file.size, chunk: 1 << 16) { chunk, offset in
             rows.scan(chunk) { found in
+                let holdsRecord =
+                    rowStart >= offset
+                    ? ShardPlanner.holdsRecord(
+                        UnsafeRawBufferPointer(rebasing: chunk[(rowStart - offset)..<found]), delimiter: delimiter)
+                    : ShardPlanner.holdsRecord((try? file.bytes(rowStart..<offset + found)) ?? [], delimiter: delimiter)
+                guard holdsRecord else {
+                    rowStart = offset + found
+                    return true
+                }
                 end = offset + found
                 return false
             }
@@ -90,7 +118,7 @@ struct ShardSource {
             try reader.start()
             fields = reader.header?.names ?? []
         }
-        return ShardPlan.Header(end: end, lines: lines, fields: fields)
+        return (ShardPlan.Header(end: end, lines: lines, fields: fields), min(rowStart, end))
     }
 }
 
@@ -151,8 +179,8 @@ struct ShardReading {
         var from = range.start
         var suffix: [UInt8] = []
         if let header = source.header, range.start > 0 {
-            prefix = try file.bytes(0..<header.end)
-            prefixLines = header.lines
+            prefix = try file.bytes(source.headerRowStart..<header.end)
+            prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
         } else {
             prefixLines = 0
         }

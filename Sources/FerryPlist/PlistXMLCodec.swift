@@ -35,7 +35,7 @@ public struct PlistXMLCodec: Codec {
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        XMLPlistReader(try XMLPlistEncoding.utf8(input), limits: context.limits)
+        try XMLPlistReader(input, limits: context.limits)
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {

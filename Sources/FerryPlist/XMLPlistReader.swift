@@ -46,10 +46,13 @@ public final class XMLPlistReader: RecordReader {
     private var cache = XMLPlistFieldLists()
 
     /// - Parameters:
-    ///   - input: the bytes.
+    ///   - input: the bytes: UTF-8, or UTF-16 after a byte order mark,
+    ///     converted to UTF-8 as they are read (`XMLPlistEncoding`), as
+    ///     `PlistXMLCodec` reads them.
     ///   - limits: nesting depth and record size.
-    public init(_ input: any ByteInput, limits: ReadLimits = ReadLimits()) {
-        window = InputWindow(input, limit: limits.maxRecordBytes)
+    /// - Throws: `io.readFailed` while looking at the first two bytes.
+    public init(_ input: any ByteInput, limits: ReadLimits = ReadLimits()) throws(FerryError) {
+        window = InputWindow(try XMLPlistEncoding.utf8(input), limit: limits.maxRecordBytes)
         maxDepth = limits.maxDepth
         maxRecordBytes = limits.maxRecordBytes
     }

@@ -89,4 +89,21 @@ import Testing
         #expect(result.status != 0)
         #expect(result.diagnostics.first?.code == "shard.notSplittable", "\(result.err)")
     }
+
+    /// `add`, `edit` and `remove` splice a top-level array: records at a
+    /// pointer are refused with a code of their own, which names the
+    /// option and its pointer, and the file is left as it was.
+    @Test(arguments: [
+        ["edit", "1", "--set", "price=1"], ["add", "--set", "name=PS5", "--set", "price=499"], ["remove", "1"],
+    ])
+    func editingCommandsRefuseIt(command: [String]) throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("shop.json", Self.wrapped)
+        let result = try Ferry.run([command[0], input] + command.dropFirst() + ["--records-at", "/products"])
+        #expect(result.status == 2, "\(result.err)")
+        let diagnostic = try #require(result.diagnostics.first, "\(result.err)")
+        #expect(diagnostic.code == "edit.recordsAtNotEditable")
+        #expect(result.err.contains("--records-at /products"), "\(result.err)")
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == Self.wrapped)
+    }
 }

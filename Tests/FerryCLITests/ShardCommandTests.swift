@@ -12,9 +12,11 @@ import Testing
     /// quotes (most bytes of the file are inside quotes, so the planner's
     /// targets fall inside them), with a blank line, a negative price, an
     /// empty name, and skus repeated near and far (record 7's at 58, 59
-    /// and 118; record 60's at 61).
-    static func productsCSV() -> String {
-        var lines = ["name,price,sku,notes"]
+    /// and 118; record 60's at 61). With `delimiterRows`, rows of
+    /// delimiters only (which the reader skips) come before the header and
+    /// after every 9th record.
+    static func productsCSV(delimiterRows: Bool = false) -> String {
+        var lines = (delimiterRows ? [",,,"] : []) + ["name,price,sku,notes"]
         for row in 1...120 {
             var name = "Product \(row)"
             var price = "\(row).5"
@@ -26,16 +28,18 @@ import Testing
             let notes = "\"line one of \(row)\nline two, \"\"quoted\"\"\nline three\n\nend\""
             lines.append("\(name),\(price),\(sku),\(notes)")
             if row == 40 { lines.append("") }
+            if delimiterRows && row % 9 == 0 { lines.append(row % 2 == 0 ? ",,," : ",,,,,,,,") }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The inputs: the CSV above, and the same records as JSON Lines,
-    /// pretty JSON and compact JSON (converted by ferry, kind generic so
-    /// that the bad records pass).
+    /// The inputs: the CSV above, the same with rows of delimiters only
+    /// (`d.csv`), and the same records as JSON Lines, pretty JSON and
+    /// compact JSON (converted by ferry, kind generic so that the bad
+    /// records pass).
     static func inputs(in folder: ScratchFolder) throws -> [String: String] {
         let csv = try folder.write("p.csv", productsCSV())
-        var inputs = ["csv": csv]
+        var inputs = ["csv": csv, "d.csv": try folder.write("d.csv", productsCSV(delimiterRows: true))]
         for (name, extra) in [("p.jsonl", [String]()), ("p.json", []), ("c.json", ["--compact"])] {
             let path = folder.path(name)
             let made = try Ferry.run(["convert", csv, path, "--kind", "generic", "-q"] + extra)
@@ -50,6 +54,7 @@ import Testing
     /// What each input is converted to.
     static let outputs: [String: [[String]]] = [
         "csv": [["--to", "json"], ["--to", "csv"]],
+        "d.csv": [["--to", "json"], ["--to", "csv"]],
         "p.jsonl": [["--to", "json"], ["--to", "jsonl"]],
         "p.json": [["--to", "json"], ["--to", "csv"]],
         "c.json": [["--to", "json", "--compact"]],
@@ -67,10 +72,11 @@ import Testing
 
     // MARK: - The plan
 
-    @Test(arguments: shardCounts)
-    func rangesCoverTheFileInOrderAndStartAtRecords(count: Int) throws {
+    /// With rows of delimiters only too, which are no records.
+    @Test(arguments: shardCounts, [false, true])
+    func rangesCoverTheFileInOrderAndStartAtRecords(count: Int, delimiterRows: Bool) throws {
         let folder = try ScratchFolder()
-        let input = try folder.write("p.csv", Self.productsCSV())
+        let input = try folder.write("p.csv", Self.productsCSV(delimiterRows: delimiterRows))
         let bytes = try folder.read("p.csv")
         let (_, plan) = try Self.plan(input, count, in: folder)
         let shards = try #require(plan["shards"] as? [[String: Int]])
@@ -114,7 +120,7 @@ import Testing
 
     // MARK: - Convert
 
-    @Test(arguments: ["csv", "p.jsonl", "p.json", "c.json"])
+    @Test(arguments: ["csv", "d.csv", "p.jsonl", "p.json", "c.json"])
     func concatenatedShardsAreTheOneMachineOutput(input name: String) throws {
         let folder = try ScratchFolder()
         let input = try #require(try Self.inputs(in: folder)[name])
@@ -215,7 +221,7 @@ import Testing
 
     // MARK: - Validate and combine
 
-    @Test(arguments: ["csv", "p.jsonl", "p.json", "c.json"])
+    @Test(arguments: ["csv", "d.csv", "p.jsonl", "p.json", "c.json"])
     func combinedReportIsTheOneMachineReport(input name: String) throws {
         let folder = try ScratchFolder()
         let input = try #require(try Self.inputs(in: folder)[name])

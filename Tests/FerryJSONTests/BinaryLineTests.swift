@@ -5,27 +5,37 @@ import Testing
 /// A JSON Lines line whose first byte cannot start JSON (NULs from UTF-16
 /// or a binary file) is refused at that byte, before its line is buffered.
 @Suite struct BinaryLineTests {
-    /// `count` NUL bytes, then `tail`, handed out without ever being held
-    /// whole; counts what was read.
+    /// `head`, then `count` NUL bytes, then `tail`, handed out without
+    /// ever being held whole; counts what was read.
     final class ZerosInput: ByteInput {
         let name = "zeros.jsonl"
         let sizeHint: Int? = nil
         private let count: Int
+        private let head: [UInt8]
         private let tail: [UInt8]
         private(set) var delivered = 0
 
-        init(count: Int, tail: String = "") {
+        init(head: String = "", count: Int, tail: String = "") {
+            self.head = Array(head.utf8)
             self.count = count
             self.tail = Array(tail.utf8)
         }
 
         func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
-            let zeros = min(buffer.count, max(count - delivered, 0))
-            if let base = buffer.baseAddress { base.initializeMemory(as: UInt8.self, repeating: 0, count: zeros) }
-            var written = zeros
+            var written = 0
+            while written < buffer.count && delivered < head.count {
+                buffer[written] = head[delivered]
+                written += 1
+                delivered += 1
+            }
+            let zeros = min(buffer.count - written, max(head.count + count - delivered, 0))
+            if let base = buffer.baseAddress {
+                (base + written).initializeMemory(as: UInt8.self, repeating: 0, count: zeros)
+            }
+            written += zeros
             delivered += zeros
-            while written < buffer.count && delivered < count + tail.count {
-                buffer[written] = tail[delivered - count]
+            while written < buffer.count && delivered < head.count + count + tail.count {
+                buffer[written] = tail[delivered - head.count - count]
                 written += 1
                 delivered += 1
             }
@@ -97,5 +107,42 @@ import Testing
         let error = try #require(JSONTest.readError([0x5B, 0x00, 0x7B, 0x00]))
         #expect(error.code == .jsonNullByte)
         #expect(error.place == [1, 2])
+    }
+
+    /// A line that starts as JSON and goes on in NUL bytes (a record cut
+    /// short by a disk full of zeros) is refused at its first NUL, where
+    /// a scan of the whole line would refuse it, without buffering the line.
+    @Test(arguments: [
+        ("{", 2, FerryError.Code.jsonNullByte), ("{\"name\": \"Wii", 14, .jsonControlCharacter),
+        ("{\"a\": [1, 2", 12, .jsonNullByte),
+    ])
+    func nulAfterTheStartOfALineIsRefusedAtIt(start: String, column: Int, code: FerryError.Code) throws {
+        let first = "{\"a\":1}\n"
+        let input = ZerosInput(head: first + start, count: Self.hundredMegabytes, tail: "\n{\"a\":2}\n")
+        let reader = JSONReader(input, layout: .lines, resumesAfterBadRecords: true)
+        #expect(try reader.next()?["a"] == .integer(1))
+        let error = try #require(throws: FerryError.self) { try reader.next() }
+        #expect(error.code == code)
+        #expect(error.place == [2, column])
+        #expect(error.location.byteOffset == first.utf8.count + column - 1)
+        #expect(error.location.record == 1)
+        #expect(input.delivered <= 1 << 20)
+        // Validation goes on at the next line.
+        let record = try #require(try reader.next())
+        #expect(record["a"] == .integer(2))
+        #expect(record.origin.index == 2)
+    }
+
+    @Test func rawReadingRefusesANulAfterTheStartTheSameWay() throws {
+        let input = ZerosInput(head: "{\"a\":1}\n{\"a\":", count: Self.hundredMegabytes)
+        let reader = JSONReader(input, layout: .lines)
+        var records = 0
+        let error = try #require(throws: FerryError.self) {
+            while try reader.readRaw({ _ throws(FerryError) in records += 1 }) {}
+        }
+        #expect(records == 1)
+        #expect(error.code == .jsonNullByte)
+        #expect(error.place == [2, 6])
+        #expect(input.delivered <= 1 << 20)
     }
 }

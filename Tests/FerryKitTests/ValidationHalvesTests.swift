@@ -195,51 +195,6 @@ import Testing
         #expect(strict.worstCategory == .data)
     }
 
-    // MARK: - Comparing
-
-    /// Validates `path` in one pass and in halves, under several caps, and
-    /// expects the same reports.
-    /// - Parameter inHalves: whether the halves must have been used; nil
-    ///   when the input may send them back to one pass.
-    /// - Returns: the report without a cap.
-    @discardableResult
-    private func expectSameReports(
-        _ path: String, inHalves: Bool?, schema: Schema? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation,
-        options configure: (inout ValidationOptions) -> Void = { _ in }
-    ) throws -> ValidationReport {
-        var uncapped: ValidationReport?
-        for cap in [nil, 1, 7, 60] as [Int?] {
-            var onePass = ValidationOptions()
-            configure(&onePass)
-            onePass.schema = schema
-            onePass.maxErrors = cap
-            onePass.halvesThreshold = .max
-            var halves = onePass
-            halves.halvesThreshold = 0
-            let expected = Validator().validate([path], options: onePass)
-            let got = Validator().validate([path], options: halves)
-            #expect(expected.files.first?.readInHalves == false, sourceLocation: sourceLocation)
-            if let inHalves {
-                #expect(got.files.first?.readInHalves == inHalves, "cap \(String(describing: cap))", sourceLocation: sourceLocation)
-            }
-            #expect(Self.summary(got) == Self.summary(expected), "cap \(String(describing: cap))", sourceLocation: sourceLocation)
-            let pairs = zip(got.diagnostics, expected.diagnostics)
-            if let (index, pair) = pairs.enumerated().first(where: { $0.element.0 != $0.element.1 }) {
-                Issue.record("cap \(String(describing: cap)): diagnostic \(index) is \(pair.0), expected \(pair.1)", sourceLocation: sourceLocation)
-            }
-            #expect(got.diagnostics.count == expected.diagnostics.count, sourceLocation: sourceLocation)
-            if cap == nil { uncapped = got }
-        }
-        return try #require(uncapped)
-    }
-
-    private static func summary(_ report: ValidationReport) -> String {
-        let files = report.files.map {
-            "\($0.path) \($0.format ?? "-") \($0.kind.map(\.rawValue) ?? "-") records \($0.records) invalid \($0.invalidRecords) unchecked \($0.uncheckedRecords) complete \($0.complete) errors \($0.errors) warnings \($0.warnings)"
-        }
-        return files.joined(separator: "\n") + " cap \(report.reachedCap) categories \(report.errorCategories.map { "\($0)" }.sorted())"
-    }
-
     // MARK: - Data
 
     /// About 3,000 products with errors of every kind a CSV reader and the

@@ -168,7 +168,7 @@ import Testing
     @Test func aFailedReaderStaysFailed() throws {
         let text =
             "<array><dict><key>a</key><integer>1</integer></dict><dict><key>a</key><integer>x</integer></dict></array>"
-        let reader = XMLPlistReader(MemoryInput(text))
+        let reader = try XMLPlistReader(MemoryInput(text))
         #expect(try reader.next() != nil)
         var first: FerryError?
         do throws(FerryError) {

@@ -204,7 +204,7 @@ import Testing
             XMLPlistTest.header
             + "<array>\n\t<dict><key>a</key><integer>1</integer></dict>\n\t<dict/>\n</array>\n</plist>\n"
         let bytes = Array(text.utf8)
-        let reader = XMLPlistReader(MemoryInput(bytes))
+        let reader = try XMLPlistReader(MemoryInput(bytes))
         var origins: [RecordOrigin] = []
         var places: [[Int?]] = []
         while let record = try reader.next() {

@@ -33,7 +33,7 @@ enum XMLPlistTest {
 
     /// Every record of `input`.
     static func records(_ input: any ByteInput, limits: ReadLimits = ReadLimits()) throws(FerryError) -> [Record] {
-        let reader = XMLPlistReader(input, limits: limits)
+        let reader = try XMLPlistReader(input, limits: limits)
         var records: [Record] = []
         while let record = try reader.next() { records.append(record) }
         return records

@@ -15,15 +15,16 @@ let test: FuzzTest = { data, size in
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int(state >> 61) % 7 + 1
     }
-    let reader = XMLPlistReader(input)
+    guard let reader = try? XMLPlistReader(input) else { return 0 }
     var records: [Record] = []
     while let record = try? reader.next() { records.append(record) }
     let output = MemoryOutput()
     let writer = XMLPlistWriter(output)
     for record in records { try? writer.write(record) }
     try? writer.finish()
-    let again = XMLPlistReader(MemoryInput(output.bytes))
-    while (try? again.next()) != nil {}
+    if let again = try? XMLPlistReader(MemoryInput(output.bytes)) {
+        while (try? again.next()) != nil {}
+    }
     return 0
 }
 exit(runFuzzer(test))

@@ -51,7 +51,7 @@ public final class EditedFile {
     ///     format that cannot be edited is read all the same, and its
     ///     editor refuses every change.
     /// - Throws: `io.*`, `gzip.*`, the codec's reading errors,
-    ///   `edit.formatNotEditable`, `edit.fileChanged`.
+    ///   `edit.formatNotEditable`, `edit.recordsAtNotEditable`, `edit.fileChanged`.
     public init(
         path: String, from: String? = nil, kind: RecordKind? = nil, schema: Schema? = nil,
         options: OptionValues = OptionValues(), limits: ReadLimits = ReadLimits(), registry: CodecRegistry = .standard,
@@ -94,7 +94,7 @@ public final class EditedFile {
                 editor = try EditedFile.editor(
                     for: codec, bytes: codecCompresses ? raw : bytes, records: records, context: context,
                     splices: !bytes.isEmpty)
-            } catch where !forEditing && error.code == .editFormatNotEditable {
+            } catch where !forEditing && (error.code == .editFormatNotEditable || error.code == .editRecordsAtNotEditable) {
                 editor = ReadOnlyEditor(records: records, refusal: error)
             }
         } catch {

@@ -254,20 +254,7 @@ final class MergeReading {
         place: (Int) throws(FerryError) -> MergeReport.Place
     ) throws(FerryError) -> [MergeReport.Conflict] {
         guard !conflicts.isEmpty else { return [] }
-        // Every record of a conflict, once, in reading order.
-        var records: [Int] = []
-        records.reserveCapacity(2 * conflicts.count)
-        for conflict in conflicts {
-            records.append(conflict.first)
-            records.append(conflict.second)
-        }
-        records.sort()
-        var unique = 0
-        for record in records where unique == 0 || records[unique - 1] != record {
-            records[unique] = record
-            unique += 1
-        }
-        records.removeLast(records.count - unique)
+        let records = Self.records(of: conflicts)
         var places: [MergeReport.Place] = []
         places.reserveCapacity(records.count)
         for record in records { places.append(try place(record)) }
@@ -289,6 +276,24 @@ final class MergeReading {
                     keptSecond: conflict.keptSecond, differences: conflict.differences)
             }
         }
+    }
+
+    /// Every record of `conflicts`, once each, in reading order.
+    static func records(of conflicts: [MergeIndex.Conflict]) -> [Int] {
+        var records: [Int] = []
+        records.reserveCapacity(2 * conflicts.count)
+        for conflict in conflicts {
+            records.append(conflict.first)
+            records.append(conflict.second)
+        }
+        records.sort()
+        var unique = 0
+        for record in records where unique == 0 || records[unique - 1] != record {
+            records[unique] = record
+            unique += 1
+        }
+        records.removeLast(records.count - unique)
+        return records
     }
 
     /// Calls `body` with record `sequence` (0-based, in reading order) of a

@@ -261,19 +261,7 @@ final class SpooledMerge {
         _ candidates: [MergeIndex.Conflict], schema: Schema
     ) throws(FerryError) -> (conflicts: [MergeIndex.Conflict], equalPairs: Set<UInt64>) {
         guard !candidates.isEmpty else { return ([], []) }
-        var wanted: [Int] = []
-        wanted.reserveCapacity(2 * candidates.count)
-        for candidate in candidates {
-            wanted.append(candidate.first)
-            wanted.append(candidate.second)
-        }
-        wanted.sort()
-        var unique = 0
-        for sequence in wanted where unique == 0 || wanted[unique - 1] != sequence {
-            wanted[unique] = sequence
-            unique += 1
-        }
-        wanted.removeLast(wanted.count - unique)
+        let wanted = MergeReading.records(of: candidates)
         let store = try reread(wanted)
         // The position of record `sequence` in `wanted`, which is its index in `store`.
         func stored(_ sequence: Int) -> Int {

@@ -87,9 +87,18 @@ final class MergeIndex {
     func conflict(_ earlier: RawRecord, _ later: RawRecord, first: Int, second: Int) -> Conflict? {
         // Equal records (most duplicates) cost no allocation.
         guard !equality.equal(earlier, later) else { return nil }
+        return likelyConflict(earlier, later, first: first, second: second)
+    }
+
+    /// As `conflict`, for a pair that most likely differs (their value
+    /// digests do): the differences are looked for at once, with no test
+    /// of equality first.
+    func likelyConflict(_ earlier: RawRecord, _ later: RawRecord, first: Int, second: Int) -> Conflict? {
+        let differences = equality.differences(earlier, later)
+        guard !differences.isEmpty else { return nil }
         return Conflict(
             key: keyFields.key(of: later)?.parts ?? [], first: first, second: second,
-            keptSecond: policy == .keepLast, differences: equality.differences(earlier, later))
+            keptSecond: policy == .keepLast, differences: differences)
     }
 
     /// The record first seen for the key of `kept[place]`.

@@ -244,22 +244,56 @@ final class MergeReading {
     /// The conflicts of a report, each record at its place (`place` gives
     /// it by record, in reading order) with its line where its file
     /// `hasLines`.
+    ///
+    /// The records are placed once each, in reading order, into an array
+    /// that a conflict finds its records in by binary search: a dictionary
+    /// of places cost about 2,500 instructions a conflict (100,000
+    /// conflicts: 0.25 billion).
     static func conflicts(
         _ conflicts: [MergeIndex.Conflict], hasLines: [String: Bool], limits: ReadLimits,
         place: (Int) throws(FerryError) -> MergeReport.Place
     ) throws(FerryError) -> [MergeReport.Conflict] {
-        var places: [Int: MergeReport.Place] = [:]
-        for conflict in conflicts {
-            for record in [conflict.first, conflict.second] where places[record] == nil {
-                places[record] = try place(record)
+        guard !conflicts.isEmpty else { return [] }
+        let records = Self.records(of: conflicts)
+        var places: [MergeReport.Place] = []
+        places.reserveCapacity(records.count)
+        for record in records { places.append(try place(record)) }
+        try SourceLines.fill(&places, hasLines: hasLines, limits: limits)
+        return records.withUnsafeBufferPointer { records in
+            // The place of `record`, which is one of `records`.
+            func placed(_ record: Int) -> MergeReport.Place {
+                var low = 0
+                var high = records.count - 1
+                while low < high {
+                    let middle = (low + high) / 2
+                    if records[middle] < record { low = middle + 1 } else { high = middle }
+                }
+                return places[low]
+            }
+            return conflicts.map { conflict in
+                MergeReport.Conflict(
+                    key: conflict.key, first: placed(conflict.first), second: placed(conflict.second),
+                    keptSecond: conflict.keptSecond, differences: conflict.differences)
             }
         }
-        try SourceLines.fill(&places, hasLines: hasLines, limits: limits)
-        return conflicts.map { conflict in
-            MergeReport.Conflict(
-                key: conflict.key, first: places[conflict.first]!, second: places[conflict.second]!,
-                keptSecond: conflict.keptSecond, differences: conflict.differences)
+    }
+
+    /// Every record of `conflicts`, once each, in reading order.
+    static func records(of conflicts: [MergeIndex.Conflict]) -> [Int] {
+        var records: [Int] = []
+        records.reserveCapacity(2 * conflicts.count)
+        for conflict in conflicts {
+            records.append(conflict.first)
+            records.append(conflict.second)
         }
+        records.sort()
+        var unique = 0
+        for record in records where unique == 0 || records[unique - 1] != record {
+            records[unique] = record
+            unique += 1
+        }
+        records.removeLast(records.count - unique)
+        return records
     }
 
     /// Calls `body` with record `sequence` (0-based, in reading order) of a

@@ -105,17 +105,20 @@ public struct Merger {
         report.output = path
         report.wasSpooled = true
         guard merge.conflicts.isEmpty || options.policy != .fail else {
-            report.conflicts = try merge.placedConflicts()
+            report.conflicts = try merge.placedConflicts().conflicts
             file?.discard()
             return report
         }
         let (destination, gzip) = try destinations(file: file, path: path)
-        // The output is written on this thread while another places the
-        // conflicts (it counts their files' lines): neither needs the other.
+        // The output is written on this thread while another settles and
+        // places the conflicts (it reads their records again and counts
+        // their files' lines): neither needs the other.
         let placing = ConflictPlacing(merge)
         LargeStackThread.both({ placing.written = Result { () throws(FerryError) in try merge.write(to: gzip ?? destination) } }, placing.run)
         try placing.written.get()
-        report.conflicts = try placing.placed.get()
+        let placed = try placing.placed.get()
+        report.conflicts = placed.conflicts
+        report.identicalDuplicates += placed.equalAfterAll
         try gzip?.finish()
         try file?.commit()
         report.outputFormat = codec.id
@@ -128,7 +131,7 @@ public struct Merger {
     /// until it is done, and only the writing one `written`.
     private final class ConflictPlacing: @unchecked Sendable {
         let merge: SpooledMerge
-        var placed: Result<[MergeReport.Conflict], FerryError> = .success([])
+        var placed: Result<(conflicts: [MergeReport.Conflict], equalAfterAll: Int), FerryError> = .success(([], 0))
         var written: Result<Void, FerryError> = .success(())
 
         init(_ merge: SpooledMerge) { self.merge = merge }

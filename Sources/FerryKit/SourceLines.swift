@@ -8,17 +8,16 @@ enum SourceLines {
     /// Fills in the line of every place in a file `hasLines` says has lines.
     /// - Throws: `io.*` when a file can no longer be read.
     static func fill(
-        _ places: inout [Int: MergeReport.Place], hasLines: [String: Bool], limits: ReadLimits
+        _ places: inout [MergeReport.Place], hasLines: [String: Bool], limits: ReadLimits
     ) throws(FerryError) {
-        // Each file's places by offset, gathered in one pass: filtering the
-        // places once a file cost a copy of them each time, and hashing a
-        // place's path 2,500 instructions a place. Places of one file share
-        // its path's string, which compares at once: the file of the place
-        // before is tried first.
-        var files: [(file: String, wanted: [(offset: Int, record: Int)])] = []
+        // Each file's places by offset, gathered in one pass: hashing a
+        // place's path cost 2,500 instructions a place. Places of one file
+        // share its path's string, which compares at once: the file of the
+        // place before is tried first.
+        var files: [(file: String, wanted: [(offset: Int, place: Int)])] = []
         var numbers: [String: Int] = [:]
         var last = -1
-        for (record, place) in places {
+        for (index, place) in places.enumerated() {
             if last < 0 || files[last].file != place.file {
                 if let number = numbers[place.file] {
                     last = number
@@ -28,12 +27,14 @@ enum SourceLines {
                     files.append((place.file, []))
                 }
             }
-            files[last].wanted.append((place.byteOffset, record))
+            files[last].wanted.append((place.byteOffset, index))
         }
         for (file, found) in files.sorted(by: { $0.file < $1.file }) where hasLines[file] == true {
-            let wanted = found.sorted { $0.offset < $1.offset }
+            // Places in reading order are mostly in order of offset already.
+            let ascending = zip(found, found.dropFirst()).allSatisfy { $0.offset <= $1.offset }
+            let wanted = ascending ? found : found.sorted { $0.offset < $1.offset }
             let lines = try self.lines(of: file, at: wanted.map(\.offset), limits: limits)
-            for (entry, line) in zip(wanted, lines) { places[entry.record]?.line = line }
+            for (entry, line) in zip(wanted, lines) { places[entry.place].line = line }
         }
     }
 

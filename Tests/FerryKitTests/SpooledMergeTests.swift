@@ -172,6 +172,31 @@ import Testing
         return reports[0]
     }
 
+    /// An input given twice: the places of its conflicts come in reading
+    /// order, which is not the file's order (its last record, then its
+    /// first again), and each still gets its own line, both ways.
+    @Test func conflictsOfAFileGivenTwiceHaveTheirLines() throws {
+        let folder = try ScratchFolder()
+        let a = try folder.write("a.jsonl", (0..<10).map { product($0) + "\n" }.joined())
+        let b = try folder.write(
+            "b.jsonl", [0, 9].map { product($0).replacingOccurrences(of: ".5}", with: ".25}") + "\n" }.joined())
+        var options = MergeOptions()
+        options.policy = .keepLast
+        options.overwrite = true
+        var outputs: [[UInt8]] = []
+        for spools in [true, false] {
+            options.spools = spools
+            let output = folder.path(spools ? "s.jsonl" : "g.jsonl")
+            let report = try Merger().merge([a, b, a], into: output, options: options)
+            outputs.append([UInt8](FileManager.default.contents(atPath: output) ?? Data()))
+            #expect(report.wasSpooled == spools)
+            #expect(report.conflicts.count == 4)
+            let lines = report.conflicts.flatMap { [$0.first, $0.second] }.filter { $0.file == a }.map(\.line)
+            #expect(lines == [1, 10, 1, 10])
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func canonicalLinesAreKeptAsRead() throws {
         let folder = try ScratchFolder()
         // Past the writer's 256 KiB chunks, in both halves.

@@ -34,6 +34,12 @@ import Testing
         ("", false), (".", false), ("example.", false), ("-host", false), ("host-", false), ("host_name", false),
         (String(repeating: "a", count: 64) + ".com", false), ("example\u{FF0E}com", false), ("ab--c.com", false),
         ("\u{212A}elvin.example.com", false), ("example.com\n", false),
+        // A-labels: the Punycode decoded, the U-label checked (RFC 5891, 5892).
+        ("xn--ll-0ea", true), ("xn--zca29lwxobi7a", true), ("xn--qmbc", true), ("xn--4dbc5h", true), ("xn--k8j5u", true),
+        ("xn--11b2ezcw70k", true), ("XN--9N2BP8Q.com", true),
+        ("xn--X", false), ("xn--al-0ea", false), ("xn--hello-zed", false), ("xn--07jt112bpxg", false),
+        ("xn--chb89f", false), ("xn--wva3j", false), ("xn--5db1e", false), ("xn--vek", false), ("xn--ngb6iyr", false),
+        ("xn--02b508i", false), ("XN--aa---o47jg78q", false), ("xn--abc-", false), ("xn--", false), ("xn--a!b", false),
     ])
     func hostname(_ text: String, valid: Bool) {
         #expect(SchemaFormat.hostname.accepts(text) == valid)

@@ -71,7 +71,8 @@ extension SchemaFormat {
 
     /// RFC 1123 labels of letters, digits and inner hyphens, 1 to 63 bytes
     /// each, 253 in all; a label with `--` in its third and fourth places
-    /// only as an A-label (`xn--`, RFC 5891 4.2.3.1). With `international`,
+    /// only as an A-label (`xn--`, RFC 5891 4.2.3.1) whose Punycode decodes
+    /// to a U-label (SchemaFormat+IDNA.swift). With `international`,
     /// bytes beyond ASCII pass as a U-label's.
     static func hostName(_ bytes: ArraySlice<UInt8>, international: Bool = false) -> Bool {
         guard !bytes.isEmpty, international || bytes.count <= 253 else { return false }
@@ -81,10 +82,11 @@ extension SchemaFormat {
                 label.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") || (international && $0 >= 0x80) })
             else { return false }
             let start = label.startIndex
-            if label.count >= 4, label[start + 2] == UInt8(ascii: "-"), label[start + 3] == UInt8(ascii: "-"),
-                !(label[start] | 0x20 == UInt8(ascii: "x") && label[start + 1] | 0x20 == UInt8(ascii: "n"))
-            {
-                return false
+            if label.count >= 4, label[start + 2] == UInt8(ascii: "-"), label[start + 3] == UInt8(ascii: "-") {
+                // Only an A-label has `--` there, and what it encodes must be a U-label.
+                guard label[start] | 0x20 == UInt8(ascii: "x"), label[start + 1] | 0x20 == UInt8(ascii: "n"),
+                    aLabel(label)
+                else { return false }
             }
         }
         return true

@@ -16,7 +16,8 @@
 //     email       joe.bloggs@example.com RFC 5321: a dot-atom or quoted local
 //     idn-email   실례@실례.테스트            part, a host name or an address literal;
 //                                        RFC 6531 adds UTF-8
-//     hostname    www.example.com        RFC 1123 labels; `ab--` only as `xn--`
+//     hostname    www.example.com        RFC 1123 labels; `ab--` only as an
+//                                        `xn--` A-label (SchemaFormat+IDNA)
 //     ipv4        192.168.0.1            dotted quad, no leading zeros
 //     ipv6        ::ffff:192.168.0.1     RFC 4291 text forms, no zone
 //     uri         https://example.com/a?b#c   RFC 3986, absolute (a scheme)

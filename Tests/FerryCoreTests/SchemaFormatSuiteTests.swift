@@ -46,6 +46,17 @@ import Testing
     }
 
     @Test(arguments: [
+        ("실례.테스트", true), ("a\u{3002}b", true), ("a\u{FF0E}b", true), ("a\u{FF61}b", true), ("l\u{B7}l", true),
+        ("\u{DF}\u{3C2}\u{F0B}\u{3007}", true), ("\u{915}\u{94D}\u{200D}\u{937}", true), ("xn--ihqwcrb4cv8a8dqg056pqjye", true),
+        ("", false), ("\u{3002}", false), ("example\u{FF61}", false), ("a..b", false), ("\u{302E}실례", false),
+        ("\u{300}hello", false), ("-> $1.00 <--", false), ("a\u{B7}l", false), ("\u{915}\u{200D}\u{937}", false),
+        ("\u{30FB}", false), ("Ab\u{E9}", false), ("xn--example-", false), (String(repeating: "a", count: 64), false),
+    ])
+    func idnHostname(_ text: String, valid: Bool) {
+        #expect(SchemaFormat.idnHostname.accepts(text) == valid)
+    }
+
+    @Test(arguments: [
         ("192.168.0.1", true), ("0.0.0.0", true), ("255.255.255.255", true),
         ("256.0.0.1", false), ("087.10.0.1", false), ("1.2.3", false), ("1.2.3.4.5", false), ("192.168.1.0/24", false),
         ("1\u{09E8}7.0.0.1", false), ("0x7f.0.0.1", false),

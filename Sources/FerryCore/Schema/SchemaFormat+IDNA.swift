@@ -22,6 +22,32 @@ extension SchemaFormat {
         return uLabel(decoded)
     }
 
+    /// An internationalized host name: labels separated by `.` or its
+    /// ideographic, fullwidth and halfwidth forms; an ASCII label as
+    /// `hostname` reads it (A-labels decoded), any other a U-label; 253
+    /// scalars at most. Not checked: the Bidi rule, NFC, and the length of
+    /// a U-label's A-label form.
+    static func idnHostname(_ text: String) -> Bool {
+        var labels: [[Unicode.Scalar]] = [[]]
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x2E, 0x3002, 0xFF0E, 0xFF61: labels.append([])
+            default: labels[labels.count - 1].append(scalar)
+            }
+        }
+        var total = labels.count - 1
+        for label in labels {
+            guard !label.isEmpty else { return false }
+            if label.allSatisfy(\.isASCII) {
+                guard hostName(ArraySlice(label.map { UInt8(truncatingIfNeeded: $0.value) })) else { return false }
+            } else {
+                guard uLabel(label) else { return false }
+            }
+            total += label.count
+        }
+        return total <= 253
+    }
+
     // MARK: - Punycode
 
     /// RFC 3492's decoding of `encoded` (the text after `xn--`), or nil.

@@ -18,6 +18,7 @@
 //                                        RFC 6531 adds UTF-8
 //     hostname    www.example.com        RFC 1123 labels; `ab--` only as an
 //                                        `xn--` A-label (SchemaFormat+IDNA)
+//     idn-hostname  실례.테스트            RFC 5890 U-labels or A-labels
 //     ipv4        192.168.0.1            dotted quad, no leading zeros
 //     ipv6        ::ffff:192.168.0.1     RFC 4291 text forms, no zone
 //     uri         https://example.com/a?b#c   RFC 3986, absolute (a scheme)
@@ -38,9 +39,6 @@
 //                                        dataset's folder or a data: URI (bytes
 //                                        pass as they are); Ferry checks a
 //                                        reference where it reads it
-//
-// `idn-hostname` is not known (IDNA 2008's tables are not in Ferry): a
-// schema that names it is refused, as any unknown format is.
 
 /// What a schema's `format` does: assert (Ferry's default, what CI
 /// wants: a string that does not match is an error) or only annotate (the
@@ -60,6 +58,7 @@ enum SchemaFormat: String, Sendable, CaseIterable {
     case email
     case idnEmail = "idn-email"
     case hostname
+    case idnHostname = "idn-hostname"
     case ipv4
     case ipv6
     case uri
@@ -86,6 +85,7 @@ enum SchemaFormat: String, Sendable, CaseIterable {
         case .email: return SchemaFormat.email(utf8, international: false)
         case .idnEmail: return SchemaFormat.email(utf8, international: true)
         case .hostname: return SchemaFormat.hostName(utf8[...])
+        case .idnHostname: return SchemaFormat.idnHostname(text)
         case .ipv4: return SchemaFormat.ipv4(utf8)
         case .ipv6: return SchemaFormat.ipv6(utf8)
         case .uri: return SchemaFormat.uriReference(utf8, absolute: true, international: false)

@@ -97,3 +97,27 @@ import Testing
         }
     }
 }
+
+/// A pattern that is one set escape is matched by a scan of its table,
+/// not by the regex engine: both must say the same of every text.
+@Suite struct SchemaPatternSetScanTests {
+    static let texts = [
+        "", " ", "\u{FEFF}", "\u{85}", "\u{2000}\u{200A}", "\u{200B}", "a", "_", "9", "\u{663}", "\u{E9}", " \t\n",
+        "\u{3000}x", "Widget", "\u{1F600}", "-",
+    ]
+
+    @Test(arguments: ["\\s", "\\S", "\\d", "\\D", "\\w", "\\W"])
+    func scanAgreesWithTheRegex(_ source: String) throws {
+        let pattern = try SchemaPattern(source)
+        for text in Self.texts {
+            #expect(pattern.matches(text) == (text.firstMatch(of: pattern.regex) != nil), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func theScanIsECMAs() throws {
+        let blank = try SchemaPattern("\\S")
+        #expect(!blank.matches("\u{FEFF} \u{2003}\u{A0}"))
+        #expect(blank.matches("\u{85}"))
+        #expect(!(try SchemaPattern("\\d")).matches("\u{663}"))
+    }
+}

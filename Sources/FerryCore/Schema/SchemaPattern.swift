@@ -50,7 +50,9 @@ final class SchemaPattern: @unchecked Sendable {
     /// as the kinds' `name` and `title` have it; `\d`, `\w`…), matched by
     /// a scan of the scalars against the table the regex text is written
     /// from: `Regex` takes a class with members past ASCII one member at a
-    /// time, which cost validating 200,000 products 75M instructions (15%).
+    /// time. Validating 200,000 products (CSV, built-in kind) ran 581M
+    /// instructions with the class, 486M with the scan (506M before ECMA's
+    /// `\s`, with `Regex`'s own `\S`).
     private let set: ECMAScalarSet?
 
     /// - Throws: `ECMAPatternError` for a pattern ECMA-262 refuses or

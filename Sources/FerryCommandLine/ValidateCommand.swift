@@ -13,6 +13,9 @@ struct ValidateCommand {
             OptionSpec(
                 name: "photos", valueName: "mode", helpKey: .validateOptionPhotos,
                 allowed: PhotoPolicy.allCases.map(\.rawValue)),
+            OptionSpec(
+                name: "formats", valueName: "mode", helpKey: .validateOptionFormats,
+                allowed: SchemaFormatMode.allCases.map(\.rawValue)),
             OptionSpec(name: "strict", helpKey: .validateOptionStrict),
             OptionSpec(name: "combine", helpKey: .validateOptionCombine),
         ] + ShardOptions.specs
@@ -73,12 +76,14 @@ enum ReportOptions {
         return specs + [.quiet, .help]
     }
 
-    /// The schema `--schema` names, compiled; nil without the option.
+    /// The schema `--schema` names, compiled (its formats as `--formats`
+    /// says); nil without the option.
     /// - Throws: a usage error when `--kind` is given too; the schema's own.
     static func schema(_ arguments: ParsedArguments) throws(FerryError) -> Schema? {
         guard let path = arguments["schema"] else { return nil }
         if arguments["kind"] != nil { throw FerryError(.usageConflictingOptions, [.string("--schema"), .string("--kind")]) }
-        return try Schema(contentsOf: path)
+        let formats = arguments["formats"].flatMap(SchemaFormatMode.init(rawValue:)) ?? .assert
+        return try Schema(contentsOf: path, formats: formats)
     }
 
     /// The options every check takes from the command line.

@@ -571,6 +571,8 @@ extension MessageKey {
     public static let validateOptionCombine = MessageKey("validate.option.combine")
     /// check (the default): every photo reference must name a PNG or JPEG file in the input's folder, as convert needs it to embed it. skip: the photos are elsewhere, so no file is read.
     public static let validateOptionPhotos = MessageKey("validate.option.photos")
+    /// assert (the default): a string must match the format its schema names (date, email, uri, ipv4, uuid, …). annotate: formats only describe, as JSON Schema's default says, and are not checked. A format Ferry does not know is an error either way.
+    public static let validateOptionFormats = MessageKey("validate.option.formats")
     /// Count every warning as an error: it is reported as one, and the exit status is 1.
     public static let validateOptionStrict = MessageKey("validate.option.strict")
     /// START:END, two byte offsets
@@ -865,6 +867,7 @@ extension MessageKey {
         .optionShardHeader,
         .validateOptionCombine,
         .validateOptionPhotos,
+        .validateOptionFormats,
         .validateOptionStrict,
         .expectedRange,
         .examplePlan,

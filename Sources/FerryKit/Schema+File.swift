@@ -3,12 +3,15 @@ extension Schema {
     public static let maxFileBytes = 16 << 20
 
     /// Reads the JSON Schema at `path` (`-` for standard input) and
-    /// compiles it, for `ferry validate` or `ConversionOptions.schema`.
+    /// compiles it, for `ferry validate` or `ConversionOptions.schema`;
+    /// `formats` as in `init(document:source:formats:)`.
     /// - Throws: `io.*` when it cannot be read; `json.*` when it is not
     ///   JSON; `format.notRecords` when it is not an object;
     ///   `limit.inputTooLarge` past `maxFileBytes`; the `schema.*` usage
     ///   codes of `init(document:source:)`.
-    public init(contentsOf path: String, limits: ReadLimits = ReadLimits()) throws(FerryError) {
+    public init(
+        contentsOf path: String, limits: ReadLimits = ReadLimits(), formats: SchemaFormatMode = .assert
+    ) throws(FerryError) {
         let input = try FileInput(path: path)
         defer { input.close() }
         let bytes = try InputBytes.read(input, limit: Self.maxFileBytes).array()
@@ -32,6 +35,6 @@ extension Schema {
             throw .formatNotRecords(found: "null", at: SourceLocation(file: path, byteOffset: 0))
         }
         _ = try reader.next()
-        try self.init(document: .object(OrderedObject(record.pairs)), source: path)
+        try self.init(document: .object(OrderedObject(record.pairs)), source: path, formats: formats)
     }
 }

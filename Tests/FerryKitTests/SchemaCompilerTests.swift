@@ -72,10 +72,12 @@ import Testing
         #expect(Array(error.arguments.prefix(2)) == [.string(pattern), .string(path)])
     }
 
-    @Test func unknownFormatIsRefused() throws {
-        let error = try #require(try JSONValues.compileError(#"{"properties": {"h": {"format": "hostname"}}}"#))
+    @Test(arguments: SchemaFormatMode.allCases)
+    func unknownFormatIsRefused(formats: SchemaFormatMode) throws {
+        let document = try JSONValues.value(#"{"properties": {"h": {"format": "phone"}}}"#)
+        let error = try #require(throws: FerryError.self) { try Schema(document: document, source: "test", formats: formats) }
         #expect(error.code == .schemaUnknownFormat)
-        #expect(error.arguments == [.string("hostname"), .string("/properties/h/format")])
+        #expect(error.arguments == [.string("phone"), .string("/properties/h/format")])
     }
 
     @Test func annotationsAndEveryKeywordCompile() throws {

@@ -46,12 +46,14 @@ public struct Schema: Sendable {
     /// - Parameters:
     ///   - document: the schema, an object (or `true`/`false`).
     ///   - source: where it came from, for the errors' location.
+    ///   - formats: whether `format` is checked (`assert`) or only
+    ///     describes (`annotate`, Ferry's own `photo` aside: it names a type).
     /// - Throws: `schema.unsupportedKeyword`, `schema.invalidKeyword`,
     ///   `schema.invalidPattern`, `schema.unknownFormat`.
-    public init(document: Value, source: String) throws(FerryError) {
+    public init(document: Value, source: String, formats: SchemaFormatMode = .assert) throws(FerryError) {
         self.source = source
         self.document = document
-        root = try SchemaCompiler(source: source).compile(document, at: "")
+        root = try SchemaCompiler(source: source, formats: formats).compile(document, at: "")
         var rules = root.properties.map { FieldRule(name: $0.name, column: ColumnRule($0.node, required: $0.required)) }
         for name in root.required where root.property(named: name) == nil {
             rules.append(FieldRule(name: name, column: ColumnRule(type: nil, required: true)))

@@ -6,6 +6,8 @@
 /// has the wrong shape is `schema.invalidKeyword`.
 struct SchemaCompiler {
     let source: String
+    /// With `annotate`, a known format is dropped once checked (`photo` kept: it names a type).
+    var formats = SchemaFormatMode.assert
 
     /// The dialect Ferry reads; `$schema` may name it (with or without the empty fragment).
     static let dialect = "https://json-schema.org/draft/2020-12/schema"
@@ -93,12 +95,12 @@ struct SchemaCompiler {
             minLength: try count("minLength", keywords, at("minLength")),
             maxLength: try count("maxLength", keywords, at("maxLength")),
             pattern: try keywords["pattern"].map { (value) throws(FerryError) in try pattern(value, at("pattern")) },
-            format: try keywords["format"].map { (value) throws(FerryError) in
+            format: try keywords["format"].flatMap { (value) throws(FerryError) -> SchemaFormat? in
                 guard case .string(let name) = value else { throw invalid("format", at("format"), .schemaExpectedString) }
                 guard let format = SchemaFormat(rawValue: name) else {
                     throw .schemaUnknownFormat(name, path: at("format"), source: source)
                 }
-                return format
+                return formats == .assert || format == .photo ? format : nil
             },
             items: try subschema("items", keywords, at("items")),
             minItems: try count("minItems", keywords, at("minItems")),

@@ -80,29 +80,3 @@ struct SchemaProperty: Sendable {
     /// `x-ferry-unique: true` (top-level properties only).
     let unique: Bool
 }
-
-/// A `pattern`, compiled once when the schema is loaded.
-///
-/// `Regex` is not marked `Sendable`, but it is an immutable value whose only
-/// state set later, its lowered program, is set once with an atomic
-/// compare-and-swap (swift-experimental-string-processing,
-/// `Regex.Program.loweredProgram`); the compiler lowers it at load by
-/// matching once, so a check only reads it.
-final class SchemaPattern: @unchecked Sendable {
-    let source: String
-    let regex: Regex<AnyRegexOutput>
-
-    /// - Throws: the standard library's error for a pattern it cannot parse.
-    init(_ source: String) throws {
-        self.source = source
-        // ECMA-262, which JSON Schema names: \d and \w are ASCII, a match is
-        // made of Unicode scalars (not grapheme clusters).
-        regex = try Regex(source).matchingSemantics(.unicodeScalar).asciiOnlyDigits().asciiOnlyWordCharacters()
-            .wordBoundaryKind(.simple)
-        _ = "".firstMatch(of: regex)
-    }
-
-    /// Whether the pattern matches anywhere in `text` (JSON Schema's
-    /// patterns are not anchored).
-    func matches(_ text: String) -> Bool { text.firstMatch(of: regex) != nil }
-}

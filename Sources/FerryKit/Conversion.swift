@@ -138,6 +138,9 @@ public struct Converter {
         do throws(FerryError) {
             let readContext = ReadContext(
                 kind: options.kind, schema: options.schema, options: codecOptions, limits: options.limits)
+            // A shard sees its own rows only: types inferred from them could
+            // differ from shard to shard, so shards keep free columns text.
+            readContext.infersTypes = shard == nil
             let reader =
                 shard == nil
                 ? try opened.makeReader(inputCodec, path: inputPath, context: readContext)

@@ -33,7 +33,7 @@ extension CSVReader {
         let dataStart = window.baseOffset + position
         try window.fill(atLeast: position + Self.inferenceSample)
         var inference = CSVTypeInference(free: free, nullText: dialect.nullText)
-        var complete = observeWindow(&inference) && window.isAtEnd
+        var complete = observeWindow(&inference) && window.isAtEnd && window.count - position <= Self.inferenceSample
         if !complete && !inference.settled, let again = window.input.reopened() {
             var whole = CSVTypeInference(free: free, nullText: dialect.nullText)
             if observeAll(again, from: dataStart, into: &whole) {
@@ -61,17 +61,19 @@ extension CSVReader {
         buffers.append(other: .string(scanner.text(of: field)))
     }
 
-    /// Looks at the complete rows the window holds from the position on,
-    /// which stays where it is.
+    /// Looks at the complete rows in the sample, the window's first
+    /// `inferenceSample` bytes from the position on (which stays where it
+    /// is): the same rows however the input's reads were cut.
     /// - Returns: whether they were read through with no error.
     private func observeWindow(_ inference: inout CSVTypeInference) -> Bool {
         var fields = CSVFieldBuffer()
         defer { fields.deallocate() }
+        let end = min(window.count, position + Self.inferenceSample)
         return window.bytes.withUnsafeBufferPointer { buffer -> Bool in
             var scanner = CSVScanner(
-                bytes: UnsafeBufferPointer(rebasing: buffer[0..<window.count]), baseOffset: window.baseOffset,
-                position: position, isFinal: window.isAtEnd, delimiter: dialect.delimiter, quote: dialect.quote,
-                maxFieldBytes: dialect.maxFieldBytes)
+                bytes: UnsafeBufferPointer(rebasing: buffer[0..<end]), baseOffset: window.baseOffset,
+                position: position, isFinal: window.isAtEnd && end == window.count, delimiter: dialect.delimiter,
+                quote: dialect.quote, maxFieldBytes: dialect.maxFieldBytes)
             while !inference.settled {
                 do throws(CSVScanError) {
                     guard try scanner.scanRow(into: &fields) else { return true }

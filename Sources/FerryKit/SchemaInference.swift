@@ -70,12 +70,21 @@ struct FieldProfiles {
     /// the lists are kept so that no address is reused.
     private var lists: [UnsafeRawPointer: [Int]] = [:]
     private var listsKept: [FieldList] = []
+    /// The last list looked up, and its indexes: records of one file share
+    /// a list, so the table is rarely asked.
+    private var lastList: (address: UnsafeRawPointer, indexes: [Int])?
     private var records = 0
 
     /// Learns from one record.
     mutating func observe(_ record: RawRecord) {
         records += 1
-        let indexes = lists[record.fieldsAddress] ?? addList(record.fields)
+        let indexes: [Int]
+        if let lastList, lastList.address == record.fieldsAddress {
+            indexes = lastList.indexes
+        } else {
+            indexes = lists[record.fieldsAddress] ?? addList(record.fields)
+            lastList = (record.fieldsAddress, indexes)
+        }
         for (position, index) in indexes.enumerated() {
             profiles[index].observe(record, at: position, ordinal: records - 1)
         }

@@ -11,7 +11,9 @@ import FerryCore
 // 2. the input can be read again (`ByteInput.reopened`: a regular file,
 //    also through `--encoding`): a first pass reads it to the end with a
 //    second reader of the same dialect, which only scans (no cell is
-//    typed or copied);
+//    typed or copied); a shard's reader always reads the whole file so
+//    (`ReadContext.wholeInput`), its header then its rows, whose first
+//    starts where the shard's reader's rows start after its header;
 // 3. otherwise (standard input, a pipe, gzip): the rows in the window are
 //    a sample, and each later cell of an inferred column is checked by
 //    inference's own rule before it is typed; one that does not fit is
@@ -33,8 +35,14 @@ extension CSVReader {
         let dataStart = window.baseOffset + position
         try window.fill(atLeast: position + Self.inferenceSample)
         var inference = CSVTypeInference(free: free, nullText: dialect.nullText)
-        var complete = observeWindow(&inference) && window.isAtEnd && window.count - position <= Self.inferenceSample
-        if !complete && !inference.settled, let again = window.input.reopened() {
+        // A part of a file (a shard) is typed by the whole file.
+        let whole = context.wholeInput.map { read in
+            read().map { dialect.encoding == .utf8 ? $0 : TranscodingInput($0, encoding: dialect.encoding) }
+        }
+        var complete =
+            whole == nil && observeWindow(&inference) && window.isAtEnd
+            && window.count - position <= Self.inferenceSample
+        if !complete && !inference.settled, let again = whole ?? window.input.reopened() {
             var whole = CSVTypeInference(free: free, nullText: dialect.nullText)
             if observeAll(again, from: dataStart, into: &whole) {
                 inference = whole

@@ -138,9 +138,9 @@ public struct Converter {
         do throws(FerryError) {
             let readContext = ReadContext(
                 kind: options.kind, schema: options.schema, options: codecOptions, limits: options.limits)
-            // A shard sees its own rows only: types inferred from them could
-            // differ from shard to shard, so shards keep free columns text.
-            readContext.infersTypes = shard == nil
+            // A shard's own rows could type a column otherwise than another
+            // shard's: every shard decides over the whole file.
+            if shard != nil { readContext.wholeInput = { try? FileInput(path: inputPath) } }
             let reader =
                 shard == nil
                 ? try opened.makeReader(inputCodec, path: inputPath, context: readContext)

@@ -112,8 +112,18 @@ package struct CSVTypeInference {
     package static func shapes(of bytes: UnsafeBufferPointer<UInt8>) -> Shapes {
         let count = bytes.count
         guard let first = bytes.first else { return [] }
-        if first == UInt8(ascii: "t") { return count == 4 && bytes.elementsEqual("true".utf8) ? .boolean : [] }
-        if first == UInt8(ascii: "f") { return count == 5 && bytes.elementsEqual("false".utf8) ? .boolean : [] }
+        // Byte by byte: `elementsEqual` over a string's UTF-8 view cost 62M
+        // of 979M instructions converting 200,000 rows with a bool column.
+        if first == UInt8(ascii: "t") {
+            let isTrue = count == 4 && bytes[1] == UInt8(ascii: "r") && bytes[2] == UInt8(ascii: "u") && bytes[3] == UInt8(ascii: "e")
+            return isTrue ? .boolean : []
+        }
+        if first == UInt8(ascii: "f") {
+            let isFalse =
+                count == 5 && bytes[1] == UInt8(ascii: "a") && bytes[2] == UInt8(ascii: "l") && bytes[3] == UInt8(ascii: "s")
+                && bytes[4] == UInt8(ascii: "e")
+            return isFalse ? .boolean : []
+        }
         var index = 0
         if first == UInt8(ascii: "-") { index = 1 }
         // The whole part: 0, or digits that do not start with 0.

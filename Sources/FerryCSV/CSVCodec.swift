@@ -65,6 +65,7 @@ public struct CSVCodec: Codec {
     /// read as text, whatever kind the header suggests.
     public func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
         context.kind = .generic
+        context.infersTypes = false
         let reader = try makeReader(input, context: context)
         try context.readToEnd { () throws(FerryError) in try reader.next() != nil } resumes: { reader.resumesAfterError }
     }

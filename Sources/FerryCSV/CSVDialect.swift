@@ -30,6 +30,9 @@ public struct CSVDialect: Sendable, Hashable {
     /// Whether typed numbers use a decimal comma (`1,50`), as European
     /// spreadsheets export them (`--decimal-comma`), on reading and writing.
     public var decimalComma = false
+    /// Whether the columns no kind or schema types are typed from what
+    /// they hold (Formats/csv.md); `--no-infer` turns it off.
+    public var infersTypes = true
 
     public init(delimiter: UInt8) { self.delimiter = delimiter }
 
@@ -94,6 +97,7 @@ public struct CSVDialect: Sendable, Hashable {
         }
         if let text = options["null"] { nullText = Array(text.utf8) }
         decimalComma = options.flag("decimal-comma")
+        infersTypes = !options.flag("no-infer")
         if let text = options["nested"] {
             guard text == "text" || text == "json" else {
                 throw .usageInvalidValue(option: "nested", value: text, expected: .string("text, json"))
@@ -148,6 +152,7 @@ public struct CSVDialect: Sendable, Hashable {
         CodecOption(name: "max-field-bytes", helpKey: .optionCSVMaxFieldBytes, valueName: "n", applies: .read),
         CodecOption(name: "null", helpKey: .optionCSVNull, valueName: "text", applies: .readWrite),
         CodecOption(name: "decimal-comma", helpKey: .optionCSVDecimalComma, applies: .readWrite),
+        CodecOption(name: "no-infer", helpKey: .optionCSVNoInfer, applies: .read),
         CodecOption(
             name: "nested", helpKey: .optionCSVNested, valueName: "form", applies: .readWrite, allowed: ["text", "json"]),
         CodecOption(

@@ -30,6 +30,16 @@ public final class CSVReader: RecordReader {
     /// The schema the rules come from: the caller's, else the kind's.
     package var schema: Schema?
     private var widerLists: [Int: FieldList] = [:]
+    /// Which columns inference typed (see `CSVReader+Inference.swift`).
+    var inferredColumns: [Bool] = []
+    /// Whether the types were inferred from a sample, so that each cell of
+    /// an inferred column is checked against inference's own rule before
+    /// it is typed; read once a row.
+    @exclusivity(unchecked) package internal(set) var checksInferredCells = false
+    /// The cells of inferred columns kept as text because they did not fit.
+    var cellsKeptAsText = 0
+    /// The rows the sample held, for the warning about them.
+    var sampledRows = 0
     @exclusivity(unchecked) package var rowIndex = 0
     @exclusivity(unchecked) var raggedRowsFixed = 0
     /// The rows of delimiters only skipped (`;;;`), and where the first was.
@@ -225,7 +235,11 @@ public final class CSVReader: RecordReader {
         context.kind = kind
         let schema = context.schema ?? kind.schema
         self.schema = schema
-        self.columns = columns.map { schema.rule(for: $0) ?? ColumnRule(type: nil) }
+        let rules = columns.map { schema.rule(for: $0) }
+        self.columns = rules.map { $0 ?? ColumnRule(type: nil) }
+        if dialect.infersTypes && context.infersTypes && rules.contains(where: { $0 == nil }) {
+            try inferTypes(free: rules.map { $0 == nil })
+        }
     }
 
     /// Names for the header: empty ones become `columnN`, repeated ones get
@@ -256,6 +270,13 @@ public final class CSVReader: RecordReader {
         if delimiterRowsSkipped > 0, let first = firstDelimiterRow {
             context.warn(FerryWarning(.csvDelimiterRowsSkipped, [.count(delimiterRowsSkipped)], at: first))
             delimiterRowsSkipped = 0
+        }
+        if cellsKeptAsText > 0 {
+            context.warn(
+                FerryWarning(
+                    .csvCellsKeptAsText, [.count(cellsKeptAsText), .count(sampledRows)],
+                    at: SourceLocation(file: window.input.name)))
+            cellsKeptAsText = 0
         }
         if raggedRowsFixed > 0 {
             context.warn(
@@ -325,12 +346,17 @@ public final class CSVReader: RecordReader {
         }
         buffers.removeAll()
         let typed = min(fields.count, list.count)
+        let checksInferred = checksInferredCells
         for index in 0..<typed {
             let field = fields[index]
             let column = index < columns.count ? columns[index] : ColumnRule(type: nil)
             let bytes = UnsafeBufferPointer(rebasing: scanner.bytes[field.start..<field.end])
             if let nullText = dialect.nullText, !field.quoted, bytes.elementsEqual(nullText) {
                 buffers.cells.append(.null)
+                continue
+            }
+            if checksInferred, let type = column.type, isInferred(index), !CSVTypeInference.fits(bytes, type) {
+                keepAsText(field, scanner: scanner, into: &buffers)
                 continue
             }
             if dialect.nestedJSON, column.type == nil, let first = bytes.first,
@@ -372,6 +398,9 @@ public final class CSVReader: RecordReader {
                 buffers.cells.append(cell)
             case .value(let value):
                 buffers.append(other: value)
+            case .mismatch(_) where isInferred(index):
+                // The file changed since inference looked at it.
+                keepAsText(field, scanner: scanner, into: &buffers)
             case .mismatch(_) where mismatchedCells == .keepText:
                 buffers.append(other: .string(scanner.text(of: field)))
             case .mismatch(let code) where mismatchedCells == .collect:

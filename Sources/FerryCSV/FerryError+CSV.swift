@@ -23,6 +23,10 @@ extension FerryError.Code {
     public static let csvRaggedRowsFixed = Self("csv.raggedRowsFixed", .data)
     /// Rows of delimiters only, skipped: their count, at the first one.
     public static let csvDelimiterRowsSkipped = Self("csv.delimiterRowsSkipped", .data)
+    /// Cells of columns whose types were inferred from a sample (standard
+    /// input, a pipe) that did not fit them and were kept as text: their
+    /// count, and the rows of the sample.
+    public static let csvCellsKeptAsText = Self("csv.cellsKeptAsText", .data)
     /// A number under `--decimal-comma` whose thousands separators are not
     /// in groups of three (`1.23,4`).
     public static let csvInvalidGrouping = Self("csv.invalidGrouping", .data)

@@ -188,6 +188,9 @@ final class CSVToJSONRun: AcceleratedConversion {
         planned = true
         let dialect = reader.dialect
         guard dialect.nullText == nil && !dialect.nestedJSON && !dialect.decimalComma else { return nil }
+        // Types inferred from a sample: each cell is checked by inference's
+        // rule (`CSVTypeInference.fits`), which only the general path does.
+        guard !reader.checksInferredCells else { return nil }
         let schema = reader.schema ?? RecordKind.generic.schema
         guard !schema.checksWholeRecord else { return nil }
         for rule in schema.fieldRules where rule.required && !header.contains(rule.name) { return nil }

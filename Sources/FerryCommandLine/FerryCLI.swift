@@ -102,6 +102,9 @@ public enum FerryCLI {
                 return try LintCommand.run(parsed, registry: registry, console: console)
             case "inspect":
                 return try InspectCommand.run(parsed, registry: registry, console: console)
+            case "schema":
+                try SchemaCommand.run(parsed, registry: registry, console: console)
+                return ExitStatus.success
             case "list":
                 let width = streams.outputIsTerminal ? TextTable.terminalWidth(environment: environment) : nil
                 try ListCommand.run(parsed, registry: registry, console: console, width: width)
@@ -131,7 +134,7 @@ public enum FerryCLI {
     static func commands(registry: CodecRegistry) -> [CommandSpec] {
         [
             ConvertCommand.spec(registry: registry), MergeCommand.spec(registry: registry),
-            ValidateCommand.spec(registry: registry),
+            ValidateCommand.spec(registry: registry), SchemaCommand.spec(registry: registry),
             LintCommand.spec(registry: registry),
             InspectCommand.spec(registry: registry), PlanCommand.spec(registry: registry),
             ListCommand.spec(registry: registry), AddCommand.spec(registry: registry),

@@ -35,6 +35,11 @@ public protocol ByteInput: AnyObject {
     /// mapped calls it once done, and before reporting an error, which the
     /// change may have caused. The default does nothing.
     func checkIntact() throws(FerryError)
+    /// A second input that reads the same bytes from the start, for a reader
+    /// that looks over the whole input before it reads it (CSV's type
+    /// inference); nil (the default) when the bytes can be read only once
+    /// (standard input, a pipe) or only at a cost (gzip).
+    func reopened() -> (any ByteInput)?
 }
 
 extension ByteInput {
@@ -43,6 +48,8 @@ extension ByteInput {
     public func mapRemainder(holding unread: Int) -> (mapping: FileMapping, start: Int)? { nil }
 
     public func checkIntact() throws(FerryError) {}
+
+    public func reopened() -> (any ByteInput)? { nil }
 
     /// `error`, or `io.inputChanged` when the input changed while it was
     /// read, which may have caused the error.
@@ -95,6 +102,12 @@ public final class FileInput: ByteInput {
     }
 
     deinit { close() }
+
+    /// The file opened again, when it is a regular file.
+    public func reopened() -> (any ByteInput)? {
+        guard ownsDescriptor, sizeHint != nil else { return nil }
+        return try? FileInput(path: name)
+    }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
         guard !closed, let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
@@ -217,6 +230,11 @@ public final class MemoryInput: ByteInput {
         sizeHint = readSizes == nil ? bytes.count : nil
     }
 
+    /// The same bytes again, unless the input plays a pipe (`readSizes`).
+    public func reopened() -> (any ByteInput)? {
+        readSizes == nil ? MemoryInput(bytes, name: name) : nil
+    }
+
     public convenience init(_ text: String, name: String = "-", readSizes: (() -> Int)? = nil) {
         self.init(Array(text.utf8), name: name, readSizes: readSizes)
     }
@@ -247,6 +265,8 @@ public final class PeekableInput: ByteInput {
 
     public var name: String { base.name }
     public var sizeHint: Int? { base.sizeHint }
+
+    public func reopened() -> (any ByteInput)? { base.reopened() }
 
     /// The first `count` bytes, or fewer when the input is shorter; empty once
     /// reading has started.

@@ -104,6 +104,16 @@ public final class ReadContext {
     }
     /// What a reader that types cells does with one that does not fit.
     public var mismatchedCells = MismatchedCells.fail
+    /// Whether a reader of text without types (CSV) may type the fields no
+    /// kind or schema types from what they hold (Formats/csv.md, "Types
+    /// without a schema"), unless its options say `--no-infer`. Validation
+    /// and lint turn it off: they check no free field's type, and the
+    /// look over the file would cost them a second read.
+    public var infersTypes = true
+    /// For a reader of one part of a file (a shard), the whole file, over
+    /// which inferred types are decided, so that every part types a column
+    /// alike; nil for a reader of the whole input.
+    public var wholeInput: (() -> (any ByteInput)?)?
     /// The errors of the cells of the record handed out last, each with its
     /// field, when `mismatchedCells` is `.collect`; the record's check takes them.
     /// Read for every record: its access is not checked at run time (one

@@ -23,6 +23,9 @@ public final class CountingInput: ByteInput {
 
     public func checkIntact() throws(FerryError) { try base.checkIntact() }
 
+    /// The input opened again, not counted: progress counts one reading.
+    public func reopened() -> (any ByteInput)? { base.reopened() }
+
     public func readRemainder(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {
         guard let count = try base.readRemainder(into: buffer) else { return nil }
         bytesRead += count

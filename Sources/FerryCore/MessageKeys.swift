@@ -433,6 +433,8 @@ extension MessageKey {
     public static let optionCSVNested = MessageKey("option.csv.nested")
     /// CSV and TSV: typed numbers have a decimal comma (1,50) and may group thousands with a point or a space (1.234,50), as European spreadsheets export them, usually with --delimiter ';'.
     public static let optionCSVDecimalComma = MessageKey("option.csv.decimalComma")
+    /// CSV and TSV: keep the columns no kind or schema types as text. By default a column whose every cell is a JSON integer, a JSON number, or true/false is read as one, and its empty cells as null.
+    public static let optionCSVNoInfer = MessageKey("option.csv.noInfer")
     /// Which archived classes are which kinds of record, or images, as NAME=product, NAME=book or NAME=image, separated by commas (Product, Book, UIImage and *.Product, *.Book, *.UIImage are known).
     public static let optionArchiveClassMap = MessageKey("option.archive.classMap")
     /// The class name every archived record gets (default: the record's own $class; without one, GameStoreiOS.Product for products, BookStore.Book for books and NSDictionary for others).
@@ -531,6 +533,18 @@ extension MessageKey {
     public static let expectedSize = MessageKey("expected.size")
     /// Merge an app archive, a CSV export and a JSON feed into one JSON file, by the default key.
     public static let exampleMerge = MessageKey("example.merge")
+    /// Write a draft 2020-12 JSON Schema drawn from data: types, required fields, enums, ranges, formats and unique fields, for you to review and commit.
+    public static let schemaAbstract = MessageKey("schema.abstract")
+    /// What to do: infer.
+    public static let schemaArgumentAction = MessageKey("schema.argument.action")
+    /// The files whose records the schema describes, taken together; - reads standard input.
+    public static let schemaArgumentInput = MessageKey("schema.argument.input")
+    /// Write the schema to this file, replaced only once it is complete, instead of standard output.
+    public static let schemaOptionOutput = MessageKey("schema.option.output")
+    /// Replace the output file if it exists.
+    public static let schemaOptionForce = MessageKey("schema.option.force")
+    /// Draft a schema from a file, review it, then check the file against it in CI.
+    public static let exampleSchemaInfer = MessageKey("example.schemaInfer")
     /// Merge books by title and author, keep the last of each, and write a JSON report.
     public static let exampleMergeKey = MessageKey("example.merge.key")
     /// %1$@: key %2$@ differs from %3$@ (kept: %4$@)
@@ -798,6 +812,7 @@ extension MessageKey {
         .optionCSVNull,
         .optionCSVNested,
         .optionCSVDecimalComma,
+        .optionCSVNoInfer,
         .optionArchiveClassMap,
         .optionArchiveClassName,
         .expectedClassMap,
@@ -847,6 +862,12 @@ extension MessageKey {
         .mergeOptionForce,
         .expectedSize,
         .exampleMerge,
+        .schemaAbstract,
+        .schemaArgumentAction,
+        .schemaArgumentInput,
+        .schemaOptionOutput,
+        .schemaOptionForce,
+        .exampleSchemaInfer,
         .exampleMergeKey,
         .mergeConflict,
         .mergeDifference,

@@ -30,6 +30,11 @@ public final class TranscodingInput: ByteInput {
     public var name: String { base.name }
     public var sizeHint: Int? { base.sizeHint }
 
+    /// The input opened again and converted again from its start.
+    public func reopened() -> (any ByteInput)? {
+        base.reopened().map { TranscodingInput($0, encoding: encoding) }
+    }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
         while pendingPosition == pending.count {
             if ended { return 0 }

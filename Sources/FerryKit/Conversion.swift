@@ -138,6 +138,9 @@ public struct Converter {
         do throws(FerryError) {
             let readContext = ReadContext(
                 kind: options.kind, schema: options.schema, options: codecOptions, limits: options.limits)
+            // A shard's own rows could type a column otherwise than another
+            // shard's: every shard decides over the whole file.
+            if shard != nil { readContext.wholeInput = { try? FileInput(path: inputPath) } }
             let reader =
                 shard == nil
                 ? try opened.makeReader(inputCodec, path: inputPath, context: readContext)

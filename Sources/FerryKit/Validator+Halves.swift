@@ -300,6 +300,7 @@ extension Validator {
         let context = ReadContext(
             kind: options.schema == nil ? kind : .generic, schema: options.schema, options: options.codecOptions,
             limits: options.limits)
+        context.infersTypes = false
         context.reportsEveryProblem()
         return context
     }

@@ -98,6 +98,8 @@ public struct Validator {
             let context = ReadContext(
                 kind: options.schema == nil ? options.kind : .generic, schema: options.schema,
                 options: options.codecOptions, limits: options.limits)
+            // A free field passes whatever its type: no look over the file.
+            context.infersTypes = false
             if options.wellFormednessOnly {
                 run.file.countsRecords = false
                 try run.lint(opened, path: path, codec: codec, context: context)

@@ -33,9 +33,13 @@ import Testing
         }
     }
 
-    @Test func genericFieldsStayStrings() {
+    /// A zip code keeps its zeros (`00123` is no JSON number) while `1e5`
+    /// is a number, kept as written; `--no-infer` keeps both text.
+    @Test func genericFieldsAreInferredUnlessNoInfer() {
         let result = readCSV("id,value\n00123,1e5\n", kind: .generic)
-        #expect(result.records.first?.values == [.string("00123"), .string("1e5")])
+        #expect(result.records.first?.values == [.string("00123"), .number(NumberText(unchecked: "1e5"))])
+        let text = readCSV("id,value\n00123,1e5\n", kind: .generic, options: ["no-infer": ""])
+        #expect(text.records.first?.values == [.string("00123"), .string("1e5")])
     }
 
     struct BadCell: Sendable, CustomTestStringConvertible {
@@ -103,7 +107,8 @@ import Testing
         #expect(padded.warnings.first?.arguments == [.integer(2), .string("pad")])
 
         let truncated = readCSV(text, options: ["ragged": "truncate"])
-        #expect(truncated.records.map(\.values) == [[.string("1"), .string("")], [.string("1"), .string("2")]])
+        // Both columns hold integers only: the missing cell is null.
+        #expect(truncated.records.map(\.values) == [[.integer(1), .null], [.integer(1), .integer(2)]])
     }
 
     @Test func headersWithoutNamesOrRepeatedNames() {
@@ -159,9 +164,9 @@ import Testing
         #expect(readCSV("a\n", options: ["ragged": "maybe"]).error?.code == .usageInvalidValue)
         #expect(readCSV("a\n", options: ["quote": "ab"]).error?.code == .usageInvalidValue)
         let semicolons = readCSV("a;b\n1;\"x;y\"\n", options: ["delimiter": ";"])
-        #expect(semicolons.records.first?.values == [.string("1"), .string("x;y")])
+        #expect(semicolons.records.first?.values == [.integer(1), .string("x;y")])
         let tsv = readCSV("a\tb\n1\t2\n", codec: .tsv)
-        #expect(tsv.records.first?.values == [.string("1"), .string("2")])
+        #expect(tsv.records.first?.values == [.integer(1), .integer(2)])
     }
 
     @Test func afterAFailureTheReaderStaysFailed() throws {

@@ -74,7 +74,7 @@ import Testing
             let reader = try CSVCodec.csv.makeReader(input, context: context)
             let record = try #require(try reader.next())
             #expect(record.fields.names == ["name", "price"], "\(text)")
-            #expect(record["price"] == .string("2"))
+            #expect(record["price"] == .integer(2))
             #expect(try reader.next() == nil)
             #expect((reader as? CSVReader)?.dialect.delimiter == delimiter)
         }

@@ -1,0 +1,195 @@
+/// What `ferry schema infer` learns of one field over every record: the
+/// types of its values, whether it is always there, its few distinct
+/// strings, its smallest and largest number, the formats all its strings
+/// have, and whether any value repeats. See Formats/schema.md, "Drafting a
+/// schema from data", for the rules.
+struct FieldProfile {
+    /// A field whose strings take at most this many distinct values gets
+    /// an `enum`, when they also repeat: at least twice as many values as
+    /// distinct ones (a file of three names is no list of allowed names).
+    static let enumLimit = 10
+    /// The most slots a unique check's table may take (24 bytes each, so
+    /// 96 MiB): about two million distinct values, half-full. A field with
+    /// more gives up the check, frees its table and gets no
+    /// `x-ferry-unique`, as it would after a repeat.
+    static let uniqueSlotLimit = 1 << 22
+
+    let name: String
+    /// The records in which the field is present and not null.
+    private(set) var filled = 0
+    private var types: ValueTypes = []
+    /// The distinct strings, while they are few; nil past `enumLimit`.
+    /// An array searched in turn: a string already there costs no copy (a
+    /// set of arrays copied and hashed each cell, 10% of drafting the
+    /// schema of 200,000 products).
+    private var strings: [[UInt8]]? = []
+    private var stringCount = 0
+    /// The formats every string so far has.
+    private var formats = InferableFormat.allCases
+    private var minimum: Bound?
+    private var maximum: Bound?
+    /// The keys seen, as validation's unique check keeps them; nil once a
+    /// key repeated, a value was no key, or the table reached its limit.
+    private var keys: UniqueKeys? = UniqueKeys(slotLimit: FieldProfile.uniqueSlotLimit)
+    private var keyText: [UInt8] = []
+
+    init(name: String) { self.name = name }
+
+    /// A number and the value that spells it, for `minimum` and `maximum`.
+    private struct Bound {
+        var number: Double
+        var value: Value
+    }
+
+    // MARK: - Learning
+
+    /// Learns from the value at `position` of `record`, the `ordinal`th read.
+    mutating func observe(_ record: RawRecord, at position: Int, ordinal: Int) {
+        switch record.values[position] {
+        case .null:
+            return
+        case .bool:
+            types.insert(.boolean)
+        case .integer(let number):
+            types.insert(.integer)
+            bound(Double(number)) { .integer(number) }
+        case .double(let number):
+            types.insert(.number)
+            bound(number) { .double(number) }
+        case .number(let bytes):
+            observeNumber(bytes)
+        case .text(let bytes):
+            observeString(bytes)
+        case .bytes:
+            // Not JSON: no type is claimed for them (a photo's bytes).
+            types = .all
+        case .other(let other):
+            observe(record.others[other])
+        }
+        filled += 1
+        observeKey(record, at: position, ordinal: ordinal)
+    }
+
+    /// Learns from a value that is no raw cell (escaped text, nested values).
+    private mutating func observe(_ value: Value) {
+        switch value {
+        case .null: return
+        case .bool: types.insert(.boolean)
+        case .integer(let number):
+            types.insert(.integer)
+            bound(Double(number)) { .integer(number) }
+        case .double(let number):
+            types.insert(.number)
+            bound(number) { .double(number) }
+        case .number(let number):
+            var text = number.text
+            text.withUTF8 { observeNumber($0) }
+        case .string(var text):
+            text.withUTF8 { observeString($0) }
+        case .bytes, .date:
+            // Not JSON: no type is claimed for them (a plist's data or date).
+            types = .all
+        case .array: types.insert(.array)
+        case .object: types.insert(.object)
+        }
+    }
+
+    private mutating func observeNumber(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let whole = !bytes.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+        types.insert(whole ? .integer : .number)
+        let number: Double
+        switch DecimalText.value(bytes) {
+        case .integer(let integer)?: number = Double(integer)
+        case .double(let double)?: number = double
+        default: return
+        }
+        bound(number) { .number(NumberText(unchecked: String(decoding: bytes, as: UTF8.self))) }
+    }
+
+    private mutating func observeString(_ bytes: UnsafeBufferPointer<UInt8>) {
+        types.insert(.string)
+        stringCount += 1
+        if let known = strings, !known.contains(where: { $0.elementsEqual(bytes) }) {
+            strings = known.count < Self.enumLimit ? known + [Array(bytes)] : nil
+        }
+        if !formats.isEmpty {
+            let text = String(decoding: bytes, as: UTF8.self)
+            formats.removeAll { !$0.accepts(text) }
+        }
+    }
+
+    /// Moves the bounds out to `number`; `value` spells it as read.
+    private mutating func bound(_ number: Double, _ value: () -> Value) {
+        guard number.isFinite else { return }
+        if minimum.map({ number < $0.number }) ?? true { minimum = Bound(number: number, value: value()) }
+        if maximum.map({ number > $0.number }) ?? true { maximum = Bound(number: number, value: value()) }
+    }
+
+    /// Puts the value's key into the unique check, which it leaves at the
+    /// first repeat (or value that is no key, or a full table).
+    private mutating func observeKey(_ record: RawRecord, at position: Int, ordinal: Int) {
+        guard let table = keys else { return }
+        keyText.removeAll(keepingCapacity: true)
+        guard KeyText.append(record, at: position, to: &keyText) else {
+            keys = nil
+            return
+        }
+        let digest = keyText.withUnsafeBytes { UniqueKeys.digest($0) }
+        if table.insert(digest, record: ordinal) != nil || table.outOfMemory { keys = nil }
+    }
+
+    // MARK: - The schema
+
+    /// The field's schema: its type (none when it held values of no JSON
+    /// type, or only null), and the rules every value met.
+    func schema() -> Value {
+        var schema = OrderedObject()
+        let kinds = types.subtracting(.null)
+        let numeric = !kinds.isEmpty && kinds.isSubset(of: [.integer, .number])
+        if kinds != .all {
+            let names: [String] =
+                numeric
+                ? [kinds.contains(.number) ? "number" : "integer"]
+                : ValueTypes.named.filter { kinds.contains($0.type) }.map(\.name)
+            if names.count == 1 {
+                schema.append(key: "type", value: .string(names[0]))
+            } else if names.count > 1 {
+                schema.append(key: "type", value: .array(names.map(Value.string)))
+            }
+        }
+        if kinds == .string {
+            if let format = formats.first, stringCount > 0 { schema.append(key: "format", value: .string(format.rawValue)) }
+            if let strings, !strings.isEmpty, stringCount >= 2 * strings.count {
+                let sorted = strings.map { String(decoding: $0, as: UTF8.self) }.sorted()
+                schema.append(key: "enum", value: .array(sorted.map(Value.string)))
+            }
+        }
+        if numeric, let minimum, let maximum {
+            schema.append(key: "minimum", value: minimum.value)
+            schema.append(key: "maximum", value: maximum.value)
+        }
+        if keys != nil && filled >= 2 { schema.append(key: "x-ferry-unique", value: .bool(true)) }
+        return .object(schema)
+    }
+}
+
+/// The JSON types a field's values had.
+struct ValueTypes: OptionSet {
+    let rawValue: UInt8
+
+    static let null = ValueTypes(rawValue: 1)
+    static let boolean = ValueTypes(rawValue: 2)
+    static let integer = ValueTypes(rawValue: 4)
+    static let number = ValueTypes(rawValue: 8)
+    static let string = ValueTypes(rawValue: 16)
+    static let array = ValueTypes(rawValue: 32)
+    static let object = ValueTypes(rawValue: 64)
+    /// Every type: what a field with values of no JSON type is given.
+    static let all: ValueTypes = [.null, .boolean, .integer, .number, .string, .array, .object]
+
+    /// The names JSON Schema gives them, in the order a `type` list has them.
+    static let named: [(type: ValueTypes, name: String)] = [
+        (.array, "array"), (.boolean, "boolean"), (.integer, "integer"), (.number, "number"), (.object, "object"),
+        (.string, "string"),
+    ]
+}

@@ -108,7 +108,10 @@ extension CSVReader {
         let pass = CSVReader(input, dialect: passDialect, context: passContext)
         do throws(FerryError) {
             try pass.start()
-            guard pass.header != nil, pass.window.baseOffset + pass.position == dataStart else { return false }
+            // A shard's rows start after a header row the shard was given
+            // alone (Formats/shards.md), not where the file's do.
+            guard pass.header != nil, context.wholeInput != nil || pass.window.baseOffset + pass.position == dataStart
+            else { return false }
             while !inference.settled {
                 let ended = try pass.scanRows(upTo: .max) { (scanner, fields) throws(CSVScanError) -> Bool in
                     inference.observe(scanner, fields)

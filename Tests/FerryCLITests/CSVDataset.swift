@@ -44,7 +44,14 @@ struct CSVDatasetGenerator {
 
     /// `text`, or `text` and a letter when it is only white space (line
     /// breaks alone): the kinds want a name or title with something else.
-    static func nonBlank(_ text: String) -> String { text.allSatisfy(\.isWhitespace) ? text + "x" : text }
+    /// `text`, with an `x` after it when it is all white space as ECMA-262's
+    /// `\s` has it (the kinds' `\S` pattern): U+FEFF too, U+0085 not.
+    static func nonBlank(_ text: String) -> String {
+        let blank = text.unicodeScalars.allSatisfy {
+            $0 == "\u{FEFF}" || ($0.properties.isWhitespace && $0 != "\u{85}")
+        }
+        return blank ? text + "x" : text
+    }
 
     /// Text, or now and then an empty string or null.
     mutating func optionalText(maxPieces: Int = 6) -> SampleValue {

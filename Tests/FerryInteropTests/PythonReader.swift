@@ -46,8 +46,9 @@ enum PythonReader {
             return "".join(rng.choice(rng.choice(pools)) for _ in range(rng.choice([0, 1, 5, 14, 15, 16, 40])))
 
         def named(value, fallback):
-            # The kinds want a name and a title with a character other than white space.
-            return value + fallback if all(c.isspace() for c in value) else value
+            # The kinds want a name and a title with a character other than white
+            # space, as ECMA-262's \s has it: U+FEFF too, which isspace() is not.
+            return value + fallback if all(c.isspace() or c == "\ufeff" for c in value) else value
 
         def integer(rng):
             return rng.choice([0, 1, -1, 127, 128, 255, 256, 65535, 65536, 2**31, 2**32, 2**63 - 1, -2**63,

@@ -361,7 +361,7 @@ extension MessageKey {
     public static let schemaExpectedPositiveNumber = MessageKey("schema.expected.positiveNumber")
     /// a whole number, 0 or more
     public static let schemaExpectedCount = MessageKey("schema.expected.count")
-    /// https://json-schema.org/draft/2020-12/schema, the only dialect Ferry reads
+    /// a dialect Ferry reads: https://json-schema.org/draft/2020-12/schema, https://json-schema.org/draft/2019-09/schema or http://json-schema.org/draft-07/schema#
     public static let schemaExpectedDialect = MessageKey("schema.expected.dialect")
     /// on a property of the record itself (under the root's properties)
     public static let schemaExpectedTopLevelProperty = MessageKey("schema.expected.topLevelProperty")

@@ -481,7 +481,7 @@ import Testing
         #expect(rules["name"] as? String == schema)
         #expect(rules["chosenBy"] as? String == "schema")
 
-        let unsupported = try folder.write("u.json", #"{"type": "object", "oneOf": [{}]}"#)
+        let unsupported = try folder.write("u.json", #"{"type": "object", "oneOf": [{}], "minimun": 0}"#)
         let refused = try Ferry.run(["validate", input, "--schema", unsupported])
         #expect(refused.status == 2)
         #expect(refused.diagnosticCodes == ["schema.unsupportedKeyword"], "\(refused.err)")

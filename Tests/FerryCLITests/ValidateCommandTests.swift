@@ -487,6 +487,40 @@ import Testing
         #expect(refused.diagnosticCodes == ["schema.unsupportedKeyword"], "\(refused.err)")
     }
 
+    /// `--schema-dir` registers a folder's schemas by `$id`; without it the
+    /// reference is a usage error at load that names it.
+    @Test func aSchemaDirResolvesReferencesByID() throws {
+        let folder = try ScratchFolder()
+        try folder.write(
+            "shared/price.json",
+            #"{"$id": "https://example.com/schemas/price.json", "$defs": {"money": {"type": "number", "minimum": 0}}}"#)
+        let schema = try folder.write(
+            "s.json",
+            #"""
+            {"properties": {"price": {"$ref": "https://example.com/schemas/price.json#/$defs/money"}},
+             "dependentRequired": {"price": ["currency"]}}
+            """#)
+        let input = try folder.write("in.jsonl", "{\"price\": 2, \"currency\": \"EUR\"}\n{\"price\": -1}\n")
+        let unresolved = try Ferry.run(["validate", input, "--schema", schema])
+        #expect(unresolved.status == 2)
+        #expect(unresolved.diagnosticCodes == ["schema.unresolvedReference"], "\(unresolved.err)")
+        let result = try Ferry.run([
+            "validate", input, "--schema", schema, "--schema-dir", folder.path("shared"), "--report-format", "json",
+        ])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.map { $0["code"] as? String } == ["record.negative", "schema.dependentRequired"])
+        #expect(errors.map { $0["field"] as? String } == ["price", "currency"])
+        #expect(
+            errors.map { $0["rule"] as? String } == [
+                "https://example.com/schemas/price.json#/$defs/money/minimum", "/dependentRequired",
+            ])
+        let alone = try Ferry.run(["validate", input, "--schema-dir", folder.path("shared")])
+        #expect(alone.status == 2)
+        #expect(alone.diagnosticCodes == ["usage.optionNeeds"], "\(alone.err)")
+    }
+
     // MARK: - Caps, structure and exit codes
 
     @Test func theCapMakesThePartialReportSaySo() throws {

@@ -12,7 +12,7 @@
 // relative reference finds the file beside it.
 
 /// RFC 3986 reference resolution, and the parts of a schema reference.
-enum SchemaURI {
+package enum SchemaURI {
     /// `reference` resolved against `base` (an absolute URI).
     static func resolve(_ reference: String, against base: String) -> String {
         if reference.isEmpty { return withoutFragment(base) }
@@ -47,7 +47,7 @@ enum SchemaURI {
     }
 
     /// `uri` without its `#fragment`.
-    static func withoutFragment(_ uri: String) -> String {
+    package static func withoutFragment(_ uri: String) -> String {
         guard let hash = uri.firstIndex(of: "#") else { return uri }
         return String(uri[..<hash])
     }
@@ -111,7 +111,7 @@ enum SchemaURI {
     }
 
     /// `text` with `%XX` escapes decoded (left as is when they are not UTF-8).
-    static func percentDecoded(_ text: String) -> String {
+    package static func percentDecoded(_ text: String) -> String {
         guard text.contains("%") else { return text }
         var bytes: [UInt8] = []
         var utf8 = Array(text.utf8)[...]

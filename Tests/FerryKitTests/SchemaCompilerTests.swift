@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[{\"type\": \"object\"}]", "format.notRecords"), ("true", "format.notRecords"), ("\"x\"", "format.notRecords"),
+        ("[{\"type\": \"object\"}]", "format.notRecords"), ("null", "format.notRecords"), ("\"x\"", "format.notRecords"),
         ("{\"type\": ", "json.unexpectedEnd"), ("{} {}", "json.trailingData"), ("{\"oneOf\": [{}], \"minimun\": 1}", "schema.unsupportedKeyword"),
     ])
     func aFileThatIsNotASchemaIsRefused(_ text: String, code: String) throws {

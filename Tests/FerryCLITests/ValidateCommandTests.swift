@@ -521,6 +521,26 @@ import Testing
         #expect(alone.diagnosticCodes == ["usage.optionNeeds"], "\(alone.err)")
     }
 
+    /// A CSV column whose schema is a `$ref`, or a nullable `anyOf`, is
+    /// typed by the type it leads to: `12.5` is a number, not text.
+    @Test func aReferredTypeTypesTheCSVColumn() throws {
+        let folder = try ScratchFolder()
+        let schema = try folder.write(
+            "s.json",
+            #"""
+            {"$defs": {"money": {"type": "number", "minimum": 0}},
+             "properties": {"price": {"$ref": "#/$defs/money"},
+                            "qty": {"anyOf": [{"type": "integer", "maximum": 9}, {"type": "null"}]}}}
+            """#)
+        let input = try folder.write("in.csv", "price,qty\n12.5,3\n-1,\n2,12\n")
+        let result = try Ferry.run(["validate", input, "--schema", schema, "--report-format", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.map { $0["code"] as? String } == ["record.negative", "schema.maximum"])
+        #expect(errors.map { $0["rule"] as? String } == ["/$defs/money/minimum", "/properties/qty/anyOf/0/maximum"])
+    }
+
     // MARK: - Caps, structure and exit codes
 
     @Test func theCapMakesThePartialReportSaySo() throws {

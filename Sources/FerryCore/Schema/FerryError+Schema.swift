@@ -233,8 +233,9 @@ extension FerryError {
         FerryError(.schemaUnevaluatedItems, [.string(field)], at: location)
     }
 
-    /// Checking `field` followed references more than `SchemaChecker.maxDepth`
-    /// times in a row: a schema that refers to itself without going deeper.
+    /// Checking `field` followed more than `SchemaChecker.maxDepth`
+    /// references on its way down: a schema that refers to itself without
+    /// going deeper into the value.
     public static func schemaReferenceDepth(_ field: String, at location: SourceLocation) -> FerryError {
         FerryError(.schemaReferenceDepth, [.string(field)], at: location)
     }

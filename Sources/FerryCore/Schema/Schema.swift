@@ -96,7 +96,12 @@ public struct Schema: Sendable {
             document, in: SchemaContext(resource: index, base: resource.uri, dialect: resource.dialect), at: "")
         try loader.compilePending(with: compiler)
         plan = SchemaPlan(loader)
-        var rules = root.properties.map { FieldRule(name: $0.name, column: ColumnRule($0.node, required: $0.required)) }
+        let targets = plan.targets
+        var rules = root.properties.map { property in
+            var column = ColumnRule(property.node, required: property.required)
+            if column.type == nil { column.type = Self.referredType(property.node, targets) }
+            return FieldRule(name: property.name, column: column)
+        }
         for name in root.required where root.property(named: name) == nil {
             rules.append(FieldRule(name: name, column: ColumnRule(type: nil, required: true)))
         }
@@ -106,6 +111,26 @@ public struct Schema: Sendable {
         checksWholeRecord =
             root.rejectsAll || root.constant != nil || root.allowed != nil || root.applicators != nil
             || (root.types.map { !$0.contains(.object) } ?? false)
+    }
+
+    /// The type a property's schema gives through a `$ref`, or through an
+    /// `anyOf`/`oneOf` whose branches agree on it but for null (the nullable
+    /// field), for CSV cells to be typed by; the full check still decides.
+    private static func referredType(_ node: SchemaNode, _ targets: [SchemaNode], depth: Int = 0) -> FieldType? {
+        guard depth < 16 else { return nil }
+        if let types = node.types { return FieldType(types: types, format: node.format) }
+        guard let applicators = node.applicators else { return nil }
+        if let ref = applicators.ref, targets.indices.contains(ref) {
+            return referredType(targets[ref], targets, depth: depth + 1)
+        }
+        var found: FieldType?
+        for branch in applicators.anyOf.isEmpty ? applicators.oneOf : applicators.anyOf where branch.types != .null {
+            guard let type = referredType(branch, targets, depth: depth + 1), found == nil || found == type else {
+                return nil
+            }
+            found = type
+        }
+        return found
     }
 
     /// The rule of field `name`: its property's, else (for a name only

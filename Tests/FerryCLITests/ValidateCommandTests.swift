@@ -541,6 +541,27 @@ import Testing
         #expect(errors.map { $0["rule"] as? String } == ["/$defs/money/minimum", "/properties/qty/anyOf/0/maximum"])
     }
 
+    /// A draft-07 root that is only a `$ref` types the CSV columns by the
+    /// fields of the schema it refers to.
+    @Test func aRootReferenceTypesTheCSVColumns() throws {
+        let folder = try ScratchFolder()
+        let schema = try folder.write(
+            "s.json",
+            #"""
+            {"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/Product",
+             "definitions": {"Product": {"type": "object", "required": ["price"],
+                                         "properties": {"price": {"type": "number", "minimum": 0}}}}}
+            """#)
+        let input = try folder.write("in.csv", "price,name\n12.5,a\n-1,b\n,c\n")
+        let result = try Ferry.run(["validate", input, "--schema", schema, "--report-format", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.map { $0["code"] as? String } == ["record.negative", "record.missingField"])
+        #expect(
+            errors.map { $0["rule"] as? String } == ["/definitions/Product/properties/price/minimum", "/definitions/Product/required"])
+    }
+
     // MARK: - Caps, structure and exit codes
 
     @Test func theCapMakesThePartialReportSaySo() throws {

@@ -97,17 +97,27 @@ public struct Schema: Sendable {
         try loader.compilePending(with: compiler)
         plan = SchemaPlan(loader)
         let targets = plan.targets
-        var rules = root.properties.map { property in
+        // A root that is only a reference (draft-07's `{"$ref":
+        // "#/definitions/Product"}`) has its target's fields: the plan types
+        // CSV columns by them, while the whole record goes to the full check.
+        var planned = root
+        for _ in 0..<16 {
+            guard planned.properties.isEmpty, planned.required.isEmpty, let ref = planned.applicators?.ref,
+                targets.indices.contains(ref)
+            else { break }
+            planned = targets[ref]
+        }
+        var rules = planned.properties.map { property in
             var column = ColumnRule(property.node, required: property.required)
             if column.type == nil { column.type = Self.referredType(property.node, targets) }
             return FieldRule(name: property.name, column: column)
         }
-        for name in root.required where root.property(named: name) == nil {
+        for name in planned.required where planned.property(named: name) == nil {
             rules.append(FieldRule(name: name, column: ColumnRule(type: nil, required: true)))
         }
         fieldRules = rules
-        uniqueFields = root.properties.filter(\.unique).map(\.name)
-        otherFieldsRule = root.additionalProperties.map { ColumnRule($0, required: false) }
+        uniqueFields = planned.properties.filter(\.unique).map(\.name)
+        otherFieldsRule = planned.additionalProperties.map { ColumnRule($0, required: false) }
         checksWholeRecord =
             root.rejectsAll || root.constant != nil || root.allowed != nil || root.applicators != nil
             || (root.types.map { !$0.contains(.object) } ?? false)

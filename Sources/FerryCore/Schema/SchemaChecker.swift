@@ -64,8 +64,19 @@ struct SchemaChecker {
     /// Checks `value` against every keyword of `node`.
     /// - Parameter required: whether the object holding the value requires it.
     func check(_ value: Value, _ node: SchemaNode, field: String?, required: Bool) -> Bool {
-        var seen: Evaluated?
-        return check(value, node, field: field, required: required, seen: &seen)
+        // A field's rule alone (the fast paths' fallback, as for a name
+        // that starts beyond ASCII): no applicators, nothing to collect.
+        guard node.applicators == nil, !node.rejectsAll, !plan.usesDynamicReferences else {
+            var seen: Evaluated?
+            return check(value, node, field: field, required: required, seen: &seen)
+        }
+        guard checkOwn(value, node, field: field, required: required) else { return false }
+        var none: Evaluated?
+        switch value {
+        case .array(let elements): return checkArray(elements, value, node, field: field, seen: &none)
+        case .object(let object): return checkObject(object, node, field: field, seen: &none)
+        default: return true
+        }
     }
 
     /// Checks `value` against every keyword of `node`, adding what it looked

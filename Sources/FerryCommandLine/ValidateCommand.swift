@@ -10,6 +10,7 @@ struct ValidateCommand {
                 name: "kind", short: "k", valueName: "kind", helpKey: .validateOptionKind,
                 allowed: RecordKind.allCases.map(\.rawValue)),
             OptionSpec(name: "schema", short: "s", valueName: "file", helpKey: .validateOptionSchema),
+            OptionSpec(name: "schema-dir", valueName: "folder", helpKey: .validateOptionSchemaDir, repeats: true),
             OptionSpec(
                 name: "photos", valueName: "mode", helpKey: .validateOptionPhotos,
                 allowed: PhotoPolicy.allCases.map(\.rawValue)),
@@ -76,14 +77,19 @@ enum ReportOptions {
         return specs + [.quiet, .help]
     }
 
-    /// The schema `--schema` names, compiled (its formats as `--formats`
-    /// says); nil without the option.
+    /// The schema `--schema` names, compiled with the schemas of
+    /// `--schema-dir` (where the command has it) for its references, and
+    /// its formats as `--formats` says; nil without the option.
     /// - Throws: a usage error when `--kind` is given too; the schema's own.
     static func schema(_ arguments: ParsedArguments) throws(FerryError) -> Schema? {
-        guard let path = arguments["schema"] else { return nil }
+        let folders = arguments.all("schema-dir")
+        guard let path = arguments["schema"] else {
+            if !folders.isEmpty { throw .usageOptionNeeds("--schema-dir", "--schema") }
+            return nil
+        }
         if arguments["kind"] != nil { throw FerryError(.usageConflictingOptions, [.string("--schema"), .string("--kind")]) }
         let formats = arguments["formats"].flatMap(SchemaFormatMode.init(rawValue:)) ?? .assert
-        return try Schema(contentsOf: path, formats: formats)
+        return try Schema(contentsOf: path, folders: folders, formats: formats)
     }
 
     /// The options every check takes from the command line.

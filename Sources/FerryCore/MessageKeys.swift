@@ -309,6 +309,8 @@ extension MessageKey {
     public static let validateOptionFrom = MessageKey("validate.option.from")
     /// Check the records against this JSON Schema (2020-12; see Formats/schema.md) instead of a kind's built-in one; it also types CSV columns.
     public static let validateOptionSchema = MessageKey("validate.option.schema")
+    /// A folder of schemas (any depth) that --schema may refer to by their $id, such as https://example.com/schemas/price.json; repeatable. Ferry never fetches a URL.
+    public static let validateOptionSchemaDir = MessageKey("validate.option.schemaDir")
     /// Check every record as this kind. Without it, each file's kind is inferred from its records' fields, as convert does.
     public static let validateOptionKind = MessageKey("validate.option.kind")
     /// The report's form: text for people (the default), json (see Formats/report.schema.json), junit, github (workflow commands) or sarif (SARIF 2.1.0).
@@ -361,7 +363,7 @@ extension MessageKey {
     public static let schemaExpectedPositiveNumber = MessageKey("schema.expected.positiveNumber")
     /// a whole number, 0 or more
     public static let schemaExpectedCount = MessageKey("schema.expected.count")
-    /// https://json-schema.org/draft/2020-12/schema, the only dialect Ferry reads
+    /// a dialect Ferry reads: https://json-schema.org/draft/2020-12/schema, https://json-schema.org/draft/2019-09/schema or http://json-schema.org/draft-07/schema#
     public static let schemaExpectedDialect = MessageKey("schema.expected.dialect")
     /// on a property of the record itself (under the root's properties)
     public static let schemaExpectedTopLevelProperty = MessageKey("schema.expected.topLevelProperty")
@@ -750,6 +752,7 @@ extension MessageKey {
         .validateArgumentInput,
         .validateOptionFrom,
         .validateOptionSchema,
+        .validateOptionSchemaDir,
         .validateOptionKind,
         .validateOptionReport,
         .validateOptionOutput,

@@ -481,10 +481,85 @@ import Testing
         #expect(rules["name"] as? String == schema)
         #expect(rules["chosenBy"] as? String == "schema")
 
-        let unsupported = try folder.write("u.json", #"{"type": "object", "oneOf": [{}]}"#)
+        let unsupported = try folder.write("u.json", #"{"type": "object", "oneOf": [{}], "minimun": 0}"#)
         let refused = try Ferry.run(["validate", input, "--schema", unsupported])
         #expect(refused.status == 2)
         #expect(refused.diagnosticCodes == ["schema.unsupportedKeyword"], "\(refused.err)")
+    }
+
+    /// `--schema-dir` registers a folder's schemas by `$id`; without it the
+    /// reference is a usage error at load that names it.
+    @Test func aSchemaDirResolvesReferencesByID() throws {
+        let folder = try ScratchFolder()
+        try folder.write(
+            "shared/price.json",
+            #"{"$id": "https://example.com/schemas/price.json", "$defs": {"money": {"type": "number", "minimum": 0}}}"#)
+        let schema = try folder.write(
+            "s.json",
+            #"""
+            {"properties": {"price": {"$ref": "https://example.com/schemas/price.json#/$defs/money"}},
+             "dependentRequired": {"price": ["currency"]}}
+            """#)
+        let input = try folder.write("in.jsonl", "{\"price\": 2, \"currency\": \"EUR\"}\n{\"price\": -1}\n")
+        let unresolved = try Ferry.run(["validate", input, "--schema", schema])
+        #expect(unresolved.status == 2)
+        #expect(unresolved.diagnosticCodes == ["schema.unresolvedReference"], "\(unresolved.err)")
+        let result = try Ferry.run([
+            "validate", input, "--schema", schema, "--schema-dir", folder.path("shared"), "--report-format", "json",
+        ])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.map { $0["code"] as? String } == ["record.negative", "schema.dependentRequired"])
+        #expect(errors.map { $0["field"] as? String } == ["price", "currency"])
+        #expect(
+            errors.map { $0["rule"] as? String } == [
+                "https://example.com/schemas/price.json#/$defs/money/minimum", "/dependentRequired",
+            ])
+        let alone = try Ferry.run(["validate", input, "--schema-dir", folder.path("shared")])
+        #expect(alone.status == 2)
+        #expect(alone.diagnosticCodes == ["usage.optionNeeds"], "\(alone.err)")
+    }
+
+    /// A CSV column whose schema is a `$ref`, or a nullable `anyOf`, is
+    /// typed by the type it leads to: `12.5` is a number, not text.
+    @Test func aReferredTypeTypesTheCSVColumn() throws {
+        let folder = try ScratchFolder()
+        let schema = try folder.write(
+            "s.json",
+            #"""
+            {"$defs": {"money": {"type": "number", "minimum": 0}},
+             "properties": {"price": {"$ref": "#/$defs/money"},
+                            "qty": {"anyOf": [{"type": "integer", "maximum": 9}, {"type": "null"}]}}}
+            """#)
+        let input = try folder.write("in.csv", "price,qty\n12.5,3\n-1,\n2,12\n")
+        let result = try Ferry.run(["validate", input, "--schema", schema, "--report-format", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.map { $0["code"] as? String } == ["record.negative", "schema.maximum"])
+        #expect(errors.map { $0["rule"] as? String } == ["/$defs/money/minimum", "/properties/qty/anyOf/0/maximum"])
+    }
+
+    /// A draft-07 root that is only a `$ref` types the CSV columns by the
+    /// fields of the schema it refers to.
+    @Test func aRootReferenceTypesTheCSVColumns() throws {
+        let folder = try ScratchFolder()
+        let schema = try folder.write(
+            "s.json",
+            #"""
+            {"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/Product",
+             "definitions": {"Product": {"type": "object", "required": ["price"],
+                                         "properties": {"price": {"type": "number", "minimum": 0}}}}}
+            """#)
+        let input = try folder.write("in.csv", "price,name\n12.5,a\n-1,b\n,c\n")
+        let result = try Ferry.run(["validate", input, "--schema", schema, "--report-format", "json"])
+        #expect(result.status == 1, "\(result.err)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        let errors = try #require(report["errors"] as? [[String: Any]])
+        #expect(errors.map { $0["code"] as? String } == ["record.negative", "record.missingField"])
+        #expect(
+            errors.map { $0["rule"] as? String } == ["/definitions/Product/properties/price/minimum", "/definitions/Product/required"])
     }
 
     // MARK: - Caps, structure and exit codes

@@ -5,16 +5,14 @@ import Testing
 /// What a schema may say, and how a schema that says more is refused.
 @Suite struct SchemaCompilerTests {
     @Test(arguments: [
-        (#"{"oneOf": [{}]}"#, "oneOf", "/oneOf"),
-        (##"{"properties": {"a": {"$ref": "#"}}}"##, "$ref", "/properties/a/$ref"),
-        (#"{"patternProperties": {"^x": {}}}"#, "patternProperties", "/patternProperties"),
-        (#"{"items": {"if": true}}"#, "if", "/items/if"),
-        (#"{"properties": {"a/b~c": {"not": {}}}}"#, "not", "/properties/a~1b~0c/not"),
-        (#"{"additionalProperties": {"allOf": []}}"#, "allOf", "/additionalProperties/allOf"),
-        (#"{"properties": {"t": {"items": {"uniqueItems": true}}}}"#, "uniqueItems", "/properties/t/items/uniqueItems"),
-        (#"{"prefixItems": []}"#, "prefixItems", "/prefixItems"),
-        (#"{"$defs": {}}"#, "$defs", "/$defs"),
-        (#"{"minProperties": 1}"#, "minProperties", "/minProperties"),
+        (#"{"minimun": 1}"#, "minimun", "/minimun"),
+        (##"{"properties": {"a": {"additionalItems": false}}}"##, "additionalItems", "/properties/a/additionalItems"),
+        (#"{"dependencies": {"a": ["b"]}}"#, "dependencies", "/dependencies"),
+        (##"{"items": {"$recursiveRef": "#"}}"##, "$recursiveRef", "/items/$recursiveRef"),
+        (#"{"properties": {"a/b~c": {"definition": {}}}}"#, "definition", "/properties/a~1b~0c/definition"),
+        (##"{"$schema": "http://json-schema.org/draft-07/schema#", "prefixItems": [{}]}"##, "prefixItems", "/prefixItems"),
+        (##"{"$schema": "http://json-schema.org/draft-07/schema#", "unevaluatedProperties": false}"##,
+         "unevaluatedProperties", "/unevaluatedProperties"),
         (#"{"x-ferry-other": true}"#, "x-ferry-other", "/x-ferry-other"),
         (#"{"Type": "string"}"#, "Type", "/Type"),
     ])
@@ -45,7 +43,12 @@ import Testing
         (#"{"additionalProperties": 5}"#, "additionalProperties", "/additionalProperties", "schema"),
         (#"{"properties": []}"#, "properties", "/properties", "object"),
         (#"{"properties": {"a": 5}}"#, "properties", "/properties/a", "schema"),
-        (#"{"$schema": "http://json-schema.org/draft-07/schema#"}"#, "$schema", "/$schema", "dialect"),
+        (#"{"$schema": "http://json-schema.org/draft-04/schema#"}"#, "$schema", "/$schema", "dialect"),
+        (#"{"oneOf": []}"#, "oneOf", "/oneOf", "array"),
+        (#"{"prefixItems": {}}"#, "prefixItems", "/prefixItems", "array"),
+        (#"{"uniqueItems": 1}"#, "uniqueItems", "/uniqueItems", "bool"),
+        (#"{"dependentRequired": {"a": "b"}}"#, "dependentRequired", "/dependentRequired/a", "uniqueStrings"),
+        (#"{"$ref": 5}"#, "$ref", "/$ref", "string"),
         (#"{"title": 5}"#, "title", "/title", "string"),
         (#"{"deprecated": "yes"}"#, "deprecated", "/deprecated", "bool"),
         (#"{"properties": {"a": {"x-ferry-unique": "yes"}}}"#, "x-ferry-unique", "/properties/a/x-ferry-unique", "bool"),
@@ -166,8 +169,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[{\"type\": \"object\"}]", "format.notRecords"), ("true", "format.notRecords"), ("\"x\"", "format.notRecords"),
-        ("{\"type\": ", "json.unexpectedEnd"), ("{} {}", "json.trailingData"), ("{\"oneOf\": []}", "schema.unsupportedKeyword"),
+        ("[{\"type\": \"object\"}]", "format.notRecords"), ("null", "format.notRecords"), ("\"x\"", "format.notRecords"),
+        ("{\"type\": ", "json.unexpectedEnd"), ("{} {}", "json.trailingData"), ("{\"oneOf\": [{}], \"minimun\": 1}", "schema.unsupportedKeyword"),
     ])
     func aFileThatIsNotASchemaIsRefused(_ text: String, code: String) throws {
         let path = try scratch.write("bad.json", text)

@@ -47,6 +47,21 @@ extension RawRecordTests {
             testDescription: "sku pattern", field: "sku", keyword: "pattern", limit: .string("^GS-[0-9]+$"),
             cells: [productCells[0], productCells[1], productCells[2], ["GS-0000001", "", "GS-7"]],
             badRow: "Wii,1,,00123", code: .schemaPattern, arguments: [.string("sku"), .string("^GS-[0-9]+$")]),
+        // Applicators: the field goes to the full check on every path, and
+        // anyOf reports its closest branch's error.
+        RuleChange(
+            testDescription: "sku anyOf", field: "sku", keyword: "anyOf",
+            limit: .array([
+                .object(OrderedObject([("pattern", .string("^GS-"))])),
+                .object(OrderedObject([("maxLength", .integer(2))])),
+            ]),
+            cells: [productCells[0], productCells[1], productCells[2], ["GS-0000001", "", "GS-7"]],
+            badRow: "Wii,1,,00123", code: .schemaPattern, arguments: [.string("sku"), .string("^GS-")]),
+        RuleChange(
+            testDescription: "name not", field: "name", keyword: "not",
+            limit: .object(OrderedObject([("const", .string("Forbidden"))])),
+            cells: [productCells[0], productCells[1], productCells[2], productCells[3]],
+            badRow: "Forbidden,19.99,,GS-1", code: .schemaNot, arguments: [.string("name")]),
     ]
 
     @Test(arguments: ruleChanges) func changedRuleIsObeyedEveryWay(_ change: RuleChange) throws {

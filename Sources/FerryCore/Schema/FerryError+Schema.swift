@@ -6,6 +6,7 @@ extension FerryError.Code {
     public static let schemaInvalidKeyword = Self("schema.invalidKeyword", .usage)
     public static let schemaInvalidPattern = Self("schema.invalidPattern", .usage)
     public static let schemaUnknownFormat = Self("schema.unknownFormat", .usage)
+    public static let schemaUnresolvedReference = Self("schema.unresolvedReference", .usage)
 
     // A record that breaks a schema's rule. `record.missingField`,
     // `record.emptyField`, `record.wrongType` and `record.negative` keep
@@ -27,6 +28,19 @@ extension FerryError.Code {
     public static let schemaFormat = Self("schema.format", .data)
     public static let schemaAdditionalProperties = Self("schema.additionalProperties", .data)
     public static let schemaFalse = Self("schema.false", .data)
+    public static let schemaAnyOf = Self("schema.anyOf", .data)
+    public static let schemaOneOf = Self("schema.oneOf", .data)
+    public static let schemaNot = Self("schema.not", .data)
+    public static let schemaContains = Self("schema.contains", .data)
+    public static let schemaMaxContains = Self("schema.maxContains", .data)
+    public static let schemaUniqueItems = Self("schema.uniqueItems", .data)
+    public static let schemaPropertyNames = Self("schema.propertyNames", .data)
+    public static let schemaMinProperties = Self("schema.minProperties", .data)
+    public static let schemaMaxProperties = Self("schema.maxProperties", .data)
+    public static let schemaDependentRequired = Self("schema.dependentRequired", .data)
+    public static let schemaUnevaluatedProperties = Self("schema.unevaluatedProperties", .data)
+    public static let schemaUnevaluatedItems = Self("schema.unevaluatedItems", .data)
+    public static let schemaReferenceDepth = Self("schema.referenceDepth", .data)
 }
 
 // MARK: - Factories: compiling
@@ -59,6 +73,13 @@ extension FerryError {
     /// `format` at `path` names a format Ferry does not know.
     public static func schemaUnknownFormat(_ format: String, path: String, source: String) -> FerryError {
         FerryError(.schemaUnknownFormat, [.string(format), .string(path)], at: SourceLocation(file: source))
+    }
+
+    /// The reference `reference` at `path` leads to no schema Ferry has: no
+    /// file on disk, no schema registered with that `$id` (`--schema-dir`),
+    /// no anchor or pointer inside it. Ferry never fetches a URL.
+    public static func schemaUnresolvedReference(_ reference: String, path: String, source: String) -> FerryError {
+        FerryError(.schemaUnresolvedReference, [.string(reference), .string(path)], at: SourceLocation(file: source))
     }
 }
 
@@ -144,5 +165,78 @@ extension FerryError {
     /// `field` meets the schema `false`, which nothing passes.
     public static func schemaFalse(_ field: String, at location: SourceLocation) -> FerryError {
         FerryError(.schemaFalse, [.string(field)], at: location)
+    }
+}
+
+// MARK: - Factories: applicators
+
+extension FerryError {
+    /// `field` passes none of the branches of `anyOf` (reported when no
+    /// branch's own error can stand for them).
+    public static func schemaAnyOf(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaAnyOf, [.string(field)], at: location)
+    }
+
+    /// `field` passes `passing` branches of `oneOf` (0 or more than one), not exactly one.
+    public static func schemaOneOf(_ field: String, passing: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaOneOf, [.string(field), .integer(passing)], at: location)
+    }
+
+    /// `field` passes the schema under `not`.
+    public static func schemaNot(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaNot, [.string(field)], at: location)
+    }
+
+    /// Fewer than `least` items of `field` pass `contains` (`minContains`, 1 by default).
+    public static func schemaContains(_ field: String, least: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaContains, [.string(field), .count(least)], at: location)
+    }
+
+    /// More than `most` items of `field` pass `contains`.
+    public static func schemaMaxContains(_ field: String, most: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaMaxContains, [.string(field), .count(most)], at: location)
+    }
+
+    /// Two items of `field` are equal.
+    public static func schemaUniqueItems(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaUniqueItems, [.string(field)], at: location)
+    }
+
+    /// The name of `field` (its last part) fails `propertyNames`.
+    public static func schemaPropertyNames(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaPropertyNames, [.string(field)], at: location)
+    }
+
+    public static func schemaMinProperties(_ field: String, limit: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaMinProperties, [.string(field), .count(limit)], at: location)
+    }
+
+    public static func schemaMaxProperties(_ field: String, limit: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaMaxProperties, [.string(field), .count(limit)], at: location)
+    }
+
+    /// `field` is missing, and `dependency` (beside it) requires it.
+    public static func schemaDependentRequired(
+        _ field: String, dependency: String, at location: SourceLocation
+    ) -> FerryError {
+        FerryError(.schemaDependentRequired, [.string(field), .string(dependency)], at: location)
+    }
+
+    /// `field` is one no keyword of its object's schema looked at, and
+    /// `unevaluatedProperties` is false.
+    public static func schemaUnevaluatedProperties(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaUnevaluatedProperties, [.string(field)], at: location)
+    }
+
+    /// The item `field` is one no keyword looked at, and `unevaluatedItems` is false.
+    public static func schemaUnevaluatedItems(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaUnevaluatedItems, [.string(field)], at: location)
+    }
+
+    /// Checking `field` followed more than `SchemaChecker.maxDepth`
+    /// references on its way down: a schema that refers to itself without
+    /// going deeper into the value.
+    public static func schemaReferenceDepth(_ field: String, at location: SourceLocation) -> FerryError {
+        FerryError(.schemaReferenceDepth, [.string(field)], at: location)
     }
 }

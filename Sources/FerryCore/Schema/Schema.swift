@@ -17,7 +17,7 @@
 // accepts. At the top level of a record a null field counts as missing, as
 // CSV's empty cells are null; below it null is a JSON value like any other.
 
-/// A JSON Schema (draft 2020-12) compiled for checking records.
+/// A JSON Schema (draft 2020-12, 2019-09 or draft-07) compiled for checking records.
 ///
 /// FerryCore has no JSON parser: the document arrives as a `Value` (FerryKit
 /// reads files with `Schema(contentsOf:)`). See Formats/schema.md for the
@@ -38,32 +38,114 @@ public struct Schema: Sendable {
     /// `additionalProperties`; nil when any such field passes.
     let otherFieldsRule: ColumnRule?
     /// Whether the root has rules about the record as a whole (`type`
-    /// without `object`, `enum`, `const`, `false`), which only the full
-    /// check applies: fast paths then stand aside.
+    /// without `object`, `enum`, `const`, `false`, or any keyword beyond
+    /// `properties`, `required` and `additionalProperties`: `$ref`, `anyOf`,
+    /// `patternProperties`, …), which only the full check applies: fast
+    /// paths then stand aside.
     public let checksWholeRecord: Bool
 
-    /// Compiles `document`.
+    /// The targets of the schema's references, and its dynamic anchors.
+    let plan: SchemaPlan
+
+    /// Compiles `document`, a schema that refers to no other file.
     /// - Parameters:
     ///   - document: the schema, an object (or `true`/`false`).
     ///   - source: where it came from, for the errors' location.
     ///   - formats: whether `format` is checked (`assert`) or only
     ///     describes (`annotate`, Ferry's own `photo` aside: it names a type).
     /// - Throws: `schema.unsupportedKeyword`, `schema.invalidKeyword`,
-    ///   `schema.invalidPattern`, `schema.unknownFormat`.
+    ///   `schema.invalidPattern`, `schema.unknownFormat`, `schema.unresolvedReference`.
     public init(document: Value, source: String, formats: SchemaFormatMode = .assert) throws(FerryError) {
+        try self.init(document: document, source: source, baseURI: nil, formats: formats) { _ throws(FerryError) in nil }
+    }
+
+    /// Compiles `document`, whose references to other resources `retrieve` finds.
+    /// - Parameters:
+    ///   - baseURI: the document's own URI (`file:///…/product.json`), which
+    ///     relative references resolve against; nil for none.
+    ///   - retrieve: the schema document at an absolute URI (without a
+    ///     fragment), or nil when there is none. Called at load only.
+    /// - Throws: as `init(document:source:)`.
+    public init(
+        document: Value, source: String, baseURI: String?, formats: SchemaFormatMode = .assert,
+        retrieve: @escaping (String) throws(FerryError) -> Value?
+    ) throws(FerryError) {
+        try self.init(
+            document: document, source: source, baseURI: baseURI, ignoresUnknownKeywords: false, assertsFormats: true,
+            formats: formats, retrieve: retrieve)
+    }
+
+    /// - Parameters:
+    ///   - ignoresUnknownKeywords: treat a keyword no dialect has as an
+    ///     annotation, as the specification does (for the official test
+    ///     suite; Ferry refuses them so a misspelt keyword is not skipped).
+    ///   - assertsFormats: read `format` at all (Ferry's default), or skip
+    ///     it as the specification's default does, unknown names included
+    ///     (for the official test suite).
+    ///   - formats: when read, whether a known format is checked (`assert`)
+    ///     or only describes (`annotate`); an unknown one is an error either way.
+    init(
+        document: Value, source: String, baseURI: String?, ignoresUnknownKeywords: Bool, assertsFormats: Bool,
+        formats: SchemaFormatMode = .assert, retrieve: @escaping (String) throws(FerryError) -> Value?
+    ) throws(FerryError) {
         self.source = source
         self.document = document
-        root = try SchemaCompiler(source: source, formats: formats).compile(document, at: "")
-        var rules = root.properties.map { FieldRule(name: $0.name, column: ColumnRule($0.node, required: $0.required)) }
-        for name in root.required where root.property(named: name) == nil {
+        let loader = SchemaLoader(
+            source: source, ignoresUnknownKeywords: ignoresUnknownKeywords, assertsFormats: assertsFormats,
+            formats: formats, retrieve: retrieve)
+        let compiler = SchemaCompiler(loader: loader)
+        let index = try loader.register(
+            document, uri: baseURI ?? "ferry:schema", dialect: .draft2020, path: "")
+        let resource = loader.resources[index]
+        root = try compiler.compile(
+            document, in: SchemaContext(resource: index, base: resource.uri, dialect: resource.dialect), at: "")
+        try loader.compilePending(with: compiler)
+        plan = SchemaPlan(loader)
+        let targets = plan.targets
+        // A root that is only a reference (draft-07's `{"$ref":
+        // "#/definitions/Product"}`) has its target's fields: the plan types
+        // CSV columns by them, while the whole record goes to the full check.
+        var planned = root
+        for _ in 0..<16 {
+            guard planned.properties.isEmpty, planned.required.isEmpty, let ref = planned.applicators?.ref,
+                targets.indices.contains(ref)
+            else { break }
+            planned = targets[ref]
+        }
+        var rules = planned.properties.map { property in
+            var column = ColumnRule(property.node, required: property.required)
+            if column.type == nil { column.type = Self.referredType(property.node, targets) }
+            return FieldRule(name: property.name, column: column)
+        }
+        for name in planned.required where planned.property(named: name) == nil {
             rules.append(FieldRule(name: name, column: ColumnRule(type: nil, required: true)))
         }
         fieldRules = rules
-        uniqueFields = root.properties.filter(\.unique).map(\.name)
-        otherFieldsRule = root.additionalProperties.map { ColumnRule($0, required: false) }
+        uniqueFields = planned.properties.filter(\.unique).map(\.name)
+        otherFieldsRule = planned.additionalProperties.map { ColumnRule($0, required: false) }
         checksWholeRecord =
-            root.rejectsAll || root.constant != nil || root.allowed != nil
+            root.rejectsAll || root.constant != nil || root.allowed != nil || root.applicators != nil
             || (root.types.map { !$0.contains(.object) } ?? false)
+    }
+
+    /// The type a property's schema gives through a `$ref`, or through an
+    /// `anyOf`/`oneOf` whose branches agree on it but for null (the nullable
+    /// field), for CSV cells to be typed by; the full check still decides.
+    private static func referredType(_ node: SchemaNode, _ targets: [SchemaNode], depth: Int = 0) -> FieldType? {
+        guard depth < 16 else { return nil }
+        if let types = node.types { return FieldType(types: types, format: node.format) }
+        guard let applicators = node.applicators else { return nil }
+        if let ref = applicators.ref, targets.indices.contains(ref) {
+            return referredType(targets[ref], targets, depth: depth + 1)
+        }
+        var found: FieldType?
+        for branch in applicators.anyOf.isEmpty ? applicators.oneOf : applicators.anyOf where branch.types != .null {
+            guard let type = referredType(branch, targets, depth: depth + 1), found == nil || found == type else {
+                return nil
+            }
+            found = type
+        }
+        return found
     }
 
     /// The rule of field `name`: its property's, else (for a name only
@@ -157,7 +239,7 @@ public struct ColumnRule: Sendable, Hashable {
             || node.exclusiveMaximum != nil || node.multipleOf != nil || node.maxLength != nil
             || (node.pattern != nil && !nonBlank)
             || node.items != nil || node.minItems != nil || node.maxItems != nil || !node.required.isEmpty
-            || !node.properties.isEmpty || node.additionalProperties != nil
+            || !node.properties.isEmpty || node.additionalProperties != nil || node.applicators != nil
         {
             other = true
         }
@@ -187,5 +269,22 @@ public enum FieldType: String, Sendable, Hashable {
         case .boolean: self = .bool
         default: return nil
         }
+    }
+}
+
+/// What the checks of a schema share besides its root: the targets of its
+/// references, compiled once at load.
+final class SchemaPlan: Sendable {
+    let targets: [SchemaNode]
+    /// Per resource, the target of each of its dynamic anchors.
+    let dynamicTargets: [Int: [String: Int]]
+    /// Whether any `$dynamicRef` may look at the dynamic scope: only then
+    /// does a check keep one.
+    let usesDynamicReferences: Bool
+
+    init(_ loader: SchemaLoader) {
+        targets = loader.targets.map { $0 ?? SchemaNode(path: "", rejectsAll: true) }
+        dynamicTargets = loader.dynamicTargets
+        usesDynamicReferences = loader.usesDynamicReferences
     }
 }

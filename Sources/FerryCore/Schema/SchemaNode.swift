@@ -1,5 +1,5 @@
 /// One compiled schema of a document: the root, or a schema inside it
-/// (under `properties`, `items` or `additionalProperties`). Each keyword's
+/// (under `properties`, `items`, `allOf`, …, or a reference's target). Each keyword's
 /// value is checked and converted once, at load; a keyword the schema does
 /// not have is nil.
 final class SchemaNode: Sendable {
@@ -28,6 +28,14 @@ final class SchemaNode: Sendable {
     let properties: [SchemaProperty]
     /// The schema of the fields `properties` does not name; nil when any is allowed.
     let additionalProperties: SchemaNode?
+    /// `additionalProperties` is `true` or `{}`: it looks at every other
+    /// field (for `unevaluatedProperties`) and refuses none.
+    let evaluatesOtherProperties: Bool
+    /// Every other keyword; nil when there are none.
+    let applicators: SchemaApplicators?
+    /// The index of the schema resource the node belongs to (the document,
+    /// or a schema with its own `$id`), for `$dynamicRef`.
+    let resource: Int
 
     init(
         path: String, rejectsAll: Bool = false, types: JSONTypes? = nil, constant: Value? = nil,
@@ -36,7 +44,8 @@ final class SchemaNode: Sendable {
         multipleOf: SchemaNumber? = nil, minLength: Int? = nil, maxLength: Int? = nil,
         pattern: SchemaPattern? = nil, format: SchemaFormat? = nil, items: SchemaNode? = nil, minItems: Int? = nil,
         maxItems: Int? = nil, required: [String] = [], properties: [SchemaProperty] = [],
-        additionalProperties: SchemaNode? = nil
+        additionalProperties: SchemaNode? = nil, evaluatesOtherProperties: Bool = false,
+        applicators: SchemaApplicators? = nil, resource: Int = 0
     ) {
         self.path = path
         self.rejectsAll = rejectsAll
@@ -58,6 +67,9 @@ final class SchemaNode: Sendable {
         self.required = required
         self.properties = properties
         self.additionalProperties = additionalProperties
+        self.evaluatesOtherProperties = evaluatesOtherProperties
+        self.applicators = applicators.flatMap { $0.isEmpty ? nil : $0 }
+        self.resource = resource
     }
 
     /// The property named `name`, compared by Unicode scalars as JSON does.

@@ -1,0 +1,73 @@
+import FerryKit
+import FerryTestSupport
+import Testing
+
+/// `$ref` inside a document, to files beside it, and to schemas of a
+/// folder by `$id`; and what a reference to nothing says.
+@Suite struct SchemaReferenceTests {
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder() }
+
+    @Test func aRelativeReferenceFindsTheFileBesideTheSchema() throws {
+        _ = try scratch.write(
+            "price.schema.json", #"{"$defs": {"money": {"type": "number", "minimum": 0}}}"#)
+        let path = try scratch.write(
+            "product.json", #"{"properties": {"price": {"$ref": "price.schema.json#/$defs/money"}}}"#)
+        let schema = try Schema(contentsOf: path)
+        let found = try JSONValues.diagnostics(schema, #"{"price": -2}"#)
+        #expect(found.map(\.code) == [.recordNegative])
+        let rule = try #require(found.first?.rule)
+        #expect(rule.hasSuffix("price.schema.json#/$defs/money/minimum"), "\(rule)")
+        #expect(try JSONValues.diagnostics(schema, #"{"price": 2}"#).isEmpty)
+    }
+
+    @Test func aFolderRegistersSchemasByTheirID() throws {
+        let folder = scratch.path("schemas")
+        _ = try scratch.write(
+            "schemas/nested/price.json",
+            #"{"$id": "https://example.com/schemas/price.json", "type": "number", "exclusiveMinimum": 0}"#)
+        let path = try scratch.write(
+            "product.json", #"{"properties": {"price": {"$ref": "https://example.com/schemas/price.json"}}}"#)
+        #expect(throws: FerryError.self) { try Schema(contentsOf: path) }
+        let schema = try Schema(contentsOf: path, folders: [folder])
+        #expect(try JSONValues.diagnostics(schema, #"{"price": 0}"#).map(\.code) == [.schemaExclusiveMinimum])
+    }
+
+    @Test(arguments: [
+        (##"{"properties": {"a": {"$ref": "#/$defs/missing"}}}"##, "#/$defs/missing", "/properties/a/$ref"),
+        (##"{"$ref": "other.json"}"##, "other.json", "/$ref"),
+        (##"{"items": {"$ref": "https://example.com/x.json"}}"##, "https://example.com/x.json", "/items/$ref"),
+        (##"{"allOf": [{"$ref": "#nowhere"}]}"##, "#nowhere", "/allOf/0/$ref"),
+    ])
+    func anUnresolvedReferenceNamesItselfAndWhereItIs(_ text: String, reference: String, path: String) throws {
+        let file = try scratch.write("s.json", text)
+        do {
+            _ = try Schema(contentsOf: file)
+            Issue.record("\(text) compiled")
+        } catch {
+            #expect(error.code == .schemaUnresolvedReference)
+            #expect(error.code.category == .usage)
+            #expect(error.arguments == [.string(reference), .string(path)])
+            #expect(error.location.file == file)
+        }
+    }
+
+    @Test func aRecursiveSchemaChecksEveryLevel() throws {
+        let schema = try JSONValues.schema(
+            ##"{"$defs": {"node": {"type": "object", "required": ["name"],"properties": {"name": {"type": "string"},"##
+                + ##""children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},"##
+                + ##""properties": {"tree": {"$ref": "#/$defs/node"}}}"##)
+        let found = try JSONValues.diagnostics(
+            schema, #"{"tree": {"name": "a", "children": [{"name": "b", "children": [{"children": []}]}]}}"#)
+        #expect(found.map(\.code) == [.recordMissingField])
+        #expect(found.map(\.location.field) == ["tree/children/0/children/0/name"])
+        #expect(found.map(\.rule) == ["/$defs/node/required"])
+    }
+
+    @Test func aBooleanSchemaFileIsASchema() throws {
+        let path = try scratch.write("false.json", " false\n")
+        let schema = try Schema(contentsOf: path)
+        #expect(try JSONValues.diagnostics(schema, #"{"a": 1}"#).map(\.code) == [.schemaFalse])
+    }
+}

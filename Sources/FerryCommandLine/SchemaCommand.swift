@@ -50,13 +50,6 @@ struct SchemaCommand {
             console.write(text)
             return
         }
-        let file = try OutputFile(path: output, overwrite: arguments.flag("force"))
-        do throws(FerryError) {
-            try file.output.write(Array(text.utf8))
-            try file.commit()
-        } catch {
-            file.discard()
-            throw error
-        }
+        try OutputFile(path: output, overwrite: arguments.flag("force")).commit(text: text)
     }
 }

@@ -136,13 +136,7 @@ enum ReportOptions {
             : format.render(report, formatter: console.formatter, tool: ("ferry", FerryCLI.version))
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
         if let file {
-            do throws(FerryError) {
-                try file.output.write(Array(text.utf8))
-                try file.commit()
-            } catch {
-                file.discard()
-                throw error
-            }
+            try file.commit(text: text)
             // Whoever reads the file in CI still sees the outcome here.
             if !arguments.flag("quiet") {
                 console.printError(TextReport.summaryLine(of: report, catalog: console.catalog))

@@ -130,6 +130,18 @@ public final class OutputFile {
     }
 
     /// Removes the temporary file; the destination stays as it was.
+    /// Writes `text` as the whole file and commits it; on a failure the
+    /// file is discarded, and what it named is left as it was.
+    public func commit(text: String) throws(FerryError) {
+        do throws(FerryError) {
+            try output.write(Array(text.utf8))
+            try commit()
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
     public func discard() {
         output.close()
         if let temporaryPath, !committed { unlink(temporaryPath) }

@@ -7,21 +7,8 @@ import FerryKit
 /// `FerryDecoder` and `FerryEncoder`, as an app's developer uses them: the
 /// seeds' own `Product` and `Book` through every format, from files and bytes.
 @Suite struct FerryCoderTests {
-    struct Product: Codable, Equatable {
-        var name: String
-        var price: Decimal?
-        var photo: Data?
-    }
-
-    struct Book: Codable, Equatable {
-        var title: String
-        var author: String
-        var description: String
-        var pages: Int
-        var readThisBook: Bool
-        var price: Decimal?
-        var isbn: String?
-    }
+    typealias Product = SeedProduct
+    typealias Book = SeedBook
 
     static let products = [
         Product(name: "Xbox 360", price: Decimal(string: "299.00"), photo: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2])),

@@ -6,23 +6,8 @@ import Testing
 /// Records to and from the caller's own `Codable` types, through
 /// `RecordDecoder` and `RecordEncoding`.
 @Suite struct RecordCodingTests {
-    /// The GameStore app's product, as its developers would write it.
-    struct Product: Codable, Equatable {
-        var name: String
-        var price: Decimal?
-        var photo: Data?
-    }
-
-    /// The BookStore app's book, with the chapter's exercise's price and ISBN.
-    struct Book: Codable, Equatable {
-        var title: String
-        var author: String
-        var description: String
-        var pages: Int
-        var readThisBook: Bool
-        var price: Decimal?
-        var isbn: String?
-    }
+    typealias Product = SeedProduct
+    typealias Book = SeedBook
 
     enum Shelf: String, Codable, Equatable {
         case fiction

@@ -2,6 +2,7 @@
 """The validation peers of Scripts/bench.sh.
 
     bench-validate.py jsonschema-rs PRODUCTS.jsonl
+    bench-validate.py jsonschema-rs-schema SCHEMA.json PRODUCTS.jsonl
     bench-validate.py frictionless PRODUCTS.csv
 
 jsonschema-rs: reads the JSON Lines with orjson and checks each record with
@@ -9,8 +10,9 @@ jsonschema-rs against a JSON Schema equivalent to Ferry's built-in product
 schema (Formats/schemas/product.schema.json: a non-empty name, a price of at
 least 0, text for sku and photo), plus sku uniqueness with a set, as
 `ferry validate` checks it. frictionless: validates the CSV against the same
-rules as a Table Schema (the sku unique). Both print how many records were
-read and how many problems were found, and exit 0 either way.
+rules as a Table Schema (the sku unique). jsonschema-rs-schema: checks each
+record against the schema file given (Scripts/bench-schema.py), and prints
+how many records were read and how many are invalid. All exit 0 either way.
 """
 import sys
 
@@ -61,6 +63,25 @@ def jsonschema_rs(path):
     print(f"{records} records, {problems} problems")
 
 
+def jsonschema_rs_schema(schema_path, path):
+    import jsonschema_rs
+    import orjson
+
+    with open(schema_path, "rb") as f:
+        schema = orjson.loads(f.read())
+    make = getattr(jsonschema_rs, "validator_for", None) or jsonschema_rs.Draft202012Validator
+    validator = make(schema)
+    records = invalid = 0
+    with open(path, "rb") as lines:
+        for line in lines:
+            if not line.strip():
+                continue
+            records += 1
+            if not validator.is_valid(orjson.loads(line)):
+                invalid += 1
+    print(f"{records} records {invalid} invalid")
+
+
 def frictionless(path):
     import os
 
@@ -78,6 +99,8 @@ def frictionless(path):
 
 
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "jsonschema-rs-schema":
+        return jsonschema_rs_schema(sys.argv[2], sys.argv[3])
     if len(sys.argv) != 3 or sys.argv[1] not in ("jsonschema-rs", "frictionless"):
         sys.exit(__doc__)
     {"jsonschema-rs": jsonschema_rs, "frictionless": frictionless}[sys.argv[1]](sys.argv[2])

@@ -44,8 +44,18 @@ extension Schema {
         let document = try Self.readDocument(path, limits: limits)
         var known: [String: Value] = [:]
         for folder in folders {
+            var info = stat()
+            guard stat(folder, &info) == 0 else { throw .ioCannotOpen(folder, errno: errno) }
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw .ioCannotOpen(folder, errno: ENOTDIR) }
             for file in Self.jsonFiles(in: folder) {
-                let schema = try Self.readDocument(file, limits: limits)
+                // A `.json` file that holds data (an array, a string) is no
+                // schema, and stays out; a file that is not JSON is an error.
+                let schema: Value
+                do throws(FerryError) {
+                    schema = try Self.readDocument(file, limits: limits)
+                } catch where error.code == .formatNotRecords {
+                    continue
+                }
                 guard case .object(let object) = schema, case .string(let id)? = object["$id"] else { continue }
                 known[SchemaURI.withoutFragment(id)] = schema
             }
@@ -129,7 +139,10 @@ extension Schema {
             }
             guard !name.hasPrefix(".") else { continue }
             let path = folder + "/" + name
-            if PhotoStore.isDirectory(path) {
+            // A link to a folder is not followed: two links to `.` would
+            // make the walk endless.
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                 files += jsonFiles(in: path)
             } else if name.hasSuffix(".json") {
                 files.append(path)

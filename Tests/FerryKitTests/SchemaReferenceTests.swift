@@ -1,4 +1,5 @@
 import FerryKit
+import Foundation
 import FerryTestSupport
 import Testing
 
@@ -34,6 +35,21 @@ import Testing
         #expect(try JSONValues.diagnostics(schema, #"{"price": 0}"#).map(\.code) == [.schemaExclusiveMinimum])
     }
 
+    @Test func aFolderOfSchemasSkipsDataAndLinksAndMustExist() throws {
+        let folder = scratch.path("schemas")
+        _ = try scratch.write("schemas/price.json", #"{"$id": "https://example.com/p.json", "minimum": 1}"#)
+        _ = try scratch.write("schemas/data.json", #"[{"name": "Wii"}]"#)
+        // Two links back to the folder: a walk that followed them would not end.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/a", withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/b", withDestinationPath: ".")
+        let path = try scratch.write("product.json", #"{"properties": {"price": {"$ref": "https://example.com/p.json"}}}"#)
+        let schema = try Schema(contentsOf: path, folders: [folder])
+        #expect(try JSONValues.diagnostics(schema, #"{"price": 0}"#).map(\.code) == [.schemaMinimum])
+        #expect(throws: FerryError.ioCannotOpen(scratch.path("nowhere"), errno: 2)) {
+            try Schema(contentsOf: path, folders: [scratch.path("nowhere")])
+        }
+    }
+
     @Test(arguments: [
         (##"{"properties": {"a": {"$ref": "#/$defs/missing"}}}"##, "#/$defs/missing", "/properties/a/$ref"),
         (##"{"$ref": "other.json"}"##, "other.json", "/$ref"),
@@ -51,6 +67,22 @@ import Testing
             #expect(error.arguments == [.string(reference), .string(path)])
             #expect(error.location.file == file)
         }
+    }
+
+    /// A reference back to where the check is, at the same place in the
+    /// value, would branch 2²⁵⁶ ways under `anyOf` before any depth limit:
+    /// it is a loop, and ends at once.
+    @Test(arguments: [
+        ##"{"anyOf": [{"$ref": "#"}, {"$ref": "#"}]}"##,
+        ##"{"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"$ref": "#"}]}"##,
+        ##"{"properties": {"a": {"anyOf": [{"$ref": "#/properties/a"}, {"$ref": "#/properties/a"}]}}}"##,
+        ##"{"$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"anyOf": [{"$ref": "#/$defs/x"}, {"$ref": "#/$defs/x"}]}}, "$ref": "#/$defs/x"}"##,
+    ])
+    func aReferenceLoopEndsAtOnce(_ text: String) throws {
+        let schema = try JSONValues.schema(text)
+        let found = try JSONValues.diagnostics(schema, #"{"a": 1}"#)
+        #expect(!found.isEmpty)
+        #expect(found.allSatisfy { [.schemaReferenceDepth, .schemaAnyOf, .schemaOneOf].contains($0.code) }, "\(found.map(\.code))")
     }
 
     @Test func aRecursiveSchemaChecksEveryLevel() throws {

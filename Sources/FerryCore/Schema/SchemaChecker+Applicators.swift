@@ -96,11 +96,14 @@ extension SchemaChecker {
     private func follow(
         _ value: Value, _ target: SchemaNode, _ node: SchemaNode, field: String?, required: Bool, seen: inout Evaluated?
     ) -> Bool {
-        guard depth < Self.maxDepth else {
+        let identity = ObjectIdentifier(target)
+        let loops = following.contains { $0.target == identity && $0.field == field }
+        guard depth < Self.maxDepth, !loops else {
             return emit(.schemaReferenceDepth(field ?? "", at: here(field)), value, rule: node.path + "/$ref")
         }
         var inner = self
         inner.depth += 1
+        inner.following.append((identity, field))
         return inner.check(value, target, field: field, required: required, seen: &seen)
     }
 
@@ -152,6 +155,7 @@ extension SchemaChecker {
                 var collecting = SchemaChecker(plan: plan, location: location, report: collect)
                 collecting.scope = scope
                 collecting.depth = depth
+                collecting.following = following
                 _ = collecting.check(value, branch, field: field, required: required)
             }
             let weak =

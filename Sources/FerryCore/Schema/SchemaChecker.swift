@@ -15,6 +15,11 @@ struct SchemaChecker {
     /// How many references the check followed, against a schema that
     /// refers to itself without looking deeper into the value.
     var depth = 0
+    /// The references followed on the way here, each with the place in the
+    /// value it was followed at: the same reference again at the same place
+    /// is a loop that looks no deeper (`{"anyOf": [{"$ref": "#"}, …]}`),
+    /// which would otherwise branch until `maxDepth`, 2²⁵⁶ ways.
+    var following: [(target: ObjectIdentifier, field: String?)] = []
 
     /// The most references a check follows in a row.
     static let maxDepth = 256

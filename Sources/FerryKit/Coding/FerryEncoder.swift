@@ -54,7 +54,9 @@ public struct FerryEncoder: Sendable {
         do throws(FerryError) {
             let name = path.split(separator: "/").last.map(String.init)
             let gzipped = gzip || path.lowercased().hasSuffix(".gz")
-            try write(values, to: file.output, gzip: gzipped, fileName: name.map { gzipped ? String($0.dropLast(3)) : $0 })
+            // The name gzip stores is the file's without `.gz`.
+            let stored = name.map { $0.lowercased().hasSuffix(".gz") ? String($0.dropLast(3)) : $0 }
+            try write(values, to: file.output, gzip: gzipped, fileName: stored)
             try file.commit()
         } catch {
             file.discard()

@@ -58,18 +58,31 @@ struct DynamicReference: Sendable {
 /// `unevaluatedProperties` and `unevaluatedItems`. Only a schema that has
 /// those keywords (or sits in place under one) makes one.
 struct Evaluated {
-    var names: [String] = []
+    private var names: Set<NameKey> = []
     /// Items `0..<items` were looked at.
     var items = 0
     /// The items `contains` matched.
-    var matched: [Int] = []
+    var matched: Set<Int> = []
 
     mutating func merge(_ other: Evaluated) {
-        names += other.names
+        names.formUnion(other.names)
         items = max(items, other.items)
-        matched += other.matched
+        matched.formUnion(other.matched)
     }
 
-    func includes(name: String) -> Bool { names.contains { $0.unicodeScalars.elementsEqual(name.unicodeScalars) } }
+    mutating func insert(name: String) { names.insert(NameKey(name)) }
+    mutating func insert(names: [String]) { for name in names { insert(name: name) } }
+
+    /// Looked up in a set: an object of many properties is one pass, not
+    /// a scan of every name for each.
+    func includes(name: String) -> Bool { names.contains(NameKey(name)) }
     func includes(item index: Int) -> Bool { index < items || matched.contains(index) }
+}
+
+/// A property name by its Unicode scalars, as JSON compares names (Swift's
+/// `String ==` is canonical equivalence: `é` would equal `e` + U+0301).
+private struct NameKey: Hashable {
+    let scalars: [Unicode.Scalar]
+
+    init(_ name: String) { scalars = Array(name.unicodeScalars) }
 }

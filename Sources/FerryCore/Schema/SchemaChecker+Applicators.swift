@@ -85,7 +85,7 @@ extension SchemaChecker {
                     guard check(element, unevaluated, field: path, required: false) else { return false }
                 }
             }
-            local?.names += object.keys
+            local?.insert(names: object.keys)
         default:
             break
         }
@@ -201,7 +201,7 @@ extension SchemaChecker {
                 guard quieted.check(element, contains, field: Self.join(field, String(index)), required: false, seen: &ignored)
                 else { continue }
                 matches += 1
-                seen?.matched.append(index)
+                seen?.matched.insert(index)
             }
             let least = applicators.minContains ?? 1
             if matches < least {
@@ -213,14 +213,9 @@ extension SchemaChecker {
                 else { return false }
             }
         }
-        if applicators.uniqueItems {
-            search: for index in elements.indices {
-                for other in elements.indices where other > index && SchemaValues.equal(elements[index], elements[other]) {
-                    guard emit(.schemaUniqueItems(name, at: here(field)), value, rule: node.path + "/uniqueItems") else {
-                        return false
-                    }
-                    break search
-                }
+        if applicators.uniqueItems, SchemaValues.firstRepeat(in: elements) != nil {
+            guard emit(.schemaUniqueItems(name, at: here(field)), value, rule: node.path + "/uniqueItems") else {
+                return false
             }
         }
         return true
@@ -239,7 +234,7 @@ extension SchemaChecker {
         for (key, element) in zip(object.keys, object.values) {
             for (pattern, schema) in applicators.patternProperties where pattern.matches(key) {
                 guard check(element, schema, field: Self.join(field, key), required: false) else { return false }
-                seen?.names.append(key)
+                seen?.insert(name: key)
             }
             if let names = applicators.propertyNames {
                 var ignored: Evaluated?

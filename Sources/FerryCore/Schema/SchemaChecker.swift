@@ -248,7 +248,7 @@ struct SchemaChecker {
             let path = Self.join(field, property.name)
             if let found = value(property.name) {
                 guard check(found, property.node, field: path, required: property.required) else { return false }
-                seen?.names.append(property.name)
+                seen?.insert(name: property.name)
             } else if property.required {
                 guard missing(path, in: node) else { return false }
             }
@@ -267,10 +267,10 @@ struct SchemaChecker {
                 }
                 guard checkAdditional(object.values[index], additional, field: Self.join(field, name))
                 else { return false }
-                seen?.names.append(name)
+                seen?.insert(name: name)
             }
         } else if node.evaluatesOtherProperties, seen != nil {
-            seen?.names += object.keys
+            seen?.insert(names: object.keys)
         }
         return true
     }

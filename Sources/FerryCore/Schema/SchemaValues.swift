@@ -232,6 +232,58 @@ enum SchemaValues {
         }
     }
 
+    /// A hash that agrees with `equal`: equal values hash alike (1 and
+    /// 1.0, objects whatever their keys' order), so `uniqueItems` compares
+    /// only the items that share one.
+    static func hash(_ value: Value, into hasher: inout Hasher) {
+        let value = value.numeric
+        switch value {
+        case .null: hasher.combine(0)
+        case .bool(let flag): hasher.combine(flag ? 1 : 2)
+        case .integer(let number):
+            // An integer equals a double only when the double is exactly it,
+            // which is then the integer's nearest double.
+            hasher.combine(3)
+            hasher.combine(Double(number) + 0)
+        case .double(let number):
+            hasher.combine(3)
+            hasher.combine(number + 0)  // -0.0 as 0.0
+        case .array(let elements):
+            hasher.combine(4)
+            hasher.combine(elements.count)
+            for element in elements { hash(element, into: &hasher) }
+        case .object(let object):
+            // Members in any order: a sum of each member's own hash.
+            var sum = 0
+            for index in 0..<object.count {
+                var member = Hasher()
+                for scalar in object.keys[index].unicodeScalars { member.combine(scalar.value) }
+                hash(object.values[index], into: &member)
+                sum = sum &+ member.finalize()
+            }
+            hasher.combine(5)
+            hasher.combine(sum)
+        default:
+            hasher.combine(6)
+            for scalar in (text(of: value) ?? "").unicodeScalars { hasher.combine(scalar.value) }
+        }
+    }
+
+    /// The first two items of `elements` that are equal, by `equal`; nil
+    /// when all differ. Items are grouped by `hash` first, so a long array
+    /// costs one pass, not a comparison of every pair.
+    static func firstRepeat(in elements: [Value]) -> (Int, Int)? {
+        var seen: [Int: [Int]] = [:]
+        for (index, element) in elements.enumerated() {
+            var hasher = Hasher()
+            hash(element, into: &hasher)
+            let key = hasher.finalize()
+            if let earlier = seen[key]?.first(where: { equal(elements[$0], element) }) { return (earlier, index) }
+            seen[key, default: []].append(index)
+        }
+        return nil
+    }
+
     /// `value` as a diagnostic shows it: a string's own text (a `data:` URI
     /// for bytes, ISO 8601 for a date), else compact JSON.
     static func display(_ value: Value) -> String {

@@ -27,7 +27,9 @@ let package = Package(
         .target(name: "FerryCSVToJSON", dependencies: ["FerryCore", "FerryCSV", "FerryJSON", "CFerryScan"]),
         .target(name: "FerryPlist", dependencies: ["FerryCore"]),
         .target(name: "FerryBundle", dependencies: ["FerryCore", "FerryGzip", "CZlib"]),
-        .target(name: "FerryKit", dependencies: ["FerryCore", "CFerrySystem", "CFerryScan", "FerryJSON", "FerryCSV", "FerryCSVToJSON", "FerryGzip", "FerryPlist", "FerryBundle"]),
+        // Excel workbooks: zip (raw deflate through FerryGzip's zlib streams) of SpreadsheetML parts.
+        .target(name: "FerryXLSX", dependencies: ["FerryCore", "FerryGzip", "CZlib"]),
+        .target(name: "FerryKit", dependencies: ["FerryCore", "CFerrySystem", "CFerryScan", "FerryJSON", "FerryCSV", "FerryCSVToJSON", "FerryGzip", "FerryPlist", "FerryBundle", "FerryXLSX"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore", "FerryTestSupport"]),
@@ -37,6 +39,7 @@ let package = Package(
         .testTarget(name: "FerryCSVToJSONTests", dependencies: ["FerryCSVToJSON", "FerryCSV", "FerryJSON"]),
         .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit", "FerryTestSupport"]),
+        .testTarget(name: "FerryXLSXTests", dependencies: ["FerryXLSX", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryBundleTests", dependencies: ["ferry", "FerryBundle", "FerryKit", "FerryTestSupport"]),
         // What the tests that run `ferry` share: paths, processes, scratch folders.
         .target(name: "FerryTestSupport", dependencies: ["FerryKit"], path: "Tests/FerryTestSupport"),

@@ -1,4 +1,5 @@
 import FerryCore
+import FerryGzip
 
 /// A bundle checked against its manifest, with its records and photos
 /// spooled to a private folder.

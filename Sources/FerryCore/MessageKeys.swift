@@ -441,6 +441,8 @@ extension MessageKey {
     public static let optionArchiveClassMap = MessageKey("option.archive.classMap")
     /// The class name every archived record gets (default: the record's own $class; without one, GameStoreiOS.Product for products, BookStore.Book for books and NSDictionary for others).
     public static let optionArchiveClassName = MessageKey("option.archive.className")
+    /// Excel workbook: the sheet to read, by name or by its place (1 is the first); when writing, the sheet's name (default: after the kind).
+    public static let optionXlsxSheet = MessageKey("option.xlsx.sheet")
     /// NAME=product, NAME=book or NAME=image, separated by commas
     public static let expectedClassMap = MessageKey("expected.classMap")
     /// List the records of a data file: index, key, main fields and photo.
@@ -818,6 +820,7 @@ extension MessageKey {
         .optionCSVNoInfer,
         .optionArchiveClassMap,
         .optionArchiveClassName,
+        .optionXlsxSheet,
         .expectedClassMap,
         .listAbstract,
         .addAbstract,

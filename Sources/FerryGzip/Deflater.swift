@@ -2,26 +2,26 @@ import CZlib
 import FerryCore
 
 /// A raw-deflate compressor owning one `z_stream`, at a fixed address.
-final class Deflater {
+package final class Deflater {
     private let zstream: ZStream
     private var stream: UnsafeMutablePointer<z_stream> { zstream.pointer }
 
     /// - Parameter level: 1 (fastest) to 9 (smallest).
     /// - Throws: `gzip.zlibFailed` when zlib cannot start.
-    init(level: Int) throws(FerryError) {
+    package init(level: Int) throws(FerryError) {
         zstream = try ZStream(
             start: { ferry_deflateInit2($0, Int32(level), -15, 8, Z_DEFAULT_STRATEGY) }, end: deflateEnd)
     }
 
     /// Frees zlib's state; ending twice is harmless.
-    func end() { zstream.end() }
+    package func end() { zstream.end() }
 
     /// Starts a new deflate stream with the same settings.
-    func reset() { deflateReset(stream) }
+    package func reset() { deflateReset(stream) }
 
     /// Primes the stream with the data that came before, so that a block
     /// compressed on its own can still refer back to it (as pigz does).
-    func setDictionary(_ bytes: UnsafeRawBufferPointer) {
+    package func setDictionary(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         deflateSetDictionary(stream, base.assumingMemoryBound(to: Bytef.self), UInt32(bytes.count))
     }
@@ -29,7 +29,7 @@ final class Deflater {
     /// Compresses all of `input` and ends at a byte boundary with a sync
     /// flush, so that blocks compressed apart join into one deflate stream;
     /// with `finish`, ends the stream instead.
-    func deflateBlock(
+    package func deflateBlock(
         _ input: UnsafeRawBufferPointer, finish: Bool, scratch: UnsafeMutableRawBufferPointer,
         emit: (UnsafeRawBufferPointer) throws(FerryError) -> Void
     ) throws(FerryError) {
@@ -38,7 +38,7 @@ final class Deflater {
 
     /// Compresses all of `input`, handing compressed bytes to `emit`; with
     /// `finish`, also ends the deflate stream.
-    func deflate(
+    package func deflate(
         _ input: UnsafeRawBufferPointer, finish: Bool, scratch: UnsafeMutableRawBufferPointer,
         emit: (UnsafeRawBufferPointer) throws(FerryError) -> Void
     ) throws(FerryError) {

@@ -6,33 +6,33 @@ import FerryCore
 /// The stream is allocated once, so its address never moves (zlib keeps
 /// pointers into it). `next_in`/`next_out` are set only inside the
 /// `withUnsafe…` closures that own the memory, and cleared before they return.
-final class Inflater {
+package final class Inflater {
     private let zstream: ZStream
     private var stream: UnsafeMutablePointer<z_stream> { zstream.pointer }
 
     /// - Throws: `gzip.zlibFailed` when zlib cannot start (out of memory).
-    init() throws(FerryError) {
+    package init() throws(FerryError) {
         // Raw deflate (-15): Ferry reads the gzip framing itself.
         zstream = try ZStream(start: { ferry_inflateInit2($0, -15) }, end: inflateEnd)
     }
 
     /// Frees zlib's state; ending twice is harmless.
-    func end() { zstream.end() }
+    package func end() { zstream.end() }
 
     /// Starts a new deflate stream (the next gzip member).
-    func reset() { inflateReset(stream) }
+    package func reset() { inflateReset(stream) }
 
     /// The outcome of one `inflate` call.
-    struct Step {
-        var consumed: Int
-        var produced: Int
-        var finished: Bool
+    package struct Step {
+        package var consumed: Int
+        package var produced: Int
+        package var finished: Bool
     }
 
     /// Inflates from `input` into `output`.
     /// - Returns: how much was consumed and produced, and whether the deflate stream ended.
     /// - Throws: `gzip.corrupt` with zlib's reason.
-    func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(FerryError) -> Step {
+    package func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(FerryError) -> Step {
         let inCount = UInt32(clamping: input.count)
         let outCount = UInt32(clamping: output.count)
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))

@@ -5,3 +5,4 @@
 @_exported import FerryGzip
 @_exported import FerryBundle
 @_exported import FerryPlist
+@_exported import FerryXLSX

@@ -9,5 +9,6 @@ extension CodecRegistry {
         ArchiveCodec(),
         PlistXMLCodec(),
         BundleCodec(records: JSONLinesCodec()),
+        XLSXCodec(),
     ], accelerators: [CSVToJSONAccelerator()])
 }

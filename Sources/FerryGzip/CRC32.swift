@@ -1,10 +1,12 @@
 import CZlib
 
 /// A running CRC-32 (ISO 3309, as gzip, zip and PNG use), by zlib.
-struct CRC32 {
-    private(set) var value: UInt32 = 0
+package struct CRC32 {
+    package private(set) var value: UInt32 = 0
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package init() {}
+
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         var crc = UInt(value)
         var next = base.assumingMemoryBound(to: UInt8.self)
@@ -18,7 +20,7 @@ struct CRC32 {
         value = UInt32(truncatingIfNeeded: crc)
     }
 
-    mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 }

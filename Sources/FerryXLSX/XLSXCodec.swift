@@ -1,0 +1,31 @@
+import FerryCore
+
+/// Excel workbooks (`.xlsx`, ECMA-376 SpreadsheetML): a zip of XML parts.
+/// One sheet is one table of records, its first row the header, as CSV has it.
+public struct XLSXCodec: Codec {
+    public init() {}
+
+    public let id = "xlsx"
+    public let extensions = ["xlsx"]
+    public let capabilities: CodecCapabilities = [.writesBinary]
+    public var options: [CodecOption] {
+        [CodecOption(name: XLSXCodec.sheetOption, helpKey: .optionXlsxSheet, valueName: "name|n", applies: .readWrite)]
+    }
+
+    /// `--sheet NAME|N`: the sheet to read (by name, or by its 1-based place),
+    /// or the name of the sheet to write.
+    public static let sheetOption = "sheet"
+
+    /// A zip's local file header magic makes a workbook possible; a
+    /// `[Content_Types].xml` entry among the first names makes it likely.
+    public func sniff(_ prefix: [UInt8]) -> SniffResult {
+        guard prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { return .no }
+        let marker = Array("[Content_Types].xml".utf8)
+        guard prefix.count >= marker.count else { return .possible }
+        for start in 0...(prefix.count - marker.count)
+        where prefix[start..<(start + marker.count)].elementsEqual(marker) {
+            return .likely
+        }
+        return .possible
+    }
+}

@@ -17,7 +17,7 @@ public enum PythonEnvironment {
     /// The packages installed, one a line: also the marker file's content.
     /// `.ci/run` installs the same list (`PYTHON_PACKAGES`; pyspark is for
     /// the Spark example it runs).
-    public static let packages = ["jsonschema", "pyspark"]
+    public static let packages = ["jsonschema", "pyspark", "openpyxl", "xlsxwriter", "python-calamine"]
 
     public static let folder = TestPaths.packageRoot.appendingPathComponent(".build/python-venv")
     static let marker = folder.appendingPathComponent(".ferry-ready")

@@ -167,6 +167,8 @@ extension MessageKey {
     public static let diagnosticField = MessageKey("diagnostic.field")
     /// byte %1$@
     public static let diagnosticByte = MessageKey("diagnostic.byte")
+    /// schema %1$@
+    public static let diagnosticSchemaRule = MessageKey("diagnostic.schemaRule")
     /// a whole number from 1 to 10000
     public static let expectedDepth = MessageKey("expected.depth")
     /// a whole number above 0
@@ -683,6 +685,7 @@ extension MessageKey {
         .diagnosticRecord,
         .diagnosticField,
         .diagnosticByte,
+        .diagnosticSchemaRule,
         .expectedDepth,
         .expectedPositiveNumber,
         .expectedPrintableCharacter,

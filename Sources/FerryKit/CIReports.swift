@@ -146,14 +146,8 @@ struct GitHubReport {
             if let column = diagnostic.location.column { properties.append("col=\(column)") }
             properties.append("title=" + Self.property(diagnostic.code.rawValue))
             var message = formatter.message(diagnostic)
-            var context: [String] = []
-            if let record = diagnostic.recordNumber {
-                context.append(formatter.catalog.message(.diagnosticRecord, [.ungrouped(record)]))
-            }
-            if let field = diagnostic.location.field {
-                context.append(formatter.catalog.message(.diagnosticField, [.string(field)]))
-            }
-            if !context.isEmpty { message += " (" + context.joined(separator: ", ") + ")" }
+            let context = formatter.context(of: diagnostic)
+            if !context.isEmpty { message += " (" + context + ")" }
             lines.append(
                 "::\(diagnostic.severity.rawValue) " + properties.joined(separator: ",") + "::" + Self.data(message))
         }

@@ -18,12 +18,15 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     public func render(
         _ report: ValidationReport, formatter: DiagnosticFormatter, tool: (name: String, version: String)
     ) -> String {
+        // The rules of a user's schema are the user's to fix: each error says where in the schema it failed.
+        var formatter = formatter
+        formatter.showsSchemaLocations = formatter.showsSchemaLocations || report.rulesChoice == .schema
         switch self {
-        case .text: TextReport(report: report, formatter: formatter).render()
-        case .json: JSONReport(report: report, formatter: formatter, tool: tool).render()
-        case .junit: JUnitReport(report: report, formatter: formatter).render()
-        case .github: GitHubReport(report: report, formatter: formatter).render()
-        case .sarif: SARIFReport(report: report, formatter: formatter, tool: tool).render()
+        case .text: return TextReport(report: report, formatter: formatter).render()
+        case .json: return JSONReport(report: report, formatter: formatter, tool: tool).render()
+        case .junit: return JUnitReport(report: report, formatter: formatter).render()
+        case .github: return GitHubReport(report: report, formatter: formatter).render()
+        case .sarif: return SARIFReport(report: report, formatter: formatter, tool: tool).render()
         }
     }
 }

@@ -96,6 +96,7 @@ struct SARIFReport {
             }
             result.set("locations", .array([location.value]))
         }
+        if let related = schemaLocation(of: diagnostic) { result.set("relatedLocations", .array([related])) }
         var properties = JSONObjectBuilder()
         properties.set("record", diagnostic.recordNumber)
         properties.set("field", diagnostic.location.field)
@@ -103,6 +104,29 @@ struct SARIFReport {
         properties.set("rule", diagnostic.rule)
         if !properties.pairs.isEmpty { result.set("properties", properties.value) }
         return result.value
+    }
+
+    /// Where in the user's schema the failed rule sits, as a related
+    /// location: the schema file (or the URI of another schema it refers
+    /// to) and the keyword's JSON pointer as a logical location.
+    private func schemaLocation(of diagnostic: Diagnostic) -> Value? {
+        guard formatter.showsSchemaLocations, let pointer = diagnostic.schemaLocation else { return nil }
+        let document = pointer.hasPrefix("#") ? report.rules : String(pointer.prefix { $0 != "#" })
+        var artifact = JSONObjectBuilder()
+        artifact.set("uri", document.contains("://") ? document : Self.uriReference(document))
+        var physical = JSONObjectBuilder()
+        physical.set("artifactLocation", artifact.value)
+        var logical = JSONObjectBuilder()
+        logical.set("fullyQualifiedName", pointer)
+        logical.set("kind", "element")
+        var message = JSONObjectBuilder()
+        message.set("text", formatter.catalog.message(.diagnosticSchemaRule, [.string(pointer)]))
+        var location = JSONObjectBuilder()
+        location.set("id", 1)
+        location.set("physicalLocation", physical.value)
+        location.set("logicalLocations", .array([logical.value]))
+        location.set("message", message.value)
+        return location.value
     }
 
     /// A catalog template with SARIF's placeholders: `%1$@` becomes `{0}`.

@@ -33,7 +33,9 @@ extension CSVReader {
         // A decimal comma reads `1.500` as 1500: such numbers need a schema.
         guard !dialect.decimalComma else { return }
         let dataStart = window.baseOffset + position
-        try window.fill(atLeast: position + Self.inferenceSample)
+        // The window holds at most `--max-record-bytes` from where it keeps: a smaller limit makes a smaller sample.
+        let sample = max(0, min(Self.inferenceSample, window.limit - position))
+        try window.fill(atLeast: position + sample)
         var inference = CSVTypeInference(free: free, nullText: dialect.nullText)
         // A part of a file (a shard) is typed by the whole file.
         let whole = context.wholeInput.map { read in
@@ -41,7 +43,7 @@ extension CSVReader {
         }
         var complete =
             whole == nil && observeWindow(&inference) && window.isAtEnd
-            && window.count - position <= Self.inferenceSample
+            && window.count - position <= sample
         if !complete && !inference.settled, let again = whole ?? window.input.reopened() {
             var whole = CSVTypeInference(free: free, nullText: dialect.nullText)
             if observeAll(again, from: dataStart, into: &whole) {

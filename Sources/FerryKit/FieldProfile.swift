@@ -30,15 +30,26 @@ struct FieldProfile {
     private var maximum: Bound?
     /// The keys seen, as validation's unique check keeps them; nil once a
     /// key repeated, a value was no key, or the table reached its limit.
-    private var keys: UniqueKeys? = UniqueKeys(slotLimit: FieldProfile.uniqueSlotLimit)
+    /// Its table starts small (6 KiB) and doubles as keys come: a wide
+    /// file has hundreds of fields, most of which repeat at once.
+    private var keys: UniqueKeys? = UniqueKeys(slotLimit: FieldProfile.uniqueSlotLimit, initialSlots: 1 << 8)
     private var keyText: [UInt8] = []
 
     init(name: String) { self.name = name }
 
     /// A number and the value that spells it, for `minimum` and `maximum`.
+    /// Whole numbers compare as whole numbers: past 2^53 doubles cannot
+    /// tell ids apart, and a bound one off would fail the file it came from.
     private struct Bound {
+        var integer: Int64?
         var number: Double
         var value: Value
+
+        /// Whether this number is smaller than `other`'s; equal numbers are not.
+        func isLess(than other: Bound) -> Bool {
+            if let integer, let theirs = other.integer { return integer < theirs }
+            return number < other.number
+        }
     }
 
     // MARK: - Learning
@@ -52,10 +63,10 @@ struct FieldProfile {
             types.insert(.boolean)
         case .integer(let number):
             types.insert(.integer)
-            bound(Double(number)) { .integer(number) }
+            bound(Bound(integer: number, number: Double(number), value: .integer(number)))
         case .double(let number):
             types.insert(.number)
-            bound(number) { .double(number) }
+            bound(Bound(number: number, value: .double(number)))
         case .number(let bytes):
             observeNumber(bytes)
         case .text(let bytes):
@@ -77,10 +88,10 @@ struct FieldProfile {
         case .bool: types.insert(.boolean)
         case .integer(let number):
             types.insert(.integer)
-            bound(Double(number)) { .integer(number) }
+            bound(Bound(integer: number, number: Double(number), value: .integer(number)))
         case .double(let number):
             types.insert(.number)
-            bound(number) { .double(number) }
+            bound(Bound(number: number, value: .double(number)))
         case .number(let number):
             var text = number.text
             text.withUTF8 { observeNumber($0) }
@@ -97,13 +108,19 @@ struct FieldProfile {
     private mutating func observeNumber(_ bytes: UnsafeBufferPointer<UInt8>) {
         let whole = !bytes.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
         types.insert(whole ? .integer : .number)
+        let integer: Int64?
         let number: Double
         switch DecimalText.value(bytes) {
-        case .integer(let integer)?: number = Double(integer)
-        case .double(let double)?: number = double
+        case .integer(let whole)?: (integer, number) = (whole, Double(whole))
+        case .double(let double)?: (integer, number) = (nil, double)
         default: return
         }
-        bound(number) { .number(NumberText(unchecked: String(decoding: bytes, as: UTF8.self))) }
+        let isLower = minimum.map { Bound(integer: integer, number: number, value: .null).isLess(than: $0) } ?? true
+        let isUpper = maximum.map { $0.isLess(than: Bound(integer: integer, number: number, value: .null)) } ?? true
+        // The text is copied only for a new bound.
+        guard isLower || isUpper else { return }
+        let value = Value.number(NumberText(unchecked: String(decoding: bytes, as: UTF8.self)))
+        bound(Bound(integer: integer, number: number, value: value))
     }
 
     private mutating func observeString(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -118,11 +135,11 @@ struct FieldProfile {
         }
     }
 
-    /// Moves the bounds out to `number`; `value` spells it as read.
-    private mutating func bound(_ number: Double, _ value: () -> Value) {
-        guard number.isFinite else { return }
-        if minimum.map({ number < $0.number }) ?? true { minimum = Bound(number: number, value: value()) }
-        if maximum.map({ number > $0.number }) ?? true { maximum = Bound(number: number, value: value()) }
+    /// Moves the bounds out to `candidate`.
+    private mutating func bound(_ candidate: Bound) {
+        guard candidate.number.isFinite else { return }
+        if minimum.map({ candidate.isLess(than: $0) }) ?? true { minimum = candidate }
+        if maximum.map({ $0.isLess(than: candidate) }) ?? true { maximum = candidate }
     }
 
     /// Puts the value's key into the unique check, which it leaves at the

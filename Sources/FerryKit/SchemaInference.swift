@@ -90,7 +90,16 @@ struct FieldProfiles {
         }
     }
 
+    /// The most field lists kept: JSON records whose keys come in ever new
+    /// orders would otherwise keep one list each. Past it the table starts
+    /// again, and no freed list's address can be found in it.
+    static let listLimit = 4096
+
     private mutating func addList(_ fields: FieldList) -> [Int] {
+        if listsKept.count >= Self.listLimit {
+            lists.removeAll(keepingCapacity: true)
+            listsKept.removeAll(keepingCapacity: true)
+        }
         let indexes = fields.names.map { name -> Int in
             if let index = indexByName[name] { return index }
             profiles.append(FieldProfile(name: name))

@@ -40,9 +40,10 @@ final class UniqueKeys {
     /// lower it to reach that case).
     private let slotLimit: Int
 
-    init(slotLimit: Int = .max) {
+    /// - Parameter initialSlots: the first table's size, a power of two.
+    init(slotLimit: Int = .max, initialSlots: Int = 1 << 16) {
         self.slotLimit = slotLimit
-        mask = (1 << 16) - 1
+        mask = max(initialSlots, 2) - 1
         if let (memory, slots) = Self.table(mask + 1, limit: slotLimit) {
             (self.memory, self.slots) = (memory, slots)
         } else {

@@ -100,6 +100,31 @@ import Testing
         #expect(try Ferry.run(["validate", input, "--schema", schemaPath]).status == 0)
     }
 
+    /// A record limit under inference's 1 MiB sample makes the sample
+    /// smaller; it is no record too large.
+    @Test func aSmallRecordLimitStillTypesColumns() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("big.csv", Self.generated(rows: 20_000))
+        let converted = try Ferry.run(["convert", input, "--to", "jsonl", "--max-record-bytes", "1000"])
+        #expect(converted.status == 0, "\(converted.err)")
+        #expect(converted.out.hasPrefix("{\"id\":1,\"category\":\"games\""), "\(converted.out.prefix(200))")
+        let inferred = try Ferry.run(["schema", "infer", input, "--max-record-bytes", "1000"])
+        #expect(inferred.status == 0, "\(inferred.err)")
+        #expect(inferred.out.contains("\"type\": \"integer\""), "\(inferred.out.prefix(400))")
+    }
+
+    /// Whole numbers past 2^53 are compared as whole numbers: the bounds
+    /// are the file's own smallest and largest, and the file passes.
+    @Test func largeIdentifiersGetExactBounds() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write(
+            "ids.jsonl", "{\"id\": 9007199254740993}\n{\"id\": 9007199254740992}\n{\"id\": 9007199254740995}\n")
+        let schema = try infer(input)
+        let id = try #require((schema["properties"] as? [String: Any])?["id"] as? [String: Any])
+        #expect((id["minimum"] as? NSNumber)?.int64Value == 9_007_199_254_740_992, "\(id)")
+        #expect((id["maximum"] as? NSNumber)?.int64Value == 9_007_199_254_740_995, "\(id)")
+    }
+
     @Test func anUnknownActionIsAUsageError() throws {
         let result = try Ferry.run(["schema", "guess", TestPaths.example("books.csv")])
         #expect(result.status == 2)

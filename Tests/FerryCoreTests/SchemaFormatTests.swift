@@ -34,6 +34,17 @@ import Testing
         #expect(SchemaFormat.currency.accepts(text) == valid)
     }
 
+    /// An A-label is at most 63 bytes (RFC 5890), in an internationalized
+    /// address too, where labels may otherwise be long; and a megabyte of
+    /// host name is refused before it is looked at.
+    @Test func aLabelsAreAtMost63Bytes() {
+        let short = "xn--" + String(repeating: "a", count: 50) + "-ehf"
+        let long = "xn--" + String(repeating: "a", count: 70) + "-tih"
+        #expect(SchemaFormat.idnEmail.accepts("joe@\(short).com"))
+        #expect(!SchemaFormat.idnEmail.accepts("joe@\(long).com"))
+        #expect(!SchemaFormat.idnHostname.accepts(String(repeating: "ü", count: 1 << 20)))
+    }
+
     @Test func currencyListIsListOneWhole() {
         #expect(CurrencyCodes.all.count == 178)
         #expect(CurrencyCodes.all.allSatisfy { $0.utf8.count == 3 && $0.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A } })

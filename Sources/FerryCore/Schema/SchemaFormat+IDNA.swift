@@ -16,7 +16,9 @@
 extension SchemaFormat {
     /// Whether `label`, which starts with `xn--` (either case), is a valid A-label.
     static func aLabel(_ label: ArraySlice<UInt8>) -> Bool {
-        guard let decoded = punycodeDecode(label.dropFirst(4)), decoded.contains(where: { !$0.isASCII }) else {
+        // A DNS label is at most 63 bytes (RFC 5890), and decoding inserts
+        // into its output: a longer one would cost its length squared.
+        guard label.count <= 63, let decoded = punycodeDecode(label.dropFirst(4)), decoded.contains(where: { !$0.isASCII }) else {
             return false
         }
         return uLabel(decoded)
@@ -28,6 +30,8 @@ extension SchemaFormat {
     /// scalars at most. Not checked: the Bidi rule, NFC, and the length of
     /// a U-label's A-label form.
     static func idnHostname(_ text: String) -> Bool {
+        // Longer is never valid: no need to look at a megabyte of it.
+        guard text.unicodeScalars.count <= 253 else { return false }
         var labels: [[Unicode.Scalar]] = [[]]
         for scalar in text.unicodeScalars {
             switch scalar.value {

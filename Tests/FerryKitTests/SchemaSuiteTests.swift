@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The official JSON-Schema-Test-Suite (vendored in Tests/Corpora), draft
-/// 2020-12 and draft-07: every instance of the required tests is checked and
+/// 2020-12, 2019-09 and draft-07: every instance of the required tests is checked and
 /// must agree with the suite, except those listed in
 /// Tests/Corpora/schema-known-failures.txt. A case that newly fails, or
 /// newly passes, fails the test: the list is the exact truth. The suite's
@@ -21,6 +21,7 @@ import Testing
     /// One draft's folder and the `$schema` its schemas mean when they name none.
     static let drafts: [(folder: String, dialect: String)] = [
         ("draft2020-12", "https://json-schema.org/draft/2020-12/schema"),
+        ("draft2019-09", "https://json-schema.org/draft/2019-09/schema"),
         ("draft7", "http://json-schema.org/draft-07/schema#"),
     ]
 
@@ -123,19 +124,21 @@ import Testing
     /// The meta-schemas, vendored beside the suite, by their URIs.
     static let metaschemas: [String: String] = [
         "https://json-schema.org/draft/2020-12/schema": "draft2020-12/schema.json",
+        "https://json-schema.org/draft/2019-09/schema": "draft2019-09/schema.json",
         "http://json-schema.org/draft-07/schema": "draft7/schema.json",
     ]
 
     /// The suite's `remotes/` file for `http://localhost:1234/…`, or a meta-schema.
     static func remote(_ uri: String) throws(FerryError) -> Value? {
         let prefix = "http://localhost:1234/"
-        let meta = "https://json-schema.org/draft/2020-12/meta/"
         let folder = TestPaths.corpus("json-schema-metaschemas")
+        let vocabulary = ["2020-12", "2019-09"].first { uri.hasPrefix("https://json-schema.org/draft/\($0)/meta/") }
         let url: URL
         if let file = metaschemas[uri] {
             url = folder.appendingPathComponent(file)
-        } else if uri.hasPrefix(meta) {
-            url = folder.appendingPathComponent("draft2020-12/meta/" + uri.dropFirst(meta.count) + ".json")
+        } else if let draft = vocabulary {
+            let name = uri.dropFirst("https://json-schema.org/draft/\(draft)/meta/".count)
+            url = folder.appendingPathComponent("draft\(draft)/meta/" + name + ".json")
         } else if uri.hasPrefix(prefix) {
             url = suite.appendingPathComponent("remotes/" + uri.dropFirst(prefix.count))
         } else {

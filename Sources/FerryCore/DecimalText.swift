@@ -23,6 +23,57 @@ public enum DecimalText {
     /// The number `bytes` spell, as `parse(_:)` reads it, as a raw cell
     /// (`.integer` or `.double`), which copies without reference counting.
     public static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> RawValue? {
+        guard let scanned = scan(bytes) else { return nil }
+        let (negative, mantissa, exponent, significant) =
+            (scanned.negative, scanned.mantissa, scanned.exponent, scanned.significant)
+        if scanned.isInteger && significant <= 18 && exponent == 0 {
+            let magnitude = Int64(mantissa)
+            return .integer(negative ? -magnitude : magnitude)
+        }
+        if scanned.isInteger, significant <= 19, exponent == 0 {
+            if negative && mantissa <= UInt64(Int64.max) + 1 {
+                return .integer(mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(mantissa))
+            }
+            if !negative && mantissa <= UInt64(Int64.max) { return .integer(Int64(mantissa)) }
+        }
+        if significant <= 15 && mantissa <= 1 << 53 && (-22...22).contains(exponent) {
+            var value = Double(mantissa)
+            value = exponent < 0 ? value / powerOfTen(-exponent) : value * powerOfTen(exponent)
+            return .double(negative ? -value : value)
+        }
+        let count = bytes.count
+        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
+            for offset in 0..<count { text[offset] = CChar(bitPattern: bytes[offset]) }
+            text[count] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+        return value.isFinite ? .double(value) : nil
+    }
+
+    /// A number's text taken apart: its sign, its first 19 significant
+    /// digits as an integer, and the power of ten that scales them.
+    package struct Scanned {
+        package var negative: Bool
+        /// The first 19 significant digits (leading zeros are not significant).
+        package var mantissa: UInt64
+        /// `mantissa × 10^exponent` is the number, but for the digits past
+        /// the 19th (`truncated`). Exponents past ±100,000 are capped.
+        package var exponent: Int
+        /// How many significant digits the integer part and the kept
+        /// fraction have; past 19 in the integer part each raised `exponent`.
+        package var significant: Int
+        /// Whether significant digits past the 19th were dropped.
+        package var truncated: Bool
+        /// Whether the text had neither a point nor an exponent.
+        package var isInteger: Bool
+    }
+
+    /// Takes apart the number `bytes` spell, in `parse(_:)`'s grammar: the
+    /// one scan every exact reading of a number's text starts from (doubles
+    /// and integers here, `Decimal`s for Codable).
+    /// - Returns: nil when `bytes` are not such a number.
+    @inline(__always)
+    package static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scanned? {
         let count = bytes.count
         var index = 0
         var negative = false
@@ -35,6 +86,7 @@ public enum DecimalText {
         var significant = 0
         var exponent = 0
         var isInteger = true
+        var truncated = false
         while index < count, bytes[index] &- 0x30 < 10 {
             if significant < 19 {
                 mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)
@@ -42,6 +94,7 @@ public enum DecimalText {
             } else {
                 exponent += 1
                 significant += 1
+                truncated = true
             }
             digits += 1
             index += 1
@@ -54,6 +107,8 @@ public enum DecimalText {
                     mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)
                     exponent -= 1
                     if mantissa != 0 { significant += 1 }
+                } else if bytes[index] != UInt8(ascii: "0") {
+                    truncated = true
                 }
                 digits += 1
                 index += 1
@@ -79,27 +134,9 @@ public enum DecimalText {
             exponent += exponentNegative ? -written : written
         }
         guard index == count else { return nil }
-        if isInteger && significant <= 18 && exponent == 0 {
-            let magnitude = Int64(mantissa)
-            return .integer(negative ? -magnitude : magnitude)
-        }
-        if isInteger, significant <= 19, exponent == 0 {
-            if negative && mantissa <= UInt64(Int64.max) + 1 {
-                return .integer(mantissa == UInt64(Int64.max) + 1 ? .min : -Int64(mantissa))
-            }
-            if !negative && mantissa <= UInt64(Int64.max) { return .integer(Int64(mantissa)) }
-        }
-        if significant <= 15 && mantissa <= 1 << 53 && (-22...22).contains(exponent) {
-            var value = Double(mantissa)
-            value = exponent < 0 ? value / powerOfTen(-exponent) : value * powerOfTen(exponent)
-            return .double(negative ? -value : value)
-        }
-        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { text in
-            for offset in 0..<count { text[offset] = CChar(bitPattern: bytes[offset]) }
-            text[count] = 0
-            return strtod(text.baseAddress!, nil)
-        }
-        return value.isFinite ? .double(value) : nil
+        return Scanned(
+            negative: negative, mantissa: mantissa, exponent: exponent, significant: significant, truncated: truncated,
+            isInteger: isInteger)
     }
 
     /// 10^exponent for 0...22, the powers of ten a double holds exactly (the

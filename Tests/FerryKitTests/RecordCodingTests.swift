@@ -220,6 +220,9 @@ import Testing
     @Test(arguments: [
         ("19.99", "19.99"), ("-0.5", "-0.5"), ("+7", "7"), ("00012.3400", "12.34"), ("1e2", "100"), ("1.5E-3", "0.0015"),
         ("12345678901234567890123", "12345678901234567890123"), ("0.000", "0"),
+        // Past 19 significant digits: a fraction's are kept, zeros after them change nothing.
+        ("0.1234567890123456789012345", "0.1234567890123456789012345"), ("1.50000000000000000000000", "1.5"),
+        ("-0.000000000000000000000000123", "-0.000000000000000000000000123"),
     ])
     func decimalsFromText(text: String, expected: String) {
         #expect(ValueScalars.decimal(text: text) == Decimal(string: expected))

@@ -153,69 +153,21 @@ enum ValueScalars {
 
     /// The decimal a number's text spells, exactly: `19.99` is 1999 × 10⁻².
     ///
-    /// Up to 19 significant digits, the digits become an integer and the
-    /// point an exponent, which costs about 300 instructions; longer
-    /// numbers go to `Decimal(string:)`, which costs fifteen times as much.
+    /// Up to 19 significant digits, `DecimalText`'s scan gives the digits
+    /// as an integer and the point as an exponent, which costs about 300
+    /// instructions; longer numbers go to `Decimal(string:)`, which costs
+    /// fifteen times as much.
     static func decimal(text: String) -> Decimal? {
         var text = text
-        var long = false
-        let parsed = text.withUTF8 { bytes -> (negative: Bool, significand: UInt64, exponent: Int)? in
-            var index = 0
-            var negative = false
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                negative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            var significand: UInt64 = 0
-            var digits = 0
-            var exponent = 0
-            var seenPoint = false
-            var anyDigit = false
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte &- 0x30 < 10 {
-                    anyDigit = true
-                    // Leading zeros add no significant digit.
-                    if significand != 0 || byte != UInt8(ascii: "0") {
-                        digits += 1
-                        if digits > 19 { long = true } else { significand = significand * 10 + UInt64(byte &- 0x30) }
-                    }
-                    if seenPoint { exponent -= 1 }
-                } else if byte == UInt8(ascii: "."), !seenPoint {
-                    seenPoint = true
-                } else {
-                    break
-                }
-                index += 1
-            }
-            guard anyDigit else { return nil }
-            if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-                index += 1
-                var exponentNegative = false
-                if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-                    exponentNegative = bytes[index] == UInt8(ascii: "-")
-                    index += 1
-                }
-                var written = 0
-                let start = index
-                while index < bytes.count, bytes[index] &- 0x30 < 10 {
-                    written = min(written * 10 + Int(bytes[index] &- 0x30), 100_000)
-                    index += 1
-                }
-                guard index > start else { return nil }
-                exponent += exponentNegative ? -written : written
-            }
-            guard index == bytes.count else { return nil }
-            return (negative, significand, exponent)
-        }
-        guard let parsed else { return nil }
+        guard let scanned = text.withUTF8({ DecimalText.scan($0) }) else { return nil }
         // Decimal holds 38 digits and exponents of -128 through 127; past
         // what the fast way holds, Foundation's parser decides.
-        guard !long, parsed.exponent >= -128, parsed.exponent <= 127 else {
-            return parsed.significand == 0 && !long ? Decimal(0) : Decimal(string: text)
+        guard !scanned.truncated, scanned.exponent >= -128, scanned.exponent <= 127 else {
+            return scanned.mantissa == 0 && !scanned.truncated ? Decimal(0) : Decimal(string: text)
         }
         return Decimal(
-            sign: parsed.negative ? .minus : .plus, exponent: parsed.exponent, significand: Decimal(parsed.significand))
+            sign: scanned.negative ? .minus : .plus, exponent: scanned.exponent,
+            significand: Decimal(scanned.mantissa))
     }
 
     private static func date(_ value: Value, _ path: () -> FieldPath) throws(FerryError) -> Date {

@@ -18,6 +18,7 @@ struct ValidateCommand {
                 name: "formats", valueName: "mode", helpKey: .validateOptionFormats,
                 allowed: SchemaFormatMode.allCases.map(\.rawValue)),
             OptionSpec(name: "strict", helpKey: .validateOptionStrict),
+            OptionSpec(name: "verbose", helpKey: .validateOptionVerbose),
             OptionSpec(name: "combine", helpKey: .validateOptionCombine),
         ] + ShardOptions.specs
         return CommandSpec(
@@ -85,11 +86,14 @@ enum ReportOptions {
         let folders = arguments.all("schema-dir")
         guard let path = arguments["schema"] else {
             if !folders.isEmpty { throw .usageOptionNeeds("--schema-dir", "--schema") }
+            if arguments.flag("verbose") { throw .usageOptionNeeds("--verbose", "--schema") }
             return nil
         }
         if arguments["kind"] != nil { throw FerryError(.usageConflictingOptions, [.string("--schema"), .string("--kind")]) }
         let formats = arguments["formats"].flatMap(SchemaFormatMode.init(rawValue:)) ?? .assert
-        return try Schema(contentsOf: path, folders: folders, formats: formats)
+        var schema = try Schema(contentsOf: path, folders: folders, formats: formats)
+        schema.reportsEveryBranch = arguments.flag("verbose")
+        return schema
     }
 
     /// The options every check takes from the command line.

@@ -595,6 +595,8 @@ extension MessageKey {
     public static let validateOptionFormats = MessageKey("validate.option.formats")
     /// Count every warning as an error: it is reported as one, and the exit status is 1.
     public static let validateOptionStrict = MessageKey("validate.option.strict")
+    /// With --schema: when no branch of an anyOf or oneOf passes, report every branch's errors (at most 100 for each such keyword), not only those of the branch that came closest.
+    public static let validateOptionVerbose = MessageKey("validate.option.verbose")
     /// START:END, two byte offsets
     public static let expectedRange = MessageKey("expected.range")
     /// Cut a CSV file into 4 shards, then convert shard 2 of them.
@@ -899,6 +901,7 @@ extension MessageKey {
         .validateOptionPhotos,
         .validateOptionFormats,
         .validateOptionStrict,
+        .validateOptionVerbose,
         .expectedRange,
         .examplePlan,
         .exampleValidateCombine,

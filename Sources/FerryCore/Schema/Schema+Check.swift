@@ -12,7 +12,9 @@ extension Schema {
     /// - Parameter report: takes each diagnostic; returning false stops the check.
     public func check(_ record: Record, at location: SourceLocation, into report: (Diagnostic) -> Bool) {
         withoutActuallyEscaping(report) { report in
-            check(record, with: SchemaChecker(plan: plan, location: location, report: report))
+            var checker = SchemaChecker(plan: plan, location: location, report: report)
+            checker.everyBranch = reportsEveryBranch
+            check(record, with: checker)
         }
     }
 
@@ -26,10 +28,11 @@ extension Schema {
     public func check(document value: Value, at location: SourceLocation, into report: (Diagnostic) -> Bool) -> Bool {
         var passes = true
         withoutActuallyEscaping(report) { report in
-            let checker = SchemaChecker(plan: plan, location: location) { diagnostic in
+            var checker = SchemaChecker(plan: plan, location: location) { diagnostic in
                 passes = false
                 return report(diagnostic)
             }
+            checker.everyBranch = reportsEveryBranch
             _ = checker.check(value, root, field: nil, required: false)
         }
         return passes

@@ -46,6 +46,10 @@ public struct Schema: Sendable {
 
     /// The targets of the schema's references, and its dynamic anchors.
     let plan: SchemaPlan
+    /// Whether an `anyOf` or `oneOf` that no branch passes reports the
+    /// errors of every branch (at most `SchemaChecker.maxBranchDiagnostics`),
+    /// rather than those of the branch that came closest (`--verbose`).
+    public var reportsEveryBranch = false
 
     /// Compiles `document`, a schema that refers to no other file.
     /// - Parameters:

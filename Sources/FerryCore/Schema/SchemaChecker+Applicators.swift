@@ -140,12 +140,14 @@ extension SchemaChecker {
         return reportBestBranch(branches, keyword, value, node, field: field, required: required)
     }
 
-    /// Reports the errors of the branch that came closest to passing.
+    /// Reports the errors of the branch that came closest to passing, or,
+    /// under `everyBranch`, of every branch in turn.
     private func reportBestBranch(
         _ branches: [SchemaNode], _ keyword: String, _ value: Value, _ node: SchemaNode, field: String?, required: Bool
     ) -> Bool {
         var best: [Diagnostic] = []
         var bestScore = (weak: true, count: Int.max)
+        var every: [Diagnostic] = []
         for branch in branches {
             var found: [Diagnostic] = []
             withoutActuallyEscaping({ (diagnostic: Diagnostic) -> Bool in
@@ -156,7 +158,12 @@ extension SchemaChecker {
                 collecting.scope = scope
                 collecting.depth = depth
                 collecting.following = following
+                collecting.everyBranch = everyBranch
                 _ = collecting.check(value, branch, field: field, required: required)
+            }
+            if everyBranch {
+                every += found.prefix(Self.maxBranchDiagnostics - every.count)
+                continue
             }
             let weak =
                 found.first.map {
@@ -169,6 +176,7 @@ extension SchemaChecker {
                 bestScore = score
             }
         }
+        if everyBranch { best = every }
         guard !best.isEmpty else {
             let error: FerryError =
                 keyword == "anyOf"

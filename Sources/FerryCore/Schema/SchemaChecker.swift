@@ -21,8 +21,16 @@ struct SchemaChecker {
     /// which would otherwise branch until `maxDepth`, 2²⁵⁶ ways.
     var following: [(target: ObjectIdentifier, field: String?)] = []
 
+    /// Whether an `anyOf`/`oneOf` that no branch passes reports every
+    /// branch's errors (`Schema.reportsEveryBranch`).
+    var everyBranch = false
+
     /// The most references a check follows in a row.
     static let maxDepth = 256
+    /// The most errors one `anyOf` or `oneOf` reports for all its branches
+    /// together, under `everyBranch`: a schema with many branches and a
+    /// deep value could otherwise fill the report from one field.
+    static let maxBranchDiagnostics = 100
 
     init(plan: SchemaPlan, location: SourceLocation, report: @escaping (Diagnostic) -> Bool) {
         self.plan = plan

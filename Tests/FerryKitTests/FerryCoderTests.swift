@@ -97,6 +97,44 @@ import FerryKit
         #expect(german == error.description(language: "de"))
     }
 
+    /// Reading runs a batch ahead on another thread; a decode error, found
+    /// on the caller's, still gets its cell, and everything after it is
+    /// read once: the records, the reader's own errors and its warnings.
+    @Test func decodeErrorsFarIntoAFileAreLocatedAndReadingGoesOn() throws {
+        struct Counted: Decodable {
+            var title: String
+            var pages: Int
+        }
+        var lines: [String] = []
+        for line in 1...2_000 {
+            switch line {
+            case 700: lines.append(#"{"title": "B700", "pages": "many"}"#)
+            case 1_000: lines.append(#"{"title": "B1000", "pages": 3"#)
+            case 1_500: lines.append(#"{"title": "B1500",  "pages": 2.5}"#)
+            default: lines.append(#"{"title": "B\#(line)", "pages": \#(line)}"#)
+            }
+        }
+        let folder = try ScratchFolder()
+        let path = try folder.write("books.jsonl", lines.joined(separator: "\n") + "\n")
+        var decoder = FerryDecoder()
+        decoder.validates = false
+        let results = Array(try decoder.records(of: Counted.self, from: URL(fileURLWithPath: path)))
+        #expect(results.count == 2_000)
+        let failures = results.enumerated().compactMap { index, result -> (Int, FerryError)? in
+            if case .failure(let error) = result { return (index, error) }
+            return nil
+        }
+        #expect(failures.map(\.0) == [699, 999, 1_499])
+        #expect(failures.map { $0.1.location.line } == [700, 1_000, 1_500])
+        #expect(failures[0].1.location.column == 28, "\(failures[0].1)")
+        #expect(failures[0].1.location.field == "pages")
+        #expect(failures[2].1.location.column == 30, "\(failures[2].1)")
+        #expect(failures[1].1.code.rawValue.hasPrefix("json."), "\(failures[1].1)")
+        let pages = results.compactMap { try? $0.get().pages }
+        #expect(pages.count == 1_997)
+        #expect(pages.last == 2_000)
+    }
+
     @Test(arguments: [("de_DE", "de"), ("de-DE", "de"), ("de-AT.UTF-8", "de"), ("en_GB", "en-GB"), ("fr", "fr"), ("pt_BR", "en")])
     func catalogsByLocale(locale: String, language: String) {
         #expect(Messages.catalog(locale: locale).language == language)

@@ -67,17 +67,23 @@ public struct FerryDecoder: Sendable {
     /// - Throws: what opening the file throws (`io.*`, an unknown format).
     public func records<T: Decodable>(of type: T.Type, from url: URL) throws(FerryError) -> Records<T> {
         let path = url.ferryPath
-        let opened = try OpenedInput(path: path, limits: limits)
-        let folder = OutputFile.directory(of: path)
-        return try Records(stream: RecordStream(opened: opened, path: path, photoFolder: folder, decoder: self))
+        let limits = limits
+        let stream = try RecordStream(path: path, photoFolder: OutputFile.directory(of: path), decoder: self) {
+            () throws(FerryError) in try OpenedInput(path: path, limits: limits)
+        }
+        return Records(stream: stream)
     }
 
     /// The records in `data`, decoded one at a time as the sequence is
     /// iterated (see `records(of:from:)` for a URL).
     /// - Throws: what recognising the format throws.
     public func records<T: Decodable>(of type: T.Type, from data: Data) throws(FerryError) -> Records<T> {
-        let opened = try OpenedInput(MemoryInput(Array(data), name: "-"), path: "-", limits: limits)
-        return try Records(stream: RecordStream(opened: opened, path: "-", photoFolder: nil, decoder: self))
+        let bytes = Array(data)
+        let limits = limits
+        let stream = try RecordStream(path: "-", photoFolder: nil, decoder: self) { () throws(FerryError) in
+            try OpenedInput(MemoryInput(bytes, name: "-"), path: "-", limits: limits)
+        }
+        return Records(stream: stream)
     }
 
     private func collect<T>(_ records: Records<T>) throws(FerryError) -> [T] {

@@ -1,5 +1,22 @@
-/// One input read record by record for `FerryDecoder.Records`: the reader,
-/// the kind's checks, and the decoding of each record.
+// MARK: - Design
+//
+// Decoding a record into the caller's type is most of the work, and it
+// must happen on the caller's thread (the type need not be `Sendable`).
+// The reading (parsing, the kind's rules, warnings) runs on a second
+// thread, `BackgroundSource`'s, a batch of records ahead:
+//
+//     reading thread: RecordReading.next() ─▶ [.record | .failure] ─▶ batch
+//     caller's thread: batch ─▶ RecordDecoder.decode ─▶ Result<T, FerryError>
+//
+// A decode error needs its field's line and column, which only a reader
+// positioned at its record can tell, and the reading thread has moved on.
+// So the first decode error stops the reading thread and opens the input
+// again on the caller's thread: a reader that skips to the record, locates
+// the error, and reads on from there as the only reader (files with an
+// error pay one more pass over what came before it; all others none).
+
+/// One input read record by record for `FerryDecoder.Records`: the reading
+/// ahead on another thread, and the decoding of each record.
 ///
 /// A class, since the sequence's iterators share one reader, which reads
 /// once.
@@ -7,23 +24,166 @@ final class RecordStream {
     /// The most warnings kept; past it they are only counted, so memory
     /// stays flat on a file with a warning on every line.
     static let keptWarnings = 1_000
+    /// Records a batch of the reading thread holds: enough to pay for the
+    /// hand-over, few enough that memory stays flat.
+    static let batchSize = 256
 
-    private let opened: OpenedInput
+    /// What the reading thread sends: records in order, each read or failed.
+    struct Batch: Sendable {
+        var items: [RecordReading.Item] = []
+        var warnings: [FerryWarning] = []
+    }
+
+    private let path: String
+    private let reopen: () throws(FerryError) -> RecordReading
+    private let rules: DecodingRules
+    /// The reading thread, until a decode error stops it.
+    private var background: BackgroundSource<Batch>?
+    /// The reader on this thread, after a decode error.
+    private var serial: RecordReading?
+    private var batch = Batch()
+    private var next = 0
+    private var finished = false
+    private(set) var warnings: [FerryWarning] = []
+    private(set) var warningCount = 0
+
+    /// - Parameters:
+    ///   - open: opens the input from its start; called once here, and once
+    ///     more at the first decode error.
+    ///   - photoFolder: where photo file names are resolved; nil when the
+    ///     bytes came from memory.
+    /// - Throws: what opening the input, recognising the format and making its reader throw.
+    init(
+        path: String, photoFolder: String?, decoder: FerryDecoder, open: @escaping () throws(FerryError) -> OpenedInput
+    ) throws(FerryError) {
+        self.path = path
+        reopen = { () throws(FerryError) in try RecordReading(opened: open(), path: path, decoder: decoder) }
+        if let photoFolder {
+            let store = PhotoStore(
+                inputDirectory: photoFolder, outputDirectory: photoFolder, photosDirectory: nil, overwrite: false,
+                maxPhotoBytes: decoder.limits.maxRecordBytes)
+            rules = DecodingRules(photo: { (name) throws(FerryError) in try store.read(reference: name, at: .unknown) })
+        } else {
+            rules = DecodingRules()
+        }
+        let reading = try reopen()
+        let background = BackgroundSource<Batch>(counting: reading.opened.counting) { (source) throws(FerryError) in
+            // From here on only this thread touches `reading`.
+            var ended = false
+            while !ended && !source.isCancelled {
+                var batch = Batch()
+                batch.items.reserveCapacity(Self.batchSize)
+                while batch.items.count < Self.batchSize {
+                    guard let item = reading.next() else {
+                        ended = true
+                        break
+                    }
+                    batch.items.append(item)
+                }
+                batch.warnings = reading.takeWarnings()
+                source.send(batch, kind: nil)
+            }
+            return nil
+        }
+        self.background = background
+        background.start()
+    }
+
+    deinit { background?.stop() }
+
+    /// The next record as a `T`, or its error; nil at the end.
+    func next<T: Decodable>(_ type: T.Type) -> Result<T, FerryError>? {
+        guard let item = nextItem() else { return nil }
+        switch item {
+        case .failure(let error):
+            return .failure(error)
+        case .record(let record):
+            do throws(FerryError) {
+                return .success(try RecordDecoder.decode(T.self, from: record, rules: rules))
+            } catch {
+                return .failure(locate(error, in: record))
+            }
+        }
+    }
+
+    private func nextItem() -> RecordReading.Item? {
+        if let serial {
+            let item = serial.next()
+            collect(serial.takeWarnings())
+            return item
+        }
+        while next == batch.items.count {
+            collect(batch.warnings)
+            batch = Batch()
+            next = 0
+            guard !finished, let background else { return nil }
+            switch background.receive() {
+            case .batch(let received, _, _):
+                batch = received
+            case .end:
+                finished = true
+                return nil
+            case .failure(let error):
+                finished = true
+                return .failure(error)
+            }
+        }
+        next += 1
+        return batch.items[next - 1]
+    }
+
+    /// `error`, a decode error of `record`, with its field's line and
+    /// column. The first one stops the reading thread: a reader on this
+    /// thread skips to the record and reads on after it.
+    private func locate(_ error: FerryError, in record: Record) -> FerryError {
+        let located = error.located(SourceLocation(file: path, record: record.origin.index))
+        if let background {
+            background.stop()
+            self.background = nil
+            // The batch's warnings of records up to this one; the reader
+            // that goes on makes those of the records after it again.
+            collect(batch.warnings.filter { ($0.location.record ?? record.origin.index) <= record.origin.index })
+            batch = Batch()
+            next = 0
+            guard let reading = try? reopen(), reading.skip(to: record.origin.index) else { return located }
+            serial = reading
+        }
+        guard let serial else { return located }
+        return located.located(serial.location(of: error.location.field, inRecordAt: record.origin.byteOffset))
+    }
+
+    private func collect(_ found: [FerryWarning]) {
+        for warning in found {
+            warningCount += 1
+            if warnings.count < Self.keptWarnings {
+                var warning = warning
+                warning.location = warning.location.filling(from: SourceLocation(file: path))
+                warnings.append(warning)
+            }
+        }
+    }
+}
+
+/// The reading of one input for `RecordStream`: its reader, the kind's
+/// rules, and the warnings, on whichever thread reads.
+final class RecordReading: @unchecked Sendable {
+    /// One record read, or the error that took its place.
+    enum Item: Sendable {
+        case record(Record)
+        case failure(FerryError)
+    }
+
+    let opened: OpenedInput
     private let reader: any RecordReader
     private let context: ReadContext
     private let path: String
     private let validates: Bool
     private var kind: RecordKind?
     private var validator: RecordValidator?
-    private let rules: DecodingRules
     private var finished = false
-    private(set) var warnings: [FerryWarning] = []
-    private(set) var warningCount = 0
 
-    /// - Parameter photoFolder: where photo file names are resolved; nil
-    ///   when the bytes came from memory.
     /// - Throws: what recognising the format and making its reader throw.
-    init(opened: OpenedInput, path: String, photoFolder: String?, decoder: FerryDecoder) throws(FerryError) {
+    init(opened: OpenedInput, path: String, decoder: FerryDecoder) throws(FerryError) {
         self.opened = opened
         self.path = path
         validates = decoder.validates
@@ -38,22 +198,13 @@ final class RecordStream {
         } catch {
             throw opened.input.unlessChanged(error).located(SourceLocation(file: path))
         }
-        if let photoFolder {
-            let store = PhotoStore(
-                inputDirectory: photoFolder, outputDirectory: photoFolder, photosDirectory: nil, overwrite: false,
-                maxPhotoBytes: decoder.limits.maxRecordBytes)
-            rules = DecodingRules(photo: { (name) throws(FerryError) in try store.read(reference: name, at: .unknown) })
-        } else {
-            rules = DecodingRules()
-        }
     }
 
-    /// The next record as a `T`, or its error; nil at the end.
-    func next<T: Decodable>(_ type: T.Type) -> Result<T, FerryError>? {
+    /// The next record, checked by the kind's rules, or its error; nil at the end.
+    func next() -> Item? {
         guard !finished else { return nil }
         let record: Record
         do throws(FerryError) {
-            defer { collectWarnings() }
             guard let read = try reader.next() else {
                 finished = true
                 try opened.input.checkIntact()
@@ -64,31 +215,44 @@ final class RecordStream {
             if !reader.resumesAfterError { finished = true }
             return .failure(opened.input.unlessChanged(error).located(SourceLocation(file: path)))
         }
+        guard validates else { return .record(record) }
         do throws(FerryError) {
-            if validates {
-                if validator == nil {
-                    let kind = self.kind ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
-                    self.kind = kind
-                    validator = RecordValidator(kind: kind)
-                }
-                try validator?.validate(record, at: SourceLocation(file: path, record: record.origin.index))
+            if validator == nil {
+                let kind = self.kind ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
+                self.kind = kind
+                validator = RecordValidator(kind: kind)
             }
-            return .success(try RecordDecoder.decode(T.self, from: record, rules: rules))
+            try validator?.validate(record, at: SourceLocation(file: path, record: record.origin.index))
+            return .record(record)
         } catch {
             return .failure(
                 error.located(SourceLocation(file: path, record: record.origin.index))
-                    .located(reader.location(of: error.location.field, inRecordAt: record.origin.byteOffset)))
+                    .located(location(of: error.location.field, inRecordAt: record.origin.byteOffset)))
         }
     }
 
-    private func collectWarnings() {
-        for warning in context.takeWarnings() {
-            warningCount += 1
-            if warnings.count < Self.keptWarnings {
-                var warning = warning
-                warning.location = warning.location.filling(from: SourceLocation(file: path))
-                warnings.append(warning)
+    /// Reads on to the record numbered `index` (0-based), which the reader
+    /// has just read; the warnings on the way are dropped.
+    /// - Returns: false when the input ended first (it changed since).
+    func skip(to index: Int) -> Bool {
+        while let item = next() {
+            if case .record(let record) = item, record.origin.index == index {
+                _ = context.takeWarnings()
+                return true
+            }
+            if case .failure(let error) = item, error.location.record == index {
+                // The rules failed it this time: the file changed since.
+                return false
             }
         }
+        return false
     }
+
+    /// Where `field` is in the record that starts at `offset`, which the
+    /// reader has just read.
+    func location(of field: String?, inRecordAt offset: Int) -> SourceLocation {
+        reader.location(of: field, inRecordAt: offset)
+    }
+
+    func takeWarnings() -> [FerryWarning] { context.takeWarnings() }
 }

@@ -22,9 +22,19 @@ extension XLSXWriter {
     private static let serialOf1970 = 25_569.0
     private static let serialPast9999 = 2_958_466.0
 
+    /// The name of field `field` of the current record.
+    func fieldName(_ field: Int) -> String { rowFields?.names[field] ?? "" }
+
+    /// Notes a loss in field `field` of the current record, its name the
+    /// warning's first argument, followed by `more`.
+    func noteLoss(_ code: FerryError.Code, field: Int, _ more: MessageArgument...) {
+        let name = fieldName(field)
+        losses.note(code, field: name, record: rowRecord, [.string(name)] + more)
+    }
+
     /// Appends the cell of `value`, in `column` of the current row.
     func appendCell(
-        _ value: Value, column: Int, field: String, record: Int, to out: inout WriteBuffer
+        _ value: Value, column: Int, field: Int, to out: inout WriteBuffer
     ) throws(FerryError) -> Int {
         switch value {
         case .null: return 0
@@ -33,18 +43,18 @@ extension XLSXWriter {
         case .double(let number): return try appendDouble(number, column: column, to: &out)
         case .number(let number):
             var text = number.text
-            return text.withUTF8 { appendNumber($0, column: column, field: field, record: record, to: &out) }
+            return text.withUTF8 { appendNumber($0, column: column, field: field, to: &out) }
         case .string(var text):
-            return text.withUTF8 { appendText($0, column: column, field: field, record: record, to: &out) }
+            return text.withUTF8 { appendText($0, column: column, field: field, to: &out) }
         case .bytes(let bytes):
-            losses.note(.xlsxPhotoAsDataURI, field: field, record: record, [.string(field)])
+            noteLoss(.xlsxPhotoAsDataURI, field: field)
             var uri = Photo.dataURI(bytes)
-            return uri.withUTF8 { appendText($0, column: column, field: field, record: record, to: &out) }
-        case .date(let date): return appendDate(date, column: column, field: field, record: record, to: &out)
+            return uri.withUTF8 { appendText($0, column: column, field: field, to: &out) }
+        case .date(let date): return appendDate(date, column: column, field: field, to: &out)
         case .array, .object:
-            losses.note(.xlsxNestedAsJSON, field: field, record: record, [.string(field)])
+            noteLoss(.xlsxNestedAsJSON, field: field)
             var json = try JSONText.compact(value)
-            return json.withUTF8 { appendText($0, column: column, field: field, record: record, to: &out) }
+            return json.withUTF8 { appendText($0, column: column, field: field, to: &out) }
         }
     }
 
@@ -95,7 +105,7 @@ extension XLSXWriter {
     /// integer or double a cell stores (`LossTally.storable`, which notes a
     /// rounding), so that `1e400` is no infinite cell.
     func appendNumber(
-        _ text: UnsafeBufferPointer<UInt8>, column: Int, field: String, record: Int, to out: inout WriteBuffer
+        _ text: UnsafeBufferPointer<UInt8>, column: Int, field: Int, to out: inout WriteBuffer
     ) -> Int {
         var digits = 0
         var plain = true
@@ -108,11 +118,11 @@ extension XLSXWriter {
         }
         guard plain && digits <= 15 else {
             let number = Value.number(NumberText(unchecked: String(decoding: text, as: UTF8.self)))
-            switch losses.storable(number, field: field, record: record) {
+            switch losses.storable(number, field: fieldName(field), record: rowRecord) {
             case .integer(let integer): return appendInteger(integer, column: column, to: &out)
             case .double(let double) where double.isFinite:
                 return appendValueCell(column, to: &out) { JSONText.appendDouble(double, to: &$0) }
-            default: return appendText(text, column: column, field: field, record: record, to: &out)
+            default: return appendText(text, column: column, field: field, to: &out)
             }
         }
         return appendValueCell(column, to: &out) { $0.append(text) }
@@ -123,14 +133,14 @@ extension XLSXWriter {
     /// counts a 1900-02-29 that never was: days before March 1900 are one
     /// less. A date before 1900 or after 9999 is ISO 8601 text
     /// (`xlsx.dateAsText`).
-    func appendDate(_ date: Date, column: Int, field: String, record: Int, to out: inout WriteBuffer) -> Int {
+    func appendDate(_ date: Date, column: Int, field: Int, to out: inout WriteBuffer) -> Int {
         let seconds = date.timeIntervalSince1970
         var serial = seconds / 86_400 + XLSXWriter.serialOf1970
         if serial < 61 { serial -= 1 }
         guard serial >= 1, serial < XLSXWriter.serialPast9999 else {
-            losses.note(.xlsxDateAsText, field: field, record: record, [.string(field)])
+            noteLoss(.xlsxDateAsText, field: field)
             var text = Timestamp.iso8601(date)
-            return text.withUTF8 { appendText($0, column: column, field: field, record: record, to: &out) }
+            return text.withUTF8 { appendText($0, column: column, field: field, to: &out) }
         }
         let midnight = seconds.truncatingRemainder(dividingBy: 86_400) == 0
         // XLSXParts.Style.date and .dateTime.
@@ -144,19 +154,19 @@ extension XLSXWriter {
     /// (`xlsx.textTruncated`), without the characters XML cannot hold
     /// (`xlsx.characterDropped`).
     func appendText(
-        _ utf8: UnsafeBufferPointer<UInt8>, column: Int, field: String, record: Int, to out: inout WriteBuffer
+        _ utf8: UnsafeBufferPointer<UInt8>, column: Int, field: Int, to out: inout WriteBuffer
     ) -> Int {
         // UTF-16 is never longer than UTF-8.
         if utf8.count > XLSXWriter.maxCellCharacters,
             let cut = XLSXWriter.truncated(utf8, toUTF16: XLSXWriter.maxCellCharacters)
         {
-            losses.note(.xlsxTextTruncated, field: field, record: record, [.string(field), .count(XLSXWriter.maxCellCharacters)])
+            noteLoss(.xlsxTextTruncated, field: field, .count(XLSXWriter.maxCellCharacters))
             var cut = cut
-            return cut.withUTF8 { appendText($0, column: column, field: field, record: record, to: &out) }
+            return cut.withUTF8 { appendText($0, column: column, field: field, to: &out) }
         }
         appendReference(column, to: &out)
         let (width, dropped) = appendInlineString(utf8, to: &out)
-        if dropped { losses.note(.xlsxCharacterDropped, field: field, record: record, [.string(field)]) }
+        if dropped { noteLoss(.xlsxCharacterDropped, field: field) }
         return width
     }
 

@@ -61,8 +61,11 @@ public final class XLSXWriter: RawRecordWriter {
     @exclusivity(unchecked) private var layouts: [(fields: FieldList, cells: [(field: Int, column: Int)])] = []
     /// The rows written, the header's place included.
     private var rows = 1
-    /// The current row's number, in digits.
-    @exclusivity(unchecked) var rowDigits: [UInt8] = []
+    /// The current row's number, in digits (the header's, 1, at first).
+    @exclusivity(unchecked) var rowDigits: [UInt8] = [UInt8(ascii: "1")]
+    /// The current record's fields and index, for the losses noted.
+    @exclusivity(unchecked) private(set) var rowFields: FieldList?
+    private(set) var rowRecord = 0
     private var finished = false
 
     /// - Parameters:
@@ -111,29 +114,24 @@ public final class XLSXWriter: RawRecordWriter {
 
     public func write(_ record: Record) throws(FerryError) {
         try writeRow(record.fields, index: record.origin.index) { (field, column, out) throws(FerryError) in
-            try appendCell(record.values[field], column: column, field: record.fields.names[field],
-                record: record.origin.index, to: &out)
+            try appendCell(record.values[field], column: column, field: field, to: &out)
         }
     }
 
     public func writeRaw(_ record: RawRecord) throws(FerryError) {
-        let fields = record.fields
-        try writeRow(fields, index: record.origin.index) { (field, column, out) throws(FerryError) in
-            let index = record.origin.index
+        try writeRow(record.fields, index: record.origin.index) { (field, column, out) throws(FerryError) in
             switch record.values[field] {
             case .null: return 0
             case .bool(let flag): return appendBool(flag, column: column, to: &out)
             case .integer(let number): return appendInteger(number, column: column, to: &out)
             case .double(let number): return try appendDouble(number, column: column, to: &out)
-            case .number(let text):
-                return appendNumber(text, column: column, field: fields.names[field], record: index, to: &out)
-            case .text(let utf8): return appendText(utf8, column: column, field: fields.names[field], record: index, to: &out)
+            case .number(let text): return appendNumber(text, column: column, field: field, to: &out)
+            case .text(let utf8): return appendText(utf8, column: column, field: field, to: &out)
             case .bytes(let bytes):
-                losses.note(.xlsxPhotoAsDataURI, field: fields.names[field], record: index, [.string(fields.names[field])])
+                noteLoss(.xlsxPhotoAsDataURI, field: field)
                 var uri = Photo.dataURI(bytes)
-                return uri.withUTF8 { appendText($0, column: column, field: fields.names[field], record: index, to: &out) }
-            case .other(let other):
-                return try appendCell(record.others[other], column: column, field: fields.names[field], record: index, to: &out)
+                return uri.withUTF8 { appendText($0, column: column, field: field, to: &out) }
+            case .other(let other): return try appendCell(record.others[other], column: column, field: field, to: &out)
             }
         }
     }
@@ -147,8 +145,9 @@ public final class XLSXWriter: RawRecordWriter {
     ) throws(FerryError) {
         guard rows < XLSXWriter.maxRows else { throw .xlsxTooManyRows(record: recordIndex) }
         rows += 1
-        rowDigits.removeAll(keepingCapacity: true)
-        XLSXWriter.appendDigits(rows, to: &rowDigits)
+        XLSXWriter.increment(&rowDigits)
+        rowFields = fields
+        rowRecord = recordIndex
         let cells = try layout(of: fields, record: recordIndex)
         var out = buffer
         defer { buffer = out }
@@ -248,9 +247,8 @@ public final class XLSXWriter: RawRecordWriter {
     /// The sheet up to its second row: the used range, the frozen pane, the
     /// column widths (from 8 to 60 characters) and the bold header row.
     private func sheetHead() -> [UInt8] {
-        var rowCount: [UInt8] = []
-        XLSXWriter.appendDigits(rows, to: &rowCount)
-        let lastCell = letters.last.map { $0 + rowCount }
+        // The last row's number is the current one's.
+        let lastCell = letters.last.map { $0 + rowDigits }
         let columnWidths = Swift.zip(names, widths).map { name, width in
             min(max(max(width, name.count + 1) + 2, 8), 60)
         }
@@ -273,15 +271,18 @@ public final class XLSXWriter: RawRecordWriter {
 
     // MARK: - Helpers
 
-    /// Appends `number`'s decimal digits.
-    static func appendDigits(_ number: Int, to out: inout [UInt8]) {
-        let start = out.count
-        var rest = number
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        out[start...].reverse()
+    /// Adds one to a number kept as decimal digits.
+    static func increment(_ digits: inout [UInt8]) {
+        var index = digits.count - 1
+        while index >= 0 {
+            if digits[index] < UInt8(ascii: "9") {
+                digits[index] += 1
+                return
+            }
+            digits[index] = UInt8(ascii: "0")
+            index -= 1
+        }
+        digits.insert(UInt8(ascii: "1"), at: 0)
     }
 
     /// A column's letters: A for the first, Z, AA, … XFD for the 16,384th.

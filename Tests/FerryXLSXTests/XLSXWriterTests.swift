@@ -45,11 +45,27 @@ import Testing
         #expect(escaped("a & b < c > d") == ("a &amp; b &lt; c &gt; d", 13, false))
         #expect(escaped("Café 中文") == ("Café 中文", 7, false))
         #expect(escaped("line\r\nnext\ttab") == ("line&#13;\nnext\ttab", 14, false))
+        // Eight bytes at a time, then the rest: a special byte in any place.
+        let clean = "abcdefghijklmnopq"
+        let specials = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\u{1}": "", "é": "é"]
+        for offset in 0..<clean.count {
+            for (special, written) in specials {
+                var text = Array(clean).map(String.init)
+                text[offset] = special
+                var expected = text
+                expected[offset] = written
+                let result = escaped(text.joined())
+                #expect(result.0 == expected.joined(), "\(text.joined())")
+                #expect(result.1 == (written.isEmpty ? 16 : 17))
+                #expect(result.2 == written.isEmpty)
+            }
+        }
+        #expect(escaped(clean) == (clean, 17, false))
     }
 
     @Test func charactersXMLForbidsAreDropped() {
-        #expect(escaped("a\u{0}b\u{1F}c") == ("abc", 5, true))
-        #expect(escaped("x\u{FFFE}y\u{FFFF}z\u{FFFD}") == ("xyz\u{FFFD}", 6, true))
+        #expect(escaped("a\u{0}b\u{1F}c") == ("abc", 3, true))
+        #expect(escaped("x\u{FFFE}y\u{FFFF}z\u{FFFD}") == ("xyz\u{FFFD}", 4, true))
         #expect(escaped("\u{FEFF}keep") == ("\u{FEFF}keep", 5, false))
     }
 

@@ -38,7 +38,7 @@ final class ZipWriter {
     private let zip64Count: Int
 
     /// One entry, for the central directory.
-    private struct Entry {
+    fileprivate struct Entry {
         var name: [UInt8]
         var crc: UInt32
         var compressedSize: UInt64
@@ -47,10 +47,10 @@ final class ZipWriter {
     }
 
     /// The DOS time and date of every entry: midnight, 1980-01-01.
-    private static let dosTime: UInt16 = 0
-    private static let dosDate: UInt16 = (0 << 9) | (1 << 5) | 1
-    private static let deflated: UInt16 = 8
-    private static let utf8Names: UInt16 = 0x0800
+    fileprivate static let dosTime: UInt16 = 0
+    fileprivate static let dosDate: UInt16 = (0 << 9) | (1 << 5) | 1
+    fileprivate static let deflated: UInt16 = 8
+    fileprivate static let utf8Names: UInt16 = 0x0800
 
     init(_ output: any ByteOutput, zip64From: UInt64 = 0xFFFF_FFFF, zip64Count: Int = 0xFFFF) {
         self.output = output
@@ -90,16 +90,10 @@ final class ZipWriter {
         let wide = compressedSize >= zip64From || size >= zip64From
         var header: [UInt8] = []
         header.appendLittleEndian(UInt32(0x0403_4B50))
-        header.appendLittleEndian(wide ? UInt16(45) : UInt16(20))
-        header.appendLittleEndian(ZipWriter.utf8Names)
-        header.appendLittleEndian(ZipWriter.deflated)
-        header.appendLittleEndian(ZipWriter.dosTime)
-        header.appendLittleEndian(ZipWriter.dosDate)
-        header.appendLittleEndian(crc)
-        header.appendLittleEndian(wide ? UInt32.max : UInt32(compressedSize))
-        header.appendLittleEndian(wide ? UInt32.max : UInt32(size))
-        header.appendLittleEndian(UInt16(truncatingIfNeeded: entry.name.count))
-        header.appendLittleEndian(wide ? UInt16(20) : UInt16(0))
+        // A local header's zip64 field holds both sizes, and the header says so.
+        ZipWriter.appendSharedFields(
+            entry, wide: wide, compressedSize: wide ? UInt32.max : UInt32(compressedSize),
+            size: wide ? UInt32.max : UInt32(size), extraLength: wide ? 20 : 0, to: &header)
         header.append(contentsOf: entry.name)
         if wide {
             header.appendLittleEndian(UInt16(1))
@@ -183,16 +177,11 @@ final class ZipWriter {
         let wide = !extra.isEmpty
         out.appendLittleEndian(UInt32(0x0201_4B50))
         out.appendLittleEndian(UInt16(45))
-        out.appendLittleEndian(wide ? UInt16(45) : UInt16(20))
-        out.appendLittleEndian(ZipWriter.utf8Names)
-        out.appendLittleEndian(ZipWriter.deflated)
-        out.appendLittleEndian(ZipWriter.dosTime)
-        out.appendLittleEndian(ZipWriter.dosDate)
-        out.appendLittleEndian(entry.crc)
-        out.appendLittleEndian(entry.compressedSize >= zip64From ? UInt32.max : UInt32(entry.compressedSize))
-        out.appendLittleEndian(entry.size >= zip64From ? UInt32.max : UInt32(entry.size))
-        out.appendLittleEndian(UInt16(truncatingIfNeeded: entry.name.count))
-        out.appendLittleEndian(wide ? UInt16(extra.count + 4) : UInt16(0))
+        // Only the sizes that pass the limit are in the zip64 field.
+        ZipWriter.appendSharedFields(
+            entry, wide: wide, compressedSize: entry.compressedSize >= zip64From ? UInt32.max : UInt32(entry.compressedSize),
+            size: entry.size >= zip64From ? UInt32.max : UInt32(entry.size), extraLength: wide ? extra.count + 4 : 0,
+            to: &out)
         out.appendLittleEndian(UInt16(0))
         out.appendLittleEndian(UInt16(0))
         out.appendLittleEndian(UInt16(0))
@@ -204,6 +193,25 @@ final class ZipWriter {
             out.appendLittleEndian(UInt16(extra.count))
             out.append(contentsOf: extra)
         }
+    }
+}
+
+extension ZipWriter {
+    /// Appends what local and central headers share, from the version
+    /// needed to the length of the extra field.
+    fileprivate static func appendSharedFields(
+        _ entry: Entry, wide: Bool, compressedSize: UInt32, size: UInt32, extraLength: Int, to out: inout [UInt8]
+    ) {
+        out.appendLittleEndian(wide ? UInt16(45) : UInt16(20))
+        out.appendLittleEndian(utf8Names)
+        out.appendLittleEndian(deflated)
+        out.appendLittleEndian(dosTime)
+        out.appendLittleEndian(dosDate)
+        out.appendLittleEndian(entry.crc)
+        out.appendLittleEndian(compressedSize)
+        out.appendLittleEndian(size)
+        out.appendLittleEndian(UInt16(truncatingIfNeeded: entry.name.count))
+        out.appendLittleEndian(UInt16(extraLength))
     }
 }
 

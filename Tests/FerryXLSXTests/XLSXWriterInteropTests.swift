@@ -154,6 +154,16 @@ import Testing
         #expect(bytes.indices.contains { bytes[$0...].starts(with: zip64End) })
     }
 
+    /// No records: a workbook with an empty sheet, which readers open.
+    @Test func noRecordsMakeAnEmptySheet() throws {
+        let folder = try ScratchFolder()
+        let report = try XLSXWriterPython.read(try folder.write("empty.xlsx", try Self.write([], kind: nil).bytes))
+        #expect(report.testzip == nil)
+        #expect(report.sheets == ["Sheet1"])
+        #expect(report.rows.isEmpty)
+        #expect(report.calamineCount == 0)
+    }
+
     @Test func theSameRecordsGiveTheSameBytes() throws {
         #expect(try Self.write(Self.products, kind: .product).bytes == Self.write(Self.products, kind: .product).bytes)
     }

@@ -29,10 +29,11 @@ enum XLSXWriterPython {
             sheet = book.worksheets[0]
             report["sheets"] = book.sheetnames
             report["freeze"] = sheet.freeze_panes
+            # Rows first: sheet[1] makes the cells of row 1 when there are none.
+            report["rows"] = [[describe(v) for v in row] for row in sheet.iter_rows(values_only=True)]
             report["headerBold"] = [cell.font.b for cell in sheet[1]]
             report["formats"] = [[cell.number_format for cell in row] for row in sheet.iter_rows(min_row=2)]
             report["widths"] = {key: dim.width for key, dim in sheet.column_dimensions.items()}
-            report["rows"] = [[describe(v) for v in row] for row in sheet.iter_rows(values_only=True)]
         else:
             book = openpyxl.load_workbook(path, read_only=True)
             sheet = book.worksheets[0]

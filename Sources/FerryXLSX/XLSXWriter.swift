@@ -59,8 +59,9 @@ public final class XLSXWriter: RawRecordWriter {
     /// For the field lists seen lately: their fields with their columns,
     /// in the order of the columns (cells of a row go left to right).
     @exclusivity(unchecked) private var layouts: [(fields: FieldList, cells: [(field: Int, column: Int)])] = []
-    /// The rows written, the header's place included.
+    /// The rows written, the header's place included, and the most there may be.
     private var rows = 1
+    private let rowLimit: Int
     /// The current row's number, in digits (the header's, 1, at first).
     @exclusivity(unchecked) var rowDigits: [UInt8] = [UInt8(ascii: "1")]
     /// The current record's fields and index, for the losses noted.
@@ -71,10 +72,13 @@ public final class XLSXWriter: RawRecordWriter {
     /// - Parameters:
     ///   - sheetName: the sheet's name, which `XLSXWriter.isValidSheetName` accepts.
     ///   - zip64From: see `ZipWriter`; tests lower it.
+    ///   - maxRows: the rows a sheet holds; tests lower it.
     /// - Throws: `io.writeFailed` when the spool cannot be made; `gzip.zlibFailed`.
     init(
-        _ output: any ByteOutput, sheetName: String, losses: LossTally, zip64From: UInt64 = 0xFFFF_FFFF
+        _ output: any ByteOutput, sheetName: String, losses: LossTally, zip64From: UInt64 = 0xFFFF_FFFF,
+        maxRows: Int = XLSXWriter.maxRows
     ) throws(FerryError) {
+        rowLimit = maxRows
         zip = ZipWriter(output, zip64From: zip64From, zip64Count: zip64From < 0xFFFF ? Int(zip64From) : 0xFFFF)
         self.sheetName = sheetName
         self.losses = losses
@@ -143,7 +147,7 @@ public final class XLSXWriter: RawRecordWriter {
         _ fields: FieldList, index recordIndex: Int,
         _ appendCell: (Int, Int, inout WriteBuffer) throws(FerryError) -> Int
     ) throws(FerryError) {
-        guard rows < XLSXWriter.maxRows else { throw .xlsxTooManyRows(record: recordIndex) }
+        guard rows < rowLimit else { throw .xlsxTooManyRows(record: recordIndex) }
         rows += 1
         XLSXWriter.increment(&rowDigits)
         rowFields = fields

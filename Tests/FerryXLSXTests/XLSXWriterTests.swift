@@ -106,6 +106,18 @@ import Testing
         #expect(error?.location.field == "f16384")
     }
 
+    @Test func moreRowsThanASheetHoldsIsAnError() throws {
+        let writer = try XLSXWriter(MemoryOutput(), sheetName: "Sheet1", losses: LossTally(), maxRows: 3)
+        try writer.write(Record([("n", .integer(1))], origin: RecordOrigin(index: 1)))
+        try writer.write(Record([("n", .integer(2))], origin: RecordOrigin(index: 2)))
+        let error = #expect(throws: FerryError.self) {
+            try writer.write(Record([("n", .integer(3))], origin: RecordOrigin(index: 3)))
+        }
+        #expect(error?.code == .xlsxTooManyRows)
+        #expect(error?.arguments == [.count(XLSXWriter.maxRows)])
+        #expect(error?.location.record == 3)
+    }
+
     @Test func datesOutsideExcelsRangeAreText() throws {
         let output = MemoryOutput()
         let context = WriteContext()

@@ -7,7 +7,7 @@ public struct XLSXCodec: Codec {
 
     public let id = "xlsx"
     public let extensions = ["xlsx"]
-    public let capabilities: CodecCapabilities = [.writesBinary]
+    public let capabilities: CodecCapabilities = [.write, .writesBinary, .writesRaw]
     public var options: [CodecOption] {
         [CodecOption(name: XLSXCodec.sheetOption, helpKey: .optionXlsxSheet, valueName: "name|n", applies: .readWrite)]
     }
@@ -15,6 +15,14 @@ public struct XLSXCodec: Codec {
     /// `--sheet NAME|N`: the sheet to read (by name, or by its 1-based place),
     /// or the name of the sheet to write.
     public static let sheetOption = "sheet"
+
+    /// A writer of one sheet, named by `--sheet`, else after the kind.
+    /// - Throws: `xlsx.sheetNameInvalid` for a name Excel refuses.
+    public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
+        let name = context.options[XLSXCodec.sheetOption] ?? XLSXWriter.defaultSheetName(for: context.kind)
+        guard XLSXWriter.isValidSheetName(name) else { throw .xlsxSheetNameInvalid(name) }
+        return try XLSXWriter(output, sheetName: name, losses: context.losses)
+    }
 
     /// A zip's local file header magic makes a workbook possible; a
     /// `[Content_Types].xml` entry among the first names makes it likely.

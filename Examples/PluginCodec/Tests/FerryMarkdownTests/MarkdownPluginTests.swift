@@ -1,5 +1,5 @@
 import Foundation
-import FerryKit
+import Ferry
 import FerryMarkdown
 import Testing
 

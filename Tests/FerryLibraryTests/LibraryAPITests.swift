@@ -1,0 +1,106 @@
+import Ferry
+import Foundation
+import Testing
+
+/// The API issue 33 names, through `import Ferry` alone (no `@testable`,
+/// no other Ferry module): what an app's developer can write. It fails to
+/// compile when a name the issue promises is missing or not public.
+@Suite struct LibraryAPITests {
+    struct Product: Codable, Equatable {
+        var name: String
+        var price: Decimal?
+        var photo: Data?
+    }
+
+    struct Book: Codable, Equatable {
+        var title: String
+        var author: String
+        var description: String
+        var pages: Int
+        var readThisBook: Bool
+        var isbn: String?
+    }
+
+    static let products = [
+        Product(name: "Wii", price: Decimal(string: "269.99"), photo: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2])),
+        Product(name: "Wireless Controller", price: Decimal(string: "19.99"), photo: nil),
+    ]
+
+    /// A folder of its own under the temporary directory, removed after.
+    static func withFolder<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-library-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
+    }
+
+    @Test func formatsByCodecID() {
+        let formats: [FerryFormat] = [.json, .jsonl, .csv, .tsv, .plist, .plistXML, .archive, .bundle]
+        #expect(formats.map(\.rawValue) == ["json", "jsonl", "csv", "tsv", "plist", "plist-xml", "archive", "bundle"])
+        #expect(FerryFormat(rawValue: "yaml").rawValue == "yaml")
+    }
+
+    @Test func codersThroughDataAndURLs() throws {
+        var encoder: FerryEncoder = FerryEncoder(format: .jsonl)
+        encoder.compact = true
+        encoder.gzip = false
+        encoder.archiveClassName = nil
+        let data: Data = try encoder.encode(Self.products)
+        var decoder: FerryDecoder = FerryDecoder(format: .jsonl, kind: .product)
+        decoder.validates = true
+        decoder.csvDelimiter = nil
+        decoder.decimalComma = false
+        decoder.encoding = nil
+        #expect(try decoder.decode([Product].self, from: data) == Self.products)
+        try Self.withFolder { folder in
+            let url = folder.appendingPathComponent("products.csv.gz")
+            try FerryEncoder(format: .csv).encode(Self.products, to: url)
+            #expect(try FerryDecoder().decode([Product].self, from: url) == Self.products)
+            let records: FerryDecoder.Records<Product> = try FerryDecoder().records(of: Product.self, from: url)
+            let results: [Result<Product, FerryError>] = Array(records)
+            #expect(results.count == 2)
+        }
+    }
+
+    @Test func booksThroughAnArchive() throws {
+        let books = [
+            Book(title: "Swift", author: "A", description: "B", pages: 12, readThisBook: true, isbn: nil),
+            Book(title: "SwiftUI", author: "C", description: "D", pages: 176, readThisBook: false, isbn: "9781617295188"),
+        ]
+        let archive = try FerryEncoder(format: .archive).encode(books)
+        #expect(try FerryDecoder(format: .archive).decode([Book].self, from: archive) == books)
+    }
+
+    @Test func errorsAreLocalizedAndLocated() throws {
+        let data = Data("name,price\nWii,abc\n".utf8)
+        do {
+            _ = try FerryDecoder(format: .csv).decode([Product].self, from: data)
+            Issue.record("a price of abc decodes")
+        } catch {
+            // `Ferry.` since Swift Testing has a `SourceLocation` of its own.
+            let located: Ferry.SourceLocation = error.location
+            #expect(located.line == 2)
+            #expect(located.field == "price")
+            let localized: any LocalizedError = error
+            #expect(localized.errorDescription == error.description)
+            #expect(error.description(language: "de_DE") != error.description)
+        }
+        let catalog: MessageCatalog = Messages.catalog(locale: "de-DE")
+        #expect(catalog.language == "de")
+    }
+
+    @Test func commandsTakeURLs() throws {
+        try Self.withFolder { folder in
+            let json = folder.appendingPathComponent("products.json")
+            try FerryEncoder(format: .json).encode(Self.products, to: json)
+            let csv = folder.appendingPathComponent("products.csv")
+            let summary: ConversionSummary = try Converter().convert(json, to: csv)
+            #expect(summary.records == 2)
+            let report: ValidationReport = Validator().validate([json, csv])
+            #expect(report.files.map(\.errors) == [0, 0])
+            let merged = folder.appendingPathComponent("merged.jsonl")
+            let _: MergeReport = try Merger().merge([json, csv], into: merged)
+            #expect(try FerryDecoder().decode([Product].self, from: merged).map(\.name) == Self.products.map(\.name))
+        }
+    }
+}

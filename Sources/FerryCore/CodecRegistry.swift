@@ -7,10 +7,17 @@ public struct CodecRegistry: Sendable {
     public private(set) var codecs: [any Codec] = []
     /// Faster ways for pairs of codecs, asked in order (see
     /// `ConversionAccelerator`).
-    public private(set) var accelerators: [any ConversionAccelerator] = []
+    package private(set) var accelerators: [any ConversionAccelerator] = []
 
-    public init(_ codecs: [any Codec] = [], accelerators: [any ConversionAccelerator] = []) {
+    /// A registry of `codecs`; a later codec replaces an earlier one with
+    /// the same id.
+    public init(_ codecs: [any Codec] = []) {
         for codec in codecs { register(codec) }
+    }
+
+    /// A registry of `codecs` and the accelerators of some of their pairs.
+    package init(_ codecs: [any Codec], accelerators: [any ConversionAccelerator]) {
+        self.init(codecs)
         self.accelerators = accelerators
     }
 
@@ -28,14 +35,14 @@ public struct CodecRegistry: Sendable {
     }
 
     /// Adds `accelerator`, asked before those already there.
-    public mutating func register(accelerator: any ConversionAccelerator) {
+    package mutating func register(accelerator: any ConversionAccelerator) {
         accelerators.insert(accelerator, at: 0)
     }
 
     /// An accelerated conversion of `reader`'s records from `input` to
     /// `output`, by the first accelerator that serves them; nil when none
     /// does.
-    public func accelerate(
+    package func accelerate(
         _ reader: any RecordReader, from input: any Codec, to output: any Codec, destination: any ByteOutput
     ) -> (any AcceleratedConversion)? {
         for accelerator in accelerators {

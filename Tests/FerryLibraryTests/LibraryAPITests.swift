@@ -103,4 +103,44 @@ import Testing
             #expect(try FerryDecoder().decode([Product].self, from: merged).map(\.name) == Self.products.map(\.name))
         }
     }
+
+    // MARK: - Typed codec configuration
+
+    @Test func typedCodecConfigurations() throws {
+        var dialect = CSVDialect(delimiter: UInt8(ascii: ";"))
+        dialect.decimalComma = true
+        let registry = CodecRegistry.standard
+            .registering(CSVCodec(dialect: dialect))
+            .registering(JSONCodec(style: .compact))
+            .registering(ArchiveCodec(className: "GameStore.Product"))
+        try Self.withFolder { folder in
+            let csv = folder.appendingPathComponent("products.csv")
+            try Data("name;price\nWii;269,50\n".utf8).write(to: csv)
+            let json = folder.appendingPathComponent("products.json")
+            _ = try Converter(registry: registry).convert(csv, to: json)
+            #expect(try String(contentsOf: json, encoding: .utf8) == #"[{"name":"Wii","price":269.50}]"# + "\n")
+            let archive = folder.appendingPathComponent("products.archive")
+            _ = try Converter(registry: registry).convert(csv, to: archive)
+            #expect(try Data(contentsOf: archive).range(of: Data("GameStore.Product".utf8)) != nil)
+        }
+    }
+
+    @Test func aMisspeltOptionIsAnErrorWithASuggestion() throws {
+        try Self.withFolder { folder in
+            let json = folder.appendingPathComponent("products.json")
+            try FerryEncoder(format: .json).encode(Self.products, to: json)
+            var options = ConversionOptions()
+            options.codecOptions = OptionValues(["delimter": ";"])
+            #expect(throws: FerryError.unknownCodecOption("delimter", codecs: CodecRegistry.standard.codecs.map(\.id).joined(separator: ", "), suggestion: "delimiter")) {
+                try Converter().convert(json, to: folder.appendingPathComponent("out.csv"), options: options)
+            }
+            options.codecOptions = OptionValues(["zzzzzz": ""])
+            do throws(FerryError) {
+                _ = try Converter().convert(json, to: folder.appendingPathComponent("out.csv"), options: options)
+                Issue.record("an unknown option converts")
+            } catch {
+                #expect(error.code == .usageUnknownCodecOption)
+            }
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The codecs a program knows, by id and by file extension.
 ///
 /// `FerryKit` provides the standard registry with every built-in codec. A
@@ -23,6 +25,7 @@ public struct CodecRegistry: Sendable {
 
     /// Adds `codec`, replacing a codec with the same id.
     public mutating func register(_ codec: any Codec) {
+        CodecRegistry.everRegistered.remember(codec)
         codecs.removeAll { $0.id == codec.id }
         codecs.append(codec)
     }
@@ -90,5 +93,37 @@ public struct CodecRegistry: Sendable {
         var merged: [String: String] = [:]
         for codec in codecs { merged.merge(codec.messages) { old, _ in old } }
         return merged
+    }
+
+    /// The templates codecs bring for their own codes in `language` (a
+    /// tag of Ferry's catalogs), where they have them.
+    public func codecMessages(language: String) -> [String: String] {
+        var merged: [String: String] = [:]
+        for codec in codecs { merged.merge(codec.catalogs[language] ?? [:]) { old, _ in old } }
+        return merged
+    }
+}
+
+// MARK: - Codecs known to messages
+
+extension CodecRegistry {
+    /// Every codec that joined any registry in this process, by id: what a
+    /// `FerryError`'s `description` (which is given no registry) renders a
+    /// plugin codec's own codes with.
+    package static let everRegistered = KnownCodecs()
+}
+
+/// Codecs by id, shared by every thread.
+package final class KnownCodecs: Sendable {
+    private let codecs = Mutex<[String: any Codec]>([:])
+
+    func remember(_ codec: any Codec) {
+        guard !codec.messages.isEmpty || !codec.catalogs.isEmpty else { return }
+        codecs.withLock { $0[codec.id] = codec }
+    }
+
+    /// A registry of the codecs that brought messages of their own.
+    package var registry: CodecRegistry {
+        CodecRegistry(codecs.withLock { Array($0.values) }.sorted { $0.id < $1.id })
     }
 }

@@ -143,4 +143,58 @@ import Testing
             }
         }
     }
+
+    // MARK: - Records in memory, readers as sequences, plugin catalogs
+
+    @Test func validatesRecordsInMemoryWithUniqueKeys() {
+        let records = [
+            Record([("name", .string("Wii")), ("price", .integer(269)), ("sku", .string("GS-1"))]),
+            Record([("name", .string("Xbox")), ("price", .integer(-1)), ("sku", .string("GS-2"))]),
+            Record([("name", .string("Pad")), ("price", .integer(19)), ("sku", .string("GS-1"))]),
+        ]
+        let report: ValidationReport = Validator().validate(records, kind: .product)
+        #expect(report.total.records == 3)
+        #expect(report.total.errors == 2)
+        #expect(report.diagnostics.map(\.code).contains(.recordNegative))
+        #expect(report.diagnostics.map(\.location.record) == [1, 2])
+        #expect(Validator().validate(records.prefix(1), kind: .product).total.errors == 0)
+    }
+
+    @Test func aReaderIsASequenceOfResults() throws {
+        let lines = #"{"name":"Wii"}"# + "\n" + #"{"name":"#  + "\n" + #"{"name":"Pad"}"# + "\n"
+        let context = ReadContext()
+        context.resumesAfterBadRecords = true
+        let reader = try JSONLinesCodec().makeReader(MemoryInput(Array(lines.utf8)), context: context)
+        let results = Array(reader.records)
+        #expect(results.count == 3)
+        #expect((try? results[2].get())?.values == [.string("Pad")])
+        guard case .failure(let error) = results[1] else {
+            Issue.record("a broken line reads")
+            return
+        }
+        #expect(error.location.line == 2)
+        // A reader that stays failed ends the sequence at its error.
+        let stuck = try JSONLinesCodec().makeReader(MemoryInput(Array(lines.utf8)), context: ReadContext())
+        #expect(Array(stuck.records).count == 2)
+    }
+
+    /// A plugin codec with its own code, in English and German.
+    struct ShoutCodec: Codec {
+        static let loud = FerryError.Code("shout.tooLoud", .data)
+        let id = "shout"
+        let extensions = ["shout"]
+        let capabilities = CodecCapabilities.write
+        let messages = ["shout.tooLoud": "the record is too loud"]
+        let catalogs = ["de": ["shout.tooLoud": "der Datensatz ist zu laut"]]
+        func sniff(_ prefix: [UInt8]) -> SniffResult { .no }
+    }
+
+    @Test func pluginCatalogsTranslateTheirOwnCodes() {
+        _ = CodecRegistry.standard.registering(ShoutCodec())
+        let error = FerryError(ShoutCodec.loud)
+        #expect(error.description(language: "de").contains("der Datensatz ist zu laut"))
+        // French: the plugin has none, so its English.
+        #expect(error.description(language: "fr").contains("the record is too loud"))
+        #expect(error.description.contains("the record is too loud"))
+    }
 }

@@ -16,22 +16,12 @@ OUTPUT=${1:-$ROOT/.build/docs/Ferry.doccarchive}
 
 command -v docc >/dev/null 2>&1 || { echo "build-docs.sh: docc is not on PATH (it comes with the Swift toolchain)" >&2; exit 1; }
 swift build --target Ferry
-BIN=$(swift build --show-bin-path)
-MODULE_DIR="$BIN/Modules"
-[[ -d $MODULE_DIR ]] || MODULE_DIR=$BIN
-TRIPLE=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+# shellcheck source=Scripts/symbol-graph.sh
+source "$ROOT/Scripts/symbol-graph.sh"
 GRAPHS=$(mktemp -d)
 trap 'rm -rf "$GRAPHS"' EXIT
-
-C_FLAGS=()
-for map in "$BIN/CFerrySystem.build/module.modulemap" "$BIN/CFerryScan.build/module.modulemap" \
-    "$ROOT/Sources/CZlib/module.modulemap"; do
-    C_FLAGS+=(-Xcc "-fmodule-map-file=$map")
-done
 REEXPORTED=FerryCore,FerryKit,FerryJSON,FerryCSV,FerryCSVToJSON,FerryPlist,FerryGzip,FerryBundle,FerryXLSX
-swift-symbolgraph-extract -module-name Ferry -target "$TRIPLE" -I "$MODULE_DIR" "${C_FLAGS[@]}" \
-    -minimum-access-level public -skip-synthesized-members \
-    -experimental-allowed-reexported-modules="$REEXPORTED" -output-dir "$GRAPHS"
+extract_symbol_graph Ferry "$GRAPHS" -experimental-allowed-reexported-modules="$REEXPORTED"
 
 rm -rf "$OUTPUT"
 mkdir -p "$(dirname "$OUTPUT")"

@@ -20,29 +20,14 @@ MODULES=("$@")
 
 # NO_BUILD=1 counts what the last build left.
 [[ ${NO_BUILD:-} == 1 ]] || swift build --target Ferry >/dev/null
-BIN=$(swift build --show-bin-path)
-MODULE_DIR="$BIN/Modules"
-[[ -d $MODULE_DIR ]] || MODULE_DIR=$BIN
-TRIPLE=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+# shellcheck source=Scripts/symbol-graph.sh
+source "$ROOT/Scripts/symbol-graph.sh"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
-# The C modules' maps (SwiftPM generates those of the targets with an
-# include folder), for the modules that import them.
-C_FLAGS=()
-for map in "$BIN/CFerrySystem.build/module.modulemap" "$BIN/CFerryScan.build/module.modulemap" \
-    "$ROOT/Sources/CZlib/module.modulemap"; do
-    C_FLAGS+=(-Xcc "-fmodule-map-file=$map")
-done
-for include in Sources/CFerrySystem/include Sources/CFerryScan/include Sources/CZlib; do
-    C_FLAGS+=(-Xcc "-I$ROOT/$include")
-done
-
 total=0
 for module in "${MODULES[@]}"; do
-    mkdir -p "$OUT/$module"
-    swift-symbolgraph-extract -module-name "$module" -target "$TRIPLE" -I "$MODULE_DIR" "${C_FLAGS[@]}" \
-        -minimum-access-level public -skip-synthesized-members -output-dir "$OUT/$module" >/dev/null
+    extract_symbol_graph "$module" "$OUT/$module" >/dev/null
     count=$(python3 - "$OUT/$module" "$module" <<'PY'
 import glob, json, os, sys
 folder, module = sys.argv[1], sys.argv[2]

@@ -4,9 +4,11 @@ import PackageDescription
 let package = Package(
     name: "Ferry",
     products: [
-        // The umbrella library: every built-in codec plus the standard registry.
-        .library(name: "FerryKit", targets: ["FerryKit"]),
-        // The core alone, for someone writing a codec in their own package.
+        // The library: the model, the coders, the commands and every built-in
+        // codec, as an app or a plugin codec imports it (`import Ferry`).
+        .library(name: "Ferry", targets: ["Ferry"]),
+        // The core alone, for someone writing a codec in their own package
+        // who wants nothing of the built-in codecs.
         .library(name: "FerryCore", targets: ["FerryCore"]),
         // The command line as a library, so a plugin package can ship a `ferry`
         // with its own codecs registered.
@@ -30,8 +32,12 @@ let package = Package(
         // Excel workbooks: zip (raw deflate through FerryGzip's zlib streams) of SpreadsheetML parts.
         .target(name: "FerryXLSX", dependencies: ["FerryCore", "FerryGzip", "CZlib"]),
         .target(name: "FerryKit", dependencies: ["FerryCore", "CFerrySystem", "CFerryScan", "FerryJSON", "FerryCSV", "FerryCSVToJSON", "FerryGzip", "FerryPlist", "FerryBundle", "FerryXLSX"]),
+        // The module behind the `Ferry` product: re-exports, and the DocC catalog.
+        .target(name: "Ferry", dependencies: ["FerryCore", "FerryKit"]),
         .target(name: "FerryCommandLine", dependencies: ["FerryKit"]),
         .executableTarget(name: "ferry", dependencies: ["FerryCommandLine"]),
+        // The API an app sees through `import Ferry`, and nothing else.
+        .testTarget(name: "FerryLibraryTests", dependencies: ["Ferry"]),
         .testTarget(name: "FerryCoreTests", dependencies: ["FerryCore", "FerryTestSupport"]),
         .testTarget(name: "FerryJSONTests", dependencies: ["FerryJSON", "FerryKit"]),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),

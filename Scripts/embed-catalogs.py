@@ -157,7 +157,7 @@ def keys_swift(english, codes):
     ]
     for key, value in plain:
         lines.append(doc_comment(value))
-        lines.append(f"    public static let {identifier(key)} = MessageKey({swift_literal(key)})")
+        lines.append(f"    package static let {identifier(key)} = MessageKey({swift_literal(key)})")
     lines.append("")
     lines.append("    /// Every key above, in the catalog's order.")
     lines.append("    static let all: [MessageKey] = [")
@@ -165,7 +165,7 @@ def keys_swift(english, codes):
     lines += ["    ]", "}", "", "extension PluralKey {"]
     for base, variants in plural:
         lines.append(doc_comment(variants["other"]))
-        lines.append(f"    public static let {identifier(base)} = PluralKey({swift_literal(base)})")
+        lines.append(f"    package static let {identifier(base)} = PluralKey({swift_literal(base)})")
     lines.append("")
     lines.append("    /// Every key above, in the catalog's order.")
     lines.append("    static let all: [PluralKey] = [")

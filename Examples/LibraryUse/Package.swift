@@ -13,7 +13,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "library-use",
-            dependencies: [.product(name: "FerryKit", package: "Ferry")]),
+            dependencies: [.product(name: "Ferry", package: "Ferry")]),
     ],
     swiftLanguageModes: [.v6]
 )

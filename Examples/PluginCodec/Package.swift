@@ -22,7 +22,7 @@ let package = Package(
             name: "ferry-md",
             dependencies: [
                 "FerryMarkdown",
-                .product(name: "FerryKit", package: "Ferry"),
+                .product(name: "Ferry", package: "Ferry"),
                 .product(name: "FerryCommandLine", package: "Ferry"),
             ]),
         .testTarget(
@@ -30,7 +30,7 @@ let package = Package(
             dependencies: [
                 "FerryMarkdown",
                 "ferry-md",
-                .product(name: "FerryKit", package: "Ferry"),
+                .product(name: "Ferry", package: "Ferry"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,6 +8,9 @@ public struct CSVCodec: Codec {
     public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
     public let options = CSVDialect.options
     let delimiter: UInt8
+    /// The dialect this codec reads and writes by, under the options of a
+    /// run; nil for the defaults (and a sniffed delimiter).
+    public var dialect: CSVDialect?
 
     /// Comma-separated values, `.csv`.
     public static let csv = CSVCodec(id: "csv", extensions: ["csv"], delimiter: UInt8(ascii: ","))
@@ -18,6 +21,29 @@ public struct CSVCodec: Codec {
         self.id = id
         self.extensions = extensions
         self.delimiter = delimiter
+    }
+
+    /// The CSV codec (`csv`, `.csv`) that reads and writes by `dialect`;
+    /// with `dialect.delimiterGiven` false, a reader still guesses the
+    /// delimiter from the first rows.
+    public init(dialect: CSVDialect) {
+        self.init(id: "csv", extensions: ["csv"], delimiter: UInt8(ascii: ","))
+        self.dialect = configured(dialect).dialect
+    }
+
+    /// This codec, with its id and extensions, reading and writing by
+    /// `dialect`; its own delimiter when the dialect gives none.
+    public func configured(_ dialect: CSVDialect) -> CSVCodec {
+        var copy = self
+        var dialect = dialect
+        if !dialect.delimiterGiven { dialect.delimiter = delimiter }
+        copy.dialect = dialect
+        return copy
+    }
+
+    /// The dialect of one run: `options` over the codec's own.
+    func runDialect(_ options: OptionValues) throws(FerryError) -> CSVDialect {
+        try CSVDialect(dialect ?? CSVDialect(delimiter: delimiter), options: options)
     }
 
     /// Text whose first line holds more of this codec's delimiter than of the
@@ -43,7 +69,7 @@ public struct CSVCodec: Codec {
     /// A reader of `input`; without `--delimiter`, the delimiter is guessed
     /// from the first rows (`CSVDelimiterSniffer`).
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        var dialect = try CSVDialect(delimiter: delimiter, options: context.options)
+        var dialect = try runDialect(context.options)
         let decoded = try CSVCodec.decoded(input, encoding: dialect.encoding)
         if !dialect.delimiterGiven {
             let sample = try decoded.peek(CSVDelimiterSniffer.sampleLength)
@@ -55,7 +81,7 @@ public struct CSVCodec: Codec {
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        var dialect = try CSVDialect(delimiter: delimiter, options: context.options)
+        var dialect = try runDialect(context.options)
         // A shard after the first writes no header (Formats/shards.md).
         dialect.hasHeader = dialect.hasHeader && context.part.writesHeader
         return CSVWriter(output, dialect: dialect, schema: context.schema ?? context.kind?.schema, losses: context.losses)

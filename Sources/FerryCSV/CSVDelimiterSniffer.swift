@@ -22,13 +22,13 @@ import FerryCore
 // nothing is guessed then.
 
 /// Guesses the delimiter of CSV text from its first rows.
-public enum CSVDelimiterSniffer {
+package enum CSVDelimiterSniffer {
     /// The delimiters guessed among, in order of preference after the default.
-    public static let candidates: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, UInt8(ascii: "|")]
+    package static let candidates: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, UInt8(ascii: "|")]
     /// How many bytes of the input are looked at.
-    public static let sampleLength = 16 << 10
+    package static let sampleLength = 16 << 10
     /// How many rows, the header included, are looked at.
-    public static let sampleRows = 20
+    package static let sampleRows = 20
 
     /// The delimiter `sample` (the input's first bytes) is most likely split
     /// by, or the one its `sep=` line names.
@@ -39,7 +39,7 @@ public enum CSVDelimiterSniffer {
     ///   - quote: the quote byte.
     ///   - preferred: the codec's own delimiter, which wins ties.
     /// - Complexity: O(`sample.count` × `candidates.count`).
-    public static func sniff(_ sample: [UInt8], isWhole: Bool, quote: UInt8, preferred: UInt8) -> UInt8 {
+    package static func sniff(_ sample: [UInt8], isWhole: Bool, quote: UInt8, preferred: UInt8) -> UInt8 {
         let bom = sample.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         if let line = CSVSepLine(sample[bom...], isWhole: isWhole, quote: quote) { return line.delimiter }
         var best: (delimiter: UInt8, score: (Int, Int, Int, Int))?

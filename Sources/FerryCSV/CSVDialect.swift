@@ -49,7 +49,14 @@ public struct CSVDialect: Sendable, Hashable {
     /// The dialect `options` ask for, over `delimiter` as the codec's default.
     /// - Throws: `usage.invalidValue` for a value an option does not take.
     public init(delimiter: UInt8, options: OptionValues) throws(FerryError) {
-        self.init(delimiter: delimiter)
+        try self.init(CSVDialect(delimiter: delimiter), options: options)
+    }
+
+    /// The dialect `options` ask for, over `base`: an option given replaces
+    /// the base's setting, and the base holds for the others.
+    /// - Throws: `usage.invalidValue` for a value an option does not take.
+    public init(_ base: CSVDialect, options: OptionValues) throws(FerryError) {
+        self = base
         if let text = options["delimiter"] {
             guard let byte = CSVDialect.delimiter(named: text) else {
                 throw .usageInvalidValue(option: "delimiter", value: text, expected: .message(.expectedDelimiter))
@@ -81,7 +88,7 @@ public struct CSVDialect: Sendable, Hashable {
             default: throw .usageInvalidValue(option: "quoting", value: text, expected: .string("minimal, all"))
             }
         }
-        hasHeader = !options.flag("no-header")
+        if options.flag("no-header") { hasHeader = false }
         if let text = options["ragged"] {
             guard let policy = RaggedRows(rawValue: text) else {
                 throw .usageInvalidValue(option: "ragged", value: text, expected: .string("error, pad, truncate"))
@@ -96,8 +103,8 @@ public struct CSVDialect: Sendable, Hashable {
             encoding = chosen
         }
         if let text = options["null"] { nullText = Array(text.utf8) }
-        decimalComma = options.flag("decimal-comma")
-        infersTypes = !options.flag("no-infer")
+        if options.flag("decimal-comma") { decimalComma = true }
+        if options.flag("no-infer") { infersTypes = false }
         if let text = options["nested"] {
             guard text == "text" || text == "json" else {
                 throw .usageInvalidValue(option: "nested", value: text, expected: .string("text, json"))
@@ -110,6 +117,17 @@ public struct CSVDialect: Sendable, Hashable {
             }
             maxFieldBytes = limit
         }
+    }
+
+    /// Sets the delimiter to `character`, as given (no guess from the rows).
+    /// - Throws: `usage.invalidValue` for a character `delimiter(named:)`
+    ///   refuses (not ASCII, a line break, NUL).
+    public mutating func setDelimiter(_ character: Character) throws(FerryError) {
+        guard let byte = CSVDialect.delimiter(named: String(character)) else {
+            throw .usageInvalidValue(option: "delimiter", value: String(character), expected: .message(.expectedDelimiter))
+        }
+        delimiter = byte
+        delimiterGiven = true
     }
 
     /// The byte `--delimiter` names: one ASCII character, `tab` or `\t`, or

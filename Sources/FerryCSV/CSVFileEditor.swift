@@ -10,9 +10,9 @@ import FerryCore
 /// cell, else only the cells that need it), so a spliced cell reads back
 /// as a written one. A CSV file has one header: a field it has no column
 /// for is `edit.newColumn`.
-public final class CSVFileEditor: RecordFileEditor {
-    public private(set) var records: [Record]
-    public let keepsLayout = true
+package final class CSVFileEditor: RecordFileEditor {
+    package private(set) var records: [Record]
+    package let keepsLayout = true
     private var bytes: [UInt8]
     /// The map of `bytes`, made again after a splice when it is next needed.
     private var cachedMap: CSVRowMap?
@@ -46,7 +46,7 @@ public final class CSVFileEditor: RecordFileEditor {
         }
     }
 
-    public func replace(at index: Int, with record: Record) throws(FerryError) {
+    package func replace(at index: Int, with record: Record) throws(FerryError) {
         let old = records[index]
         let map = try self.map()
         let row = map.rows[index + firstRow]
@@ -85,7 +85,7 @@ public final class CSVFileEditor: RecordFileEditor {
         records[index] = record
     }
 
-    public func append(_ record: Record) throws(FerryError) {
+    package func append(_ record: Record) throws(FerryError) {
         for name in record.fields.names where !header.contains(name) {
             throw .editNewColumn(name, record: records.count)
         }
@@ -108,7 +108,7 @@ public final class CSVFileEditor: RecordFileEditor {
         records.append(record)
     }
 
-    public func remove(at index: Int) throws(FerryError) {
+    package func remove(at index: Int) throws(FerryError) {
         let map = try self.map()
         let row = map.rows[index + firstRow]
         var cut = row.range
@@ -122,7 +122,7 @@ public final class CSVFileEditor: RecordFileEditor {
         records.remove(at: index)
     }
 
-    public func encoded() throws(FerryError) -> [UInt8] { bytes }
+    package func encoded() throws(FerryError) -> [UInt8] { bytes }
 
     // MARK: - Cells
 
@@ -174,7 +174,7 @@ public final class CSVFileEditor: RecordFileEditor {
 
 extension CSVCodec: EditableCodec {
     public func makeEditor(_ bytes: [UInt8], records: [Record], context: ReadContext) throws(FerryError) -> any RecordFileEditor {
-        var dialect = try CSVDialect(delimiter: delimiter, options: context.options)
+        var dialect = try runDialect(context.options)
         if !dialect.delimiterGiven {
             let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             let sample = Array(bytes[start..<min(bytes.count, start + CSVDelimiterSniffer.sampleLength)])

@@ -7,7 +7,7 @@ import FerryCore
 /// Fields the schema types (a product's price, a book's pages; the kind's
 /// built-in schema, or the caller's `ReadContext.schema`) are parsed, and a
 /// cell that does not fit is a located error; other fields stay strings.
-public final class CSVReader: RecordReader {
+package final class CSVReader: RecordReader {
     package let window: InputWindow
     package let dialect: CSVDialect
     package let context: ReadContext
@@ -64,7 +64,7 @@ public final class CSVReader: RecordReader {
     ///   - input: UTF-8 text (wrap other encodings in a `TranscodingInput`).
     ///   - dialect: delimiter, quote, header and ragged-row policy.
     ///   - context: the kind (nil to infer it from the header), limits and warnings.
-    public init(_ input: any ByteInput, dialect: CSVDialect, context: ReadContext) {
+    package init(_ input: any ByteInput, dialect: CSVDialect, context: ReadContext) {
         window = InputWindow(input, limit: context.limits.maxRecordBytes)
         window.countsLines = context.countsLines
         self.dialect = dialect
@@ -77,7 +77,7 @@ public final class CSVReader: RecordReader {
         fields.deallocate()
     }
 
-    public var resumesAfterError: Bool { lastErrorResumes }
+    package var resumesAfterError: Bool { lastErrorResumes }
 
     /// Reads the header, and returns the kind the records will be read as;
     /// nil for an input without rows.
@@ -88,7 +88,7 @@ public final class CSVReader: RecordReader {
         return header == nil ? nil : context.kind
     }
 
-    public func next() throws(FerryError) -> Record? {
+    package func next() throws(FerryError) -> Record? {
         try guarded(resuming: true) { () throws(FerryError) -> Record? in
             if !started { try start() }
             while !finished {
@@ -162,12 +162,12 @@ public final class CSVReader: RecordReader {
         }
     }
 
-    public func location(ofByteOffset offset: Int) -> SourceLocation {
+    package func location(ofByteOffset offset: Int) -> SourceLocation {
         guard offset >= window.baseOffset else { return SourceLocation(file: window.input.name, byteOffset: offset) }
         return window.location(of: offset - window.baseOffset)
     }
 
-    public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
+    package func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
         let start = byteOffset - window.baseOffset
         guard let header, start >= 0, start < window.count else { return nil }
         let column = header.index(of: name) ?? widerLists.values.lazy.compactMap { $0.index(of: name) }.first
@@ -577,7 +577,7 @@ public final class CSVReader: RecordReader {
 extension CSVReader: RawRecordReader {
     /// Hands out the rows the window holds, up to a few thousand, in place
     /// (see `RawRecord`).
-    public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+    package func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
         try guarded(resuming: true) { () throws(FerryError) -> Bool in
             if !started { try start() }
             guard !finished, let header else { return false }

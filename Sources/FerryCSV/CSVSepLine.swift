@@ -17,14 +17,14 @@ import FerryCore
 // line is skipped all the same.
 
 /// Excel's `sep=` first line (see the design above).
-public struct CSVSepLine: Sendable, Hashable {
+package struct CSVSepLine: Sendable, Hashable {
     /// The delimiter the line names.
-    public let delimiter: UInt8
+    package let delimiter: UInt8
     /// The line's bytes, its line break included.
-    public let length: Int
+    package let length: Int
 
     /// The longest line: `sep=\t` and CRLF.
-    public static let maxLength = 8
+    package static let maxLength = 8
 
     /// The `sep=` line at the start of `bytes` (after any byte order mark),
     /// or nil when the first line is none.
@@ -32,7 +32,7 @@ public struct CSVSepLine: Sendable, Hashable {
     ///   - isWhole: whether `bytes` is the whole input, so that a line that
     ///     ends at its end counts.
     ///   - quote: the quote, which no line may name.
-    public init?(_ bytes: some Collection<UInt8>, isWhole: Bool, quote: UInt8) {
+    package init?(_ bytes: some Collection<UInt8>, isWhole: Bool, quote: UInt8) {
         let line = Array(bytes.prefix(Self.maxLength))
         guard line.count >= 5, line[0] | 0x20 == UInt8(ascii: "s"), line[1] | 0x20 == UInt8(ascii: "e"),
             line[2] | 0x20 == UInt8(ascii: "p"), line[3] == UInt8(ascii: "=")
@@ -60,7 +60,7 @@ public struct CSVSepLine: Sendable, Hashable {
 
     /// The length of the `sep=` line and the byte order mark before it at
     /// the start of `bytes`, 0 when there is none.
-    public static func length(in bytes: [UInt8], isWhole: Bool, quote: UInt8) -> Int {
+    package static func length(in bytes: [UInt8], isWhole: Bool, quote: UInt8) -> Int {
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         return CSVSepLine(bytes[bom...], isWhole: isWhole, quote: quote).map { bom + $0.length } ?? 0
     }

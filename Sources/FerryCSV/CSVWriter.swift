@@ -11,7 +11,7 @@ import FerryCore
 /// names a text for it. Numbers are written as JSON writes them, or as
 /// they were written (`RawValue.number`); nested arrays and objects as
 /// compact JSON, which `csv.nestedAsJSON` says unless `--nested json`.
-public final class CSVWriter: RawRecordWriter {
+package final class CSVWriter: RawRecordWriter {
     private let output: any ByteOutput
     private let dialect: CSVDialect
     // Touched for every record; a writer is never shared between threads,
@@ -30,7 +30,7 @@ public final class CSVWriter: RawRecordWriter {
 
     private static let drainThreshold = 1 << 18
 
-    public init(_ output: any ByteOutput, dialect: CSVDialect, schema: Schema? = nil, losses: LossTally = LossTally()) {
+    package init(_ output: any ByteOutput, dialect: CSVDialect, schema: Schema? = nil, losses: LossTally = LossTally()) {
         self.output = output
         self.dialect = dialect
         self.schema = schema
@@ -39,14 +39,14 @@ public final class CSVWriter: RawRecordWriter {
 
     deinit { buffer.release() }
 
-    public func write(_ record: Record) throws(FerryError) {
+    package func write(_ record: Record) throws(FerryError) {
         try writeRow(record.fields, count: record.values.count, index: record.origin.index) {
             (field, out) throws(FerryError) in
             try appendCell(record.values[field], fields: record.fields, at: field, record: record.origin.index, to: &out)
         }
     }
 
-    public func writeRaw(_ record: RawRecord) throws(FerryError) {
+    package func writeRaw(_ record: RawRecord) throws(FerryError) {
         try writeRow(record.fields, count: record.values.count, index: record.origin.index) {
             (field, out) throws(FerryError) in
             switch record.values[field] {
@@ -96,7 +96,7 @@ public final class CSVWriter: RawRecordWriter {
         if out.count >= CSVWriter.drainThreshold { try out.drain(to: output) }
     }
 
-    public func finish() throws(FerryError) {
+    package func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
         try buffer.drain(to: output)

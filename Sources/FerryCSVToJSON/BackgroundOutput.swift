@@ -11,8 +11,8 @@ import Synchronization
 /// order; at most `depth` wait, so memory stays flat. An error writing comes
 /// back from the next call. `close()` must be called before the base output
 /// is closed or removed: it waits for the writes under way.
-public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
-    public var name: String { base.name }
+package final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
+    package var name: String { base.name }
     private let base: any ByteOutput
     private let queue = DispatchQueue(label: "ferry.background-output")
     /// Room for batches (`DispatchSemaphore.room(for:)`).
@@ -28,14 +28,14 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
         init(_ buffer: WriteBuffer) { self.buffer = buffer }
     }
 
-    public init(_ base: any ByteOutput, depth: Int = 4) {
+    package init(_ base: any ByteOutput, depth: Int = 4) {
         self.base = base
         free = .room(for: depth)
     }
 
     deinit { close() }
 
-    public func take(_ buffer: inout WriteBuffer) throws(FerryError) {
+    package func take(_ buffer: inout WriteBuffer) throws(FerryError) {
         try rethrowFailure()
         guard buffer.count > 0 else { return }
         if !threaded {
@@ -60,7 +60,7 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
         }
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
         guard !bytes.isEmpty else { return }
         if !threaded { return try base.write(bytes) }
         var copy = WriteBuffer(capacity: bytes.count)
@@ -70,18 +70,18 @@ public final class BackgroundOutput: BufferTakingOutput, @unchecked Sendable {
     }
 
     /// Waits for every write handed over so far, then flushes the base.
-    public func flush() throws(FerryError) {
+    package func flush() throws(FerryError) {
         queue.sync {}
         try rethrowFailure()
         try base.flush()
     }
 
     /// Writes on the thread from now on.
-    public func start() { threaded = true }
+    package func start() { threaded = true }
 
     /// Waits for the writes under way and frees the buffers; later writes
     /// go straight to the base. Closing twice is harmless.
-    public func close() {
+    package func close() {
         guard threaded else { return }
         threaded = false
         queue.sync {}

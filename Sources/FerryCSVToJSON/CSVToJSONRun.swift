@@ -70,10 +70,10 @@ import FerryJSON
 
 /// The CSV to JSON and JSON Lines accelerator: plain rows laid out as JSON
 /// text as the CSV reader scans them (see the design above).
-public struct CSVToJSONAccelerator: ConversionAccelerator {
-    public init() {}
+package struct CSVToJSONAccelerator: ConversionAccelerator {
+    package init() {}
 
-    public func start(
+    package func start(
         reading reader: any RecordReader, from input: any Codec, to output: any Codec,
         destination: any ByteOutput
     ) -> (any AcceleratedConversion)? {

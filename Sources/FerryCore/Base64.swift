@@ -1,5 +1,5 @@
 /// Base64 (RFC 4648, standard alphabet, padded) for inline photos.
-public enum Base64 {
+package enum Base64 {
     /// The alphabet, at a fixed address for the encoder's table lookups.
     private static let digits: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
@@ -12,12 +12,12 @@ public enum Base64 {
 
     /// The length of the Base64 form of `count` bytes, padding included.
     @inlinable
-    public static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+    package static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
 
     /// Writes the Base64 form of `bytes` at `target`, which must have room
     /// for `encodedCount(bytes.count)` bytes.
     /// - Returns: the number of bytes written.
-    public static func encode(_ bytes: UnsafeRawBufferPointer, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func encode(_ bytes: UnsafeRawBufferPointer, to target: UnsafeMutablePointer<UInt8>) -> Int {
         let table = digits.utf8Start
         let count = bytes.count
         guard count > 0, let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
@@ -47,7 +47,7 @@ public enum Base64 {
     }
 
     /// Appends the Base64 form of `bytes` to `output`.
-    public static func encode(_ bytes: [UInt8], into output: inout [UInt8]) {
+    package static func encode(_ bytes: [UInt8], into output: inout [UInt8]) {
         let start = output.count
         let length = encodedCount(bytes.count)
         output.append(contentsOf: repeatElement(0, count: length))
@@ -56,7 +56,7 @@ public enum Base64 {
         }
     }
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         encode(bytes, into: &output)
         return String(decoding: output, as: UTF8.self)
@@ -64,7 +64,7 @@ public enum Base64 {
 
     /// Decodes Base64 text; padding may be left out.
     /// - Returns: nil when `text` holds anything outside the alphabet or is cut short.
-    public static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8]? {
+    package static func decode<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8]? {
         // The loop runs on contiguous bytes, compiled for them here: a
         // generic loop called from another module walks the collection
         // through its witness table, a call or more a byte.

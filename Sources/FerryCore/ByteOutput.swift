@@ -120,25 +120,25 @@ public final class MemoryOutput: ByteOutput {
 /// copy and stores it back afterwards, so its hot loop makes no access
 /// checks on class storage; it calls `drain(to:)` once `count` passes its
 /// threshold, and `release()` in its `deinit`.
-public struct WriteBuffer {
+package struct WriteBuffer {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     @usableFromInline var used = 0
 
     /// The number of bytes in the buffer.
-    public var count: Int { used }
+    package var count: Int { used }
 
     /// - Parameter capacity: the first size. Small by default, as many
     ///   outputs are: a large one grows to its writer's drain threshold in a
     ///   few doublings.
-    public init(capacity: Int = 1 << 12) {
+    package init(capacity: Int = 1 << 12) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
     }
 
     /// Makes room for `extra` more bytes.
     @inlinable @inline(__always)
-    public mutating func reserve(_ extra: Int) {
+    package mutating func reserve(_ extra: Int) {
         if used + extra > capacity { grow(used + extra) }
     }
 
@@ -155,16 +155,16 @@ public struct WriteBuffer {
 
     /// The bytes appended so far, valid until the next change.
     @inlinable
-    public var contents: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: used) }
+    package var contents: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: used) }
 
     /// Drops what was appended after the first `count` bytes.
     @inlinable @inline(__always)
-    public mutating func truncate(to count: Int) {
+    package mutating func truncate(to count: Int) {
         if count < used { used = max(count, 0) }
     }
 
     @inlinable @inline(__always)
-    public mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         if used == capacity { grow(used + 1) }
         base[used] = byte
         used += 1
@@ -172,7 +172,7 @@ public struct WriteBuffer {
 
     /// Appends a byte without checking for room; call `reserve` first.
     @inlinable @inline(__always)
-    public mutating func appendUnchecked(_ byte: UInt8) {
+    package mutating func appendUnchecked(_ byte: UInt8) {
         base[used] = byte
         used += 1
     }
@@ -182,7 +182,7 @@ public struct WriteBuffer {
     /// caller whose `source` has 32 readable bytes and that has reserved 32
     /// bytes of room.
     @inlinable @inline(__always)
-    public mutating func appendUnchecked(padded source: UnsafeRawPointer, count: Int) {
+    package mutating func appendUnchecked(padded source: UnsafeRawPointer, count: Int) {
         WriteBuffer.copy32(to: UnsafeMutableRawPointer(base + used), from: source)
         used += count
     }
@@ -190,7 +190,7 @@ public struct WriteBuffer {
     /// Copies 32 bytes, whatever the length that matters: `source` must have
     /// 32 readable bytes and `target` room for 32.
     @inlinable @inline(__always)
-    public static func copy32(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer) {
+    package static func copy32(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer) {
         target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
         target.storeBytes(
             of: source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16,
@@ -199,14 +199,14 @@ public struct WriteBuffer {
 
     /// Appends `bytes` where `reserve` has made room for them.
     @inlinable @inline(__always)
-    public mutating func appendUnchecked(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func appendUnchecked(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         WriteBuffer.copy(to: UnsafeMutableRawPointer(base + used), from: UnsafeRawPointer(source), count: bytes.count)
         used += bytes.count
     }
 
     @inlinable @inline(__always)
-    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         let count = bytes.count
         reserve(count)
@@ -215,26 +215,26 @@ public struct WriteBuffer {
     }
 
     @inlinable @inline(__always)
-    public mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     @inlinable @inline(__always)
-    public mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends what `body` writes in place: at most `maximum` bytes, at the
     /// address it is given; it returns how many it wrote.
     @inlinable @inline(__always)
-    public mutating func append(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    package mutating func append(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(maximum)
         used += body(base + used)
     }
 
     /// Appends `count` copies of `byte`.
     @inlinable
-    public mutating func append(repeating byte: UInt8, count repeats: Int) {
+    package mutating func append(repeating byte: UInt8, count repeats: Int) {
         reserve(repeats)
         (base + used).initialize(repeating: byte, count: repeats)
         used += repeats
@@ -242,7 +242,7 @@ public struct WriteBuffer {
 
     /// Hands every byte to `output` and empties the buffer.
     /// - Throws: `io.writeFailed`.
-    public mutating func drain(to output: any ByteOutput) throws(FerryError) {
+    package mutating func drain(to output: any ByteOutput) throws(FerryError) {
         guard used > 0 else { return }
         if let taking = output as? any BufferTakingOutput { return try taking.take(&self) }
         let bytes = UnsafeRawBufferPointer(start: base, count: used)
@@ -251,15 +251,15 @@ public struct WriteBuffer {
     }
 
     /// The bytes written so far.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: used)) }
 
     /// Frees the memory. The buffer must not be used afterwards.
-    public func release() { base.deallocate() }
+    package func release() { base.deallocate() }
 
     /// Copies `count` bytes. Keys and most values are short: 8 to 16 bytes
     /// move as two overlapping words, without a call to memcpy.
     @inlinable @inline(__always)
-    public static func copy(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
+    package static func copy(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
         // Short copies, most of what writers append, as overlapping loads
         // and stores rather than a call.
         switch count {
@@ -296,7 +296,7 @@ public struct WriteBuffer {
 
 /// An output that takes whole buffers from `WriteBuffer.drain(to:)` instead
 /// of having their bytes copied out.
-public protocol BufferTakingOutput: ByteOutput {
+package protocol BufferTakingOutput: ByteOutput {
     /// Takes the bytes of `buffer` and leaves it empty (possibly another
     /// buffer's memory).
     func take(_ buffer: inout WriteBuffer) throws(FerryError)

@@ -20,6 +20,10 @@ public protocol Codec: Sendable {
     /// that ship outside Ferry's own catalogs. Keys are codes, values templates
     /// with `%1$@` placeholders.
     var messages: [String: String] { get }
+    /// Translations of those templates, by language tag (`de`, `en-GB`),
+    /// for the languages Ferry has catalogs in: a code missing from one
+    /// falls back to its English template in `messages`.
+    var catalogs: [String: [String: String]] { get }
     /// Whether the format cannot hold a photo as a reference, so its writer
     /// needs the bytes: a keyed archive (a product's photo is a UIImage) and
     /// a bundle (its photos are files inside it). Every other format keeps
@@ -49,6 +53,7 @@ extension Codec {
     public var options: [CodecOption] { [] }
     public var aliases: [String] { [] }
     public var messages: [String: String] { [:] }
+    public var catalogs: [String: [String: String]] { [:] }
     public var embedsMedia: Bool { false }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {

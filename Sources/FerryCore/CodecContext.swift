@@ -52,11 +52,11 @@ public final class ReadContext {
     /// for a merge that takes such lines as they are. Off by default: it
     /// checks every escaped string against the writer's escaping, which
     /// cost a conversion of lines that all have one about 15%.
-    public var notesLinesAsWritten = false
+    package var notesLinesAsWritten = false
     /// Whether readers count lines for their locations (`InputWindow.countsLines`).
     /// Only a reader whose errors and warnings are all dropped may do
     /// without: its locations then have byte offsets only.
-    public var countsLines = true
+    package var countsLines = true
     /// Where `lint` hands the problems it can read past, when set (it also
     /// makes readers resume); without it, the first problem is thrown.
     public var diagnostics: (any DiagnosticSink)? {
@@ -65,7 +65,7 @@ public final class ReadContext {
     /// Reads one JSON value from text, for a reader that finds JSON inside
     /// its own format (CSV with `--nested json`); FerryKit sets it, since a
     /// codec knows no other codec.
-    public var jsonValue: (@Sendable (UnsafeBufferPointer<UInt8>, _ maxDepth: Int) -> Value?)?
+    package var jsonValue: (@Sendable (UnsafeBufferPointer<UInt8>, _ maxDepth: Int) -> Value?)?
     /// Warnings raised while reading, in order.
     public private(set) var warnings: [FerryWarning] = []
 
@@ -86,10 +86,10 @@ public final class ReadContext {
     public let losses = LossTally()
     /// Whether every such change is a warning of its own, as `validate`
     /// wants, instead of a count in `losses`.
-    public var reportsEveryLoss = false
+    package var reportsEveryLoss = false
     /// What a reader that types cells (CSV) does with a cell that does not
     /// fit its field's type.
-    public enum MismatchedCells: Sendable {
+    package enum MismatchedCells: Sendable {
         /// The cell's error is the record's, thrown (`convert`).
         case fail
         /// The cell is left null and its error waits in `cellErrors` for
@@ -103,28 +103,28 @@ public final class ReadContext {
         case keepText
     }
     /// What a reader that types cells does with one that does not fit.
-    public var mismatchedCells = MismatchedCells.fail
+    package var mismatchedCells = MismatchedCells.fail
     /// Whether a reader of text without types (CSV) may type the fields no
     /// kind or schema types from what they hold (Formats/csv.md, "Types
     /// without a schema"), unless its options say `--no-infer`. Validation
     /// and lint turn it off: they check no free field's type, and the
     /// look over the file would cost them a second read.
-    public var infersTypes = true
+    package var infersTypes = true
     /// For a reader of one part of a file (a shard), the whole file, over
     /// which inferred types are decided, so that every part types a column
     /// alike; nil for a reader of the whole input.
-    public var wholeInput: (() -> (any ByteInput)?)?
+    package var wholeInput: (() -> (any ByteInput)?)?
     /// The errors of the cells of the record handed out last, each with its
     /// field, when `mismatchedCells` is `.collect`; the record's check takes them.
     /// Read for every record: its access is not checked at run time (one
     /// reader and its check use a context, on one thread).
-    @exclusivity(unchecked) public var cellErrors: [FerryError] = []
+    @exclusivity(unchecked) package var cellErrors: [FerryError] = []
 
     /// `cellErrors`, taken (and emptied): what the record's check reads for
     /// every record. A call, rather than the property touched from another
     /// module, where its access was checked at run time all the same (12.6M
     /// of 518M instructions validating 200,000 products from CSV).
-    public func takeCellErrors() -> [FerryError] {
+    package func takeCellErrors() -> [FerryError] {
         if cellErrors.isEmpty { return [] }
         defer { cellErrors.removeAll() }
         return cellErrors

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The codecs a program knows, by id and by file extension.
 ///
 /// `FerryKit` provides the standard registry with every built-in codec. A
@@ -7,15 +9,23 @@ public struct CodecRegistry: Sendable {
     public private(set) var codecs: [any Codec] = []
     /// Faster ways for pairs of codecs, asked in order (see
     /// `ConversionAccelerator`).
-    public private(set) var accelerators: [any ConversionAccelerator] = []
+    package private(set) var accelerators: [any ConversionAccelerator] = []
 
-    public init(_ codecs: [any Codec] = [], accelerators: [any ConversionAccelerator] = []) {
+    /// A registry of `codecs`; a later codec replaces an earlier one with
+    /// the same id.
+    public init(_ codecs: [any Codec] = []) {
         for codec in codecs { register(codec) }
+    }
+
+    /// A registry of `codecs` and the accelerators of some of their pairs.
+    package init(_ codecs: [any Codec], accelerators: [any ConversionAccelerator]) {
+        self.init(codecs)
         self.accelerators = accelerators
     }
 
     /// Adds `codec`, replacing a codec with the same id.
     public mutating func register(_ codec: any Codec) {
+        CodecRegistry.everRegistered.remember(codec)
         codecs.removeAll { $0.id == codec.id }
         codecs.append(codec)
     }
@@ -28,14 +38,14 @@ public struct CodecRegistry: Sendable {
     }
 
     /// Adds `accelerator`, asked before those already there.
-    public mutating func register(accelerator: any ConversionAccelerator) {
+    package mutating func register(accelerator: any ConversionAccelerator) {
         accelerators.insert(accelerator, at: 0)
     }
 
     /// An accelerated conversion of `reader`'s records from `input` to
     /// `output`, by the first accelerator that serves them; nil when none
     /// does.
-    public func accelerate(
+    package func accelerate(
         _ reader: any RecordReader, from input: any Codec, to output: any Codec, destination: any ByteOutput
     ) -> (any AcceleratedConversion)? {
         for accelerator in accelerators {
@@ -83,5 +93,37 @@ public struct CodecRegistry: Sendable {
         var merged: [String: String] = [:]
         for codec in codecs { merged.merge(codec.messages) { old, _ in old } }
         return merged
+    }
+
+    /// The templates codecs bring for their own codes in `language` (a
+    /// tag of Ferry's catalogs), where they have them.
+    public func codecMessages(language: String) -> [String: String] {
+        var merged: [String: String] = [:]
+        for codec in codecs { merged.merge(codec.catalogs[language] ?? [:]) { old, _ in old } }
+        return merged
+    }
+}
+
+// MARK: - Codecs known to messages
+
+extension CodecRegistry {
+    /// Every codec that joined any registry in this process, by id: what a
+    /// `FerryError`'s `description` (which is given no registry) renders a
+    /// plugin codec's own codes with.
+    package static let everRegistered = KnownCodecs()
+}
+
+/// Codecs by id, shared by every thread.
+package final class KnownCodecs: Sendable {
+    private let codecs = Mutex<[String: any Codec]>([:])
+
+    func remember(_ codec: any Codec) {
+        guard !codec.messages.isEmpty || !codec.catalogs.isEmpty else { return }
+        codecs.withLock { $0[codec.id] = codec }
+    }
+
+    /// A registry of the codecs that brought messages of their own.
+    package var registry: CodecRegistry {
+        CodecRegistry(codecs.withLock { Array($0.values) }.sorted { $0.id < $1.id })
     }
 }

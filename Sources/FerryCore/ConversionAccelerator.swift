@@ -8,7 +8,7 @@
 /// and hands every other record back to be checked and written the general
 /// way. FerryKit registers the CSV to JSON accelerator (FerryCSVToJSON);
 /// a codec in another package can bring its own.
-public protocol ConversionAccelerator: Sendable {
+package protocol ConversionAccelerator: Sendable {
     /// Starts converting the records of `reader`, made by `input`, for the
     /// writer that `output` will make; nil when this accelerator does not
     /// serve the pair, or that reader.
@@ -20,7 +20,7 @@ public protocol ConversionAccelerator: Sendable {
 }
 
 /// One conversion under way by an accelerator, on the converting thread.
-public protocol AcceleratedConversion: AnyObject {
+package protocol AcceleratedConversion: AnyObject {
     /// Where the writer must write: the destination, or an output the
     /// accelerator puts in front of it (such as one writing on a thread of
     /// its own).

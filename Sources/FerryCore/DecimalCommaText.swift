@@ -17,9 +17,9 @@
 
 /// Reads numbers written with a decimal comma and grouped thousands (see
 /// the design above).
-public enum DecimalCommaText {
+package enum DecimalCommaText {
     /// What a text turned out to be.
-    public enum Reading: Equatable {
+    package enum Reading: Equatable {
         /// A number, as `DecimalText.parsedValue` reads it with a point.
         case number(Value)
         /// Text that is no number.
@@ -30,7 +30,7 @@ public enum DecimalCommaText {
 
     /// The number `bytes` hold, written with a decimal comma.
     /// - Complexity: O(`bytes.count`).
-    public static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Reading {
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Reading {
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count)
         var index = 0
@@ -79,7 +79,7 @@ public enum DecimalCommaText {
 
     /// Whether a number `read` gave is a whole number's text (`1.234`,
     /// not `1,5`), for an integer column.
-    public static func isWhole(_ value: Value) -> Bool {
+    package static func isWhole(_ value: Value) -> Bool {
         switch value {
         case .integer: return true
         case .number(let number): return !number.text.contains { $0 == "." || $0 == "e" || $0 == "E" }
@@ -91,7 +91,7 @@ public enum DecimalCommaText {
     /// a point, a space or a byte above 0x7F. Other text reads as it does
     /// without `--decimal-comma`.
     @inline(__always)
-    public static func mayHoldSeparators(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func mayHoldSeparators(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ".") || $0 == 0x20 || $0 >= 0x80 }
     }
 

@@ -7,12 +7,12 @@ import Darwin
 /// Decimal numbers in text, read exactly: integers that fit 64 bits stay
 /// integers; other numbers become the nearest double (Clinger's fast path
 /// for the common short ones, `strtod` for the rest).
-public enum DecimalText {
+package enum DecimalText {
     /// The number `bytes` spell, in the grammar of spreadsheets and CSV: an
     /// optional sign (`+` too), digits with an optional fraction (leading
     /// zeros allowed), and an optional exponent.
     /// - Returns: nil when `bytes` are not such a number or overflow a double.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         switch number(bytes) {
         case .integer(let number)?: .integer(number)
         case .double(let number)?: .double(number)
@@ -22,7 +22,7 @@ public enum DecimalText {
 
     /// The number `bytes` spell, as `parse(_:)` reads it, as a raw cell
     /// (`.integer` or `.double`), which copies without reference counting.
-    public static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> RawValue? {
+    package static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> RawValue? {
         guard let scanned = scan(bytes) else { return nil }
         let (negative, mantissa, exponent, significant) =
             (scanned.negative, scanned.mantissa, scanned.exponent, scanned.significant)
@@ -144,7 +144,7 @@ public enum DecimalText {
     /// global table, which would cost a lazy-initialization check on every
     /// use; inlinable, so other modules get the switch, not a call.
     @inlinable @inline(__always)
-    public static func powerOfTen(_ exponent: Int) -> Double {
+    package static func powerOfTen(_ exponent: Int) -> Double {
         switch exponent {
         case 0: 1e0
         case 1: 1e1

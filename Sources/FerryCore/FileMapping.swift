@@ -19,7 +19,7 @@ import CFerrySystem
 /// changed between two reads can; every decoder checks what it reads.
 public final class FileMapping: @unchecked Sendable {
     /// The file's bytes; valid while the object lives.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     private let slot: Int32
 
     /// Maps the `count` bytes of the file open as `descriptor`; nil when it
@@ -48,5 +48,5 @@ public final class FileMapping: @unchecked Sendable {
 
     /// Whether a page could not be read, because the file shrank or its
     /// storage failed, and reads as zeros.
-    public var isDamaged: Bool { ferry_mapping_damaged(slot) != 0 }
+    package var isDamaged: Bool { ferry_mapping_damaged(slot) != 0 }
 }

@@ -7,14 +7,14 @@ import CFerrySystem
 
 /// A regular file open for reading at any offset (`pread(2)`), which
 /// several inputs and threads can share.
-public final class RandomAccessFile: @unchecked Sendable {
-    public let path: String
+package final class RandomAccessFile: @unchecked Sendable {
+    package let path: String
     /// The size when it was opened.
-    public let size: Int
+    package let size: Int
     private let descriptor: Int32
 
     /// Opens `path`; nil unless it is a regular file that can be opened.
-    public init?(_ path: String) {
+    package init?(_ path: String) {
         let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard opened >= 0 else { return nil }
         var info = stat()
@@ -33,14 +33,14 @@ public final class RandomAccessFile: @unchecked Sendable {
     /// where the system and both files allow it.
     /// - Returns: how many bytes were copied, from the range's start; the
     ///   caller copies the rest.
-    public func copy(_ range: Range<Int>, to output: FileOutput) -> Int {
+    package func copy(_ range: Range<Int>, to output: FileOutput) -> Int {
         Int(ferry_copy_range(descriptor, Int64(range.lowerBound), output.descriptor, Int64(range.count)))
     }
 
     /// Reads up to `buffer.count` bytes at `offset`.
     /// - Returns: how many were read; fewer only at the file's end.
     /// - Throws: `io.readFailed`.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FerryError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FerryError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var got = 0
         while got < buffer.count {
@@ -59,7 +59,7 @@ public final class RandomAccessFile: @unchecked Sendable {
     /// Calls `body` with the bytes of `range` in order, a chunk of at most
     /// `chunk` bytes at a time; it stops early when `body` returns false.
     /// - Throws: `io.readFailed`.
-    public func scan(
+    package func scan(
         _ range: Range<Int>, chunk: Int = 1 << 20, _ body: (UnsafeRawBufferPointer, _ offset: Int) -> Bool
     ) throws(FerryError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
@@ -90,9 +90,9 @@ public final class RandomAccessFile: @unchecked Sendable {
 ///
 /// It may hold several ranges, one after another: a few records' lines
 /// picked from the file, read again by one reader (a merge's conflicts).
-public final class FileRangeInput: ByteInput {
-    public var name: String { file.path }
-    public var sizeHint: Int? { prefix.count + ranges.reduce(0) { $0 + $1.count } + suffix.count }
+package final class FileRangeInput: ByteInput {
+    package var name: String { file.path }
+    package var sizeHint: Int? { prefix.count + ranges.reduce(0) { $0 + $1.count } + suffix.count }
     private let file: RandomAccessFile
     private let ranges: [Range<Int>]
     private let prefix: [UInt8]
@@ -109,13 +109,13 @@ public final class FileRangeInput: ByteInput {
     private var endedEarly = false
 
     /// - Parameter range: the bytes of `file` the input holds after `prefix`.
-    public convenience init(_ file: RandomAccessFile, range: Range<Int>, prefix: [UInt8] = [], suffix: [UInt8] = []) {
+    package convenience init(_ file: RandomAccessFile, range: Range<Int>, prefix: [UInt8] = [], suffix: [UInt8] = []) {
         self.init(file, ranges: [range], prefix: prefix, suffix: suffix)
     }
 
     /// - Parameter ranges: the bytes of `file` the input holds after
     ///   `prefix`, in this order.
-    public init(_ file: RandomAccessFile, ranges: [Range<Int>], prefix: [UInt8] = [], suffix: [UInt8] = []) {
+    package init(_ file: RandomAccessFile, ranges: [Range<Int>], prefix: [UInt8] = [], suffix: [UInt8] = []) {
         self.file = file
         self.ranges = ranges
         self.prefix = prefix
@@ -123,7 +123,7 @@ public final class FileRangeInput: ByteInput {
         offset = ranges.first?.lowerBound ?? 0
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
         guard !endedEarly else { return 0 }
         if prefixRead < prefix.count {
             let count = Self.copy(prefix, from: prefixRead, into: buffer)
@@ -170,14 +170,14 @@ public final class FileRangeInput: ByteInput {
 extension LineCounter {
     /// How many lines `bytes` end (an LF, a CRLF or a lone CR each end one),
     /// as reported locations count them.
-    public static func lineEnds(in bytes: UnsafeRawBufferPointer) -> Int {
+    package static func lineEnds(in bytes: UnsafeRawBufferPointer) -> Int {
         var counter = LineCounter()
         counter.consume(bytes)
         return counter.lines
     }
 
     /// How many characters (Unicode scalars) `bytes` hold after their last line end.
-    public static func column(after bytes: UnsafeRawBufferPointer) -> Int {
+    package static func column(after bytes: UnsafeRawBufferPointer) -> Int {
         var counter = LineCounter()
         counter.consume(bytes)
         return counter.column
@@ -185,7 +185,7 @@ extension LineCounter {
 
     /// How many lines the bytes of `range` in `file` end.
     /// - Throws: `io.readFailed`.
-    public static func lineEnds(in file: RandomAccessFile, range: Range<Int>) throws(FerryError) -> Int {
+    package static func lineEnds(in file: RandomAccessFile, range: Range<Int>) throws(FerryError) -> Int {
         var counter = LineCounter()
         try file.scan(range) { chunk, _ in
             counter.consume(chunk)

@@ -13,11 +13,11 @@ import Darwin
 /// held once. That memory, for a large input of known size, is mapped with
 /// its pages made up front (`MAP_POPULATE`) instead of allocated: faulting
 /// each 4 KiB page in as the read reaches it cost twice as much.
-public final class InputBytes: @unchecked Sendable {
+package final class InputBytes: @unchecked Sendable {
     /// The bytes; valid only while the object lives, so a caller keeps the
     /// object (as the binary plist scanner does) or uses the methods below,
     /// never `bytes` of a temporary.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     private let storage: Storage
 
     private init(storage: Storage, from start: Int = 0, count: Int) {
@@ -26,7 +26,7 @@ public final class InputBytes: @unchecked Sendable {
     }
 
     /// A copy of `array`.
-    public convenience init(_ array: [UInt8]) {
+    package convenience init(_ array: [UInt8]) {
         let storage = Storage(allocating: array.count)
         array.withUnsafeBytes { storage.memory.copyMemory(from: $0) }
         self.init(storage: storage, count: array.count)
@@ -34,18 +34,18 @@ public final class InputBytes: @unchecked Sendable {
 
     deinit { storage.release() }
 
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// A copy of the bytes as an array.
-    public func array() -> [UInt8] { Array(bytes) }
+    package func array() -> [UInt8] { Array(bytes) }
 
     /// Whether the bytes start with `prefix`.
-    public func starts(with prefix: [UInt8]) -> Bool { bytes.starts(with: prefix) }
+    package func starts(with prefix: [UInt8]) -> Bool { bytes.starts(with: prefix) }
 
     /// Every remaining byte of `input`.
     /// - Throws: `limit.inputTooLarge` as soon as the input passes `limit`;
     ///   `io.readFailed`.
-    public static func read(_ input: any ByteInput, limit: Int) throws(FerryError) -> InputBytes {
+    package static func read(_ input: any ByteInput, limit: Int) throws(FerryError) -> InputBytes {
         if let size = input.sizeHint, size > limit { throw .inputTooLarge(limit: limit, at: SourceLocation(file: input.name)) }
         if let (mapping, start) = input.mapRemainder(holding: 0) {
             let count = mapping.bytes.count - start

@@ -20,22 +20,22 @@ import Darwin
 ///
 ///     input:  {"a":1}\n{"b":2}\n{"c":
 ///     window after refill(keepingFrom: 16): baseOffset 16, 2 lines dropped
-public final class InputWindow {
-    public let input: any ByteInput
+package final class InputWindow {
+    package let input: any ByteInput
     /// The bytes in the window. Only `bytes[0..<count]` are valid.
-    public private(set) var bytes: [UInt8]
-    public private(set) var count = 0
+    package private(set) var bytes: [UInt8]
+    package private(set) var count = 0
     /// The input offset of `bytes[0]`.
-    public private(set) var baseOffset = 0
+    package private(set) var baseOffset = 0
     /// True once the input has returned its last byte.
-    public private(set) var isAtEnd = false
+    package private(set) var isAtEnd = false
     /// The most bytes one record may take; a larger one is `limit.recordTooLarge`.
-    public let limit: Int
+    package let limit: Int
     /// Whether lines are counted, for locations. Off, a location has its
     /// byte offset but no line or column; a reader whose errors are only
     /// ever dropped turns it off (`ReadContext.countsLines`): counting took
     /// 3% of a merge's instructions.
-    public var countsLines = true
+    package var countsLines = true
     private let chunk: Int
     /// How many bytes the next read asks for: it starts small for an input
     /// of unknown size, and doubles up to `chunk` while reads fill it, so a
@@ -58,7 +58,7 @@ public final class InputWindow {
     ///   - input: where the bytes come from.
     ///   - chunk: how many bytes to ask the input for at once.
     ///   - limit: the most bytes one record may take.
-    public init(_ input: any ByteInput, chunk: Int = 1 << 20, limit: Int = 64 << 20) {
+    package init(_ input: any ByteInput, chunk: Int = 1 << 20, limit: Int = 64 << 20) {
         self.input = input
         // A small input of known size needs no full chunk.
         let wanted = input.sizeHint.map { min(chunk, $0 + 64) } ?? chunk
@@ -74,7 +74,7 @@ public final class InputWindow {
     ///   its indexes; or nil when nothing more could be read (the end).
     /// - Throws: `io.readFailed`; `limit.recordTooLarge` when a record starting
     ///   at `keep` fills the whole window.
-    public func refill(keepingFrom keep: Int) throws(FerryError) -> Int? {
+    package func refill(keepingFrom keep: Int) throws(FerryError) -> Int? {
         if isAtEnd { return nil }
         let dropped = keep
         if dropped > 0 {
@@ -123,7 +123,7 @@ public final class InputWindow {
     ///
     /// - Returns: as `refill(keepingFrom:)`.
     /// - Throws: as `refill(keepingFrom:)`.
-    public func refillForRescan(keepingFrom keep: Int) throws(FerryError) -> Int? {
+    package func refillForRescan(keepingFrom keep: Int) throws(FerryError) -> Int? {
         // What the piece holds before this read; after it, the piece starts
         // at index 0, and the window should hold it twice over.
         let unfinished = count - keep
@@ -133,14 +133,14 @@ public final class InputWindow {
     }
 
     /// Reads until the window holds at least `needed` bytes or the input ends.
-    public func fill(atLeast needed: Int) throws(FerryError) {
+    package func fill(atLeast needed: Int) throws(FerryError) {
         while count < needed, try refill(keepingFrom: 0) != nil {}
     }
 
     // MARK: - Locations
 
     /// The location of the byte at window index `index`, with line and column.
-    public func location(of index: Int) -> SourceLocation {
+    package func location(of index: Int) -> SourceLocation {
         let end = min(max(index, 0), count)
         guard countsLines else { return SourceLocation(file: input.name, byteOffset: baseOffset + end) }
         var counter = droppedCounter
@@ -160,20 +160,20 @@ public final class InputWindow {
 
 /// Counts lines (LF, CRLF or a lone CR each end one) and the column, in
 /// Unicode scalars, after the last line end.
-public struct LineCounter {
+package struct LineCounter {
     package var lines = 0
     var column = 0
     var endsInCR = false
 
-    public init() {}
+    package init() {}
 
     /// The 1-based line the next byte is on.
-    public var line: Int { lines + 1 }
+    package var line: Int { lines + 1 }
 
     /// Advances over `chunk`. A chunk without a CR (nearly every one) has
     /// its LFs counted sixteen bytes at a time; otherwise each line's end is
     /// found with `memchr`, so that long runs without line ends cost little.
-    public mutating func consume(_ chunk: UnsafeRawBufferPointer) {
+    package mutating func consume(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress, chunk.count > 0 else { return }
         let end = base + chunk.count
         var lastLineStart = base
@@ -226,7 +226,7 @@ public struct LineCounter {
     /// time: each lane of `counts` adds up its matches for up to 255 steps
     /// before they are summed, so that it cannot wrap.
     @inline(__always)
-    public static func occurrences(of byte: UInt8, from start: UnsafeRawPointer, to end: UnsafeRawPointer) -> Int {
+    package static func occurrences(of byte: UInt8, from start: UnsafeRawPointer, to end: UnsafeRawPointer) -> Int {
         let wanted = SIMD16<UInt8>(repeating: byte)
         let zeros = SIMD16<UInt8>(repeating: 0)
         var cursor = start

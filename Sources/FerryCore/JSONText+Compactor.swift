@@ -11,11 +11,11 @@ extension JSONText {
     /// line feeds, which end the lines (a JSON string holds none). A chunk
     /// may end anywhere: inside a string or after a backslash, the next
     /// chunk goes on from there.
-    public struct Compactor {
+    package struct Compactor {
         private var inString = false
         private var escaped = false
 
-        public init() {}
+        package init() {}
 
         /// What each byte is to the compactor: 1 whitespace (space, tab,
         /// CR), 2 a quote, 3 a backslash, 0 anything else.
@@ -34,7 +34,7 @@ extension JSONText {
         ///   classes and a tight loop for each side of a quote (a loop of
         ///   tests on the state in `self` took 17, and one copying eight
         ///   bytes at a time 24 on this data, whose strings are short).
-        public mutating func compact(_ bytes: UnsafeMutableRawBufferPointer) -> Int {
+        package mutating func compact(_ bytes: UnsafeMutableRawBufferPointer) -> Int {
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
             let count = bytes.count
             var read = 0

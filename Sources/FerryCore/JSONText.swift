@@ -1,10 +1,10 @@
 /// The byte-level pieces of writing JSON text, shared by every codec that
 /// writes numbers or nested values as text (JSON, CSV cells, …).
-public enum JSONText {
+package enum JSONText {
     /// Appends `value` as JSON: compact when `indentLevel` is nil, else
     /// indented by two spaces a level, starting at that level.
     /// - Throws: `json.nonFiniteNumber` for an infinity or NaN.
-    public static func appendValue(
+    package static func appendValue(
         _ value: Value, to out: inout WriteBuffer, indentLevel: Int? = nil
     ) throws(FerryError) {
         func newline(_ level: Int) {
@@ -54,7 +54,7 @@ public enum JSONText {
     /// Appends a raw record's cell as `appendValue` would append its value.
     /// - Throws: `json.nonFiniteNumber` for an infinity or NaN.
     @inline(__always)
-    public static func appendRaw(
+    package static func appendRaw(
         _ record: RawRecord, at index: Int, to out: inout WriteBuffer, indentLevel: Int? = nil
     ) throws(FerryError) {
         switch record.values[index] {
@@ -73,7 +73,7 @@ public enum JSONText {
 
     /// `value` as compact JSON text.
     /// - Throws: `json.nonFiniteNumber`.
-    public static func compact(_ value: Value) throws(FerryError) -> String {
+    package static func compact(_ value: Value) throws(FerryError) -> String {
         var buffer = WriteBuffer(capacity: 64)
         defer { buffer.release() }
         try appendValue(value, to: &buffer)
@@ -81,7 +81,7 @@ public enum JSONText {
     }
 
     /// `text` as a quoted JSON string.
-    public static func quoted(_ text: String) -> [UInt8] {
+    package static func quoted(_ text: String) -> [UInt8] {
         var buffer = WriteBuffer(capacity: text.utf8.count + 8)
         defer { buffer.release() }
         appendQuoted(text, to: &buffer)
@@ -140,13 +140,13 @@ public enum JSONText {
     }
 
     /// Appends `text` as a quoted JSON string.
-    public static func appendQuoted(_ text: String, to output: inout WriteBuffer) {
+    package static func appendQuoted(_ text: String, to output: inout WriteBuffer) {
         var text = text
         text.withUTF8 { appendQuoted($0, to: &output) }
     }
 
     /// Appends UTF-8 `utf8` as a quoted JSON string.
-    public static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout WriteBuffer) {
+    package static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout WriteBuffer) {
         guard let base = utf8.baseAddress else { return output.append("\"\"") }
         let count = utf8.count
         let raw = UnsafeRawPointer(base)
@@ -224,7 +224,7 @@ public enum JSONText {
     /// included: for a reader that meets an escaped string and would know
     /// whether the writer gives its bytes back as they are. Compared as it
     /// goes, with the writer's own table of escapes; nothing is allocated.
-    public static func quotes(_ text: String, as written: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func quotes(_ text: String, as written: UnsafeBufferPointer<UInt8>) -> Bool {
         guard written.count >= 2, written.first == 0x22, written.last == 0x22 else { return false }
         var position = 1
         let end = written.count - 1
@@ -244,12 +244,12 @@ public enum JSONText {
 
     /// Appends `bytes` as the quoted `data:` URI of an inline photo, encoded
     /// straight into the output; none of its characters needs escaping.
-    public static func appendDataURI(_ bytes: [UInt8], to out: inout WriteBuffer) {
+    package static func appendDataURI(_ bytes: [UInt8], to out: inout WriteBuffer) {
         bytes.withUnsafeBytes { appendDataURI($0, to: &out) }
     }
 
     /// The `data:` URI of `bytes`, quoted.
-    public static func appendDataURI(_ bytes: UnsafeRawBufferPointer, to out: inout WriteBuffer) {
+    package static func appendDataURI(_ bytes: UnsafeRawBufferPointer, to out: inout WriteBuffer) {
         out.append(UInt8(ascii: "\""))
         Photo.appendDataURI(bytes, to: &out)
         out.append(UInt8(ascii: "\""))
@@ -261,7 +261,7 @@ public enum JSONText {
     }
 
     /// Appends the decimal digits of `number`.
-    public static func appendInteger(_ number: Int64, to output: inout WriteBuffer) {
+    package static func appendInteger(_ number: Int64, to output: inout WriteBuffer) {
         if number == 0 { return output.append(UInt8(ascii: "0")) }
         var magnitude = number.magnitude
         var digits = 0
@@ -290,7 +290,7 @@ public enum JSONText {
     /// that starts it (`.5` → `0.5`) and after one that ends it (`5.` →
     /// `5.0`).
     /// - Parameter text: a number in `DecimalText`'s grammar.
-    public static func appendNumber(_ text: UnsafeBufferPointer<UInt8>, to output: inout WriteBuffer) {
+    package static func appendNumber(_ text: UnsafeBufferPointer<UInt8>, to output: inout WriteBuffer) {
         let count = text.count
         var index = 0
         if index < count && text[index] == UInt8(ascii: "+") { index += 1 }
@@ -328,7 +328,7 @@ public enum JSONText {
     /// whether a column takes them is its rule's to say (`ColumnRule`), and
     /// most say no, so this test spends nothing on a sign.
     @inlinable
-    public static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func printsAsWritten(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         guard count > 0 else { return false }
         var index = 0
@@ -353,7 +353,7 @@ public enum JSONText {
     /// the writers print back the same with their sign: `-7`, `-84.99`,
     /// `-0.5`; not `-0`, which reads as 0 and prints without it.
     @inlinable
-    public static func printsAsWrittenNegative(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func printsAsWrittenNegative(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return false }
         let magnitude = UnsafeBufferPointer(rebasing: bytes[1...])
         return printsAsWritten(magnitude) && !(magnitude.count == 1 && magnitude[0] == UInt8(ascii: "0"))
@@ -361,7 +361,7 @@ public enum JSONText {
 
     /// Appends the shortest text that reads back as `number`, which must be
     /// finite. Integral values keep a `.0` so they read back as doubles.
-    public static func appendDouble(_ number: Double, to output: inout WriteBuffer) {
+    package static func appendDouble(_ number: Double, to output: inout WriteBuffer) {
         // Prices are most doubles Ferry writes: values with at most two
         // decimals below 10^13 are printed straight from their cents, after
         // checking that those cents read back as exactly this double. At that

@@ -21,16 +21,16 @@ import CFerrySystem
 /// pages, 0.03 s.
 ///
 /// Not thread-safe; one owner frees it with `release()`.
-public struct LargeBuffer {
+package struct LargeBuffer {
     /// The start of the memory; nil while nothing is mapped.
-    public private(set) var base: UnsafeMutableRawPointer?
+    package private(set) var base: UnsafeMutableRawPointer?
     /// The bytes mapped.
-    public private(set) var capacity = 0
+    package private(set) var capacity = 0
 
-    public init() {}
+    package init() {}
 
     /// Zeroed memory for at least `bytes` bytes.
-    public init(bytes: Int) {
+    package init(bytes: Int) {
         grow(to: bytes)
     }
 
@@ -38,7 +38,7 @@ public struct LargeBuffer {
     /// bytes are zero.
     /// - Returns: false when the system has no more memory to map.
     @discardableResult
-    public mutating func grow(to bytes: Int) -> Bool {
+    package mutating func grow(to bytes: Int) -> Bool {
         guard bytes > capacity else { return true }
         let page = 1 << 21
         let wanted = (max(bytes, capacity * 2) + page - 1) & ~(page - 1)
@@ -62,7 +62,7 @@ public struct LargeBuffer {
     /// Touches every page of the first `bytes`, so that they are mapped
     /// before any lookup: a prefetch of a page not yet mapped is dropped,
     /// and the load after it faults.
-    public func prefault(_ bytes: Int) {
+    package func prefault(_ bytes: Int) {
         guard let base else { return }
         var offset = 0
         while offset < min(bytes, capacity) {
@@ -72,7 +72,7 @@ public struct LargeBuffer {
     }
 
     /// Unmaps the memory. The buffer must not be used afterwards.
-    public func release() {
+    package func release() {
         guard let base else { return }
         #if canImport(Glibc)
         munmap(base, capacity)

@@ -13,13 +13,13 @@ import Darwin
 /// limit does. So Ferry does its reading and writing on threads with a 1 GiB
 /// stack. The memory is only reserved: pages are touched, and counted, only
 /// as deep recursion reaches them.
-public enum LargeStackThread {
+package enum LargeStackThread {
     /// The stack size of the threads.
-    public static let stackSize = 1 << 30
+    package static let stackSize = 1 << 30
 
     /// Runs `body` on a new thread with a large stack and waits for it.
     /// Runs it on the calling thread if no such thread can be made.
-    public static func run<Result>(_ body: () -> Result) -> Result {
+    package static func run<Result>(_ body: () -> Result) -> Result {
         withoutActuallyEscaping(body) { escapable in
             let box = Box(work: escapable)
             guard start(box, detached: false), let result = box.result else { return escapable() }
@@ -30,7 +30,7 @@ public enum LargeStackThread {
     /// Starts `body` on a new thread with a large stack and returns at once.
     /// Runs it on the calling thread, and returns when it is done, only if
     /// no thread can be made.
-    public static func detach(_ body: @escaping @Sendable () -> Void) {
+    package static func detach(_ body: @escaping @Sendable () -> Void) {
         let box = Box<Void>(work: body)
         if !start(box, detached: true) { body() }
     }
@@ -39,7 +39,7 @@ public enum LargeStackThread {
     /// on the calling thread, and returns when both are done: the two
     /// halves of one job, one on each core. Runs `second` after `first`, on
     /// the calling thread, if no thread can be made.
-    public static func both(_ first: () -> Void, _ second: @escaping @Sendable () -> Void) {
+    package static func both(_ first: () -> Void, _ second: @escaping @Sendable () -> Void) {
         let box = Box<Void>(work: second)
         guard let thread = spawn(box) else {
             first()

@@ -154,10 +154,10 @@ public struct MessageCatalog: Sendable {
 
 /// Reads `.strings` files: `"key" = "value";` lines, with `//` and `/* */`
 /// comments and the escapes `\"`, `\\`, `\n`, `\t`.
-public enum StringsFile {
+package enum StringsFile {
     /// The pairs in `text`.
     /// - Returns: nil when the text is not a well-formed strings file.
-    public static func parse(_ text: String) -> [String: String]? {
+    package static func parse(_ text: String) -> [String: String]? {
         var result: [String: String] = [:]
         var scalars = text.unicodeScalars[...]
 

@@ -6,603 +6,603 @@
 
 extension MessageKey {
     /// Ferry converts, merges and validates product and book datasets.
-    public static let cliAbstract = MessageKey("cli.abstract")
+    package static let cliAbstract = MessageKey("cli.abstract")
     /// See '%1$@ help <subcommand>' for a subcommand's options.
-    public static let cliSeeAlso = MessageKey("cli.seeAlso")
+    package static let cliSeeAlso = MessageKey("cli.seeAlso")
     /// See '%1$@'.
-    public static let cliUsageHint = MessageKey("cli.usageHint")
+    package static let cliUsageHint = MessageKey("cli.usageHint")
     /// USAGE:
-    public static let helpUsage = MessageKey("help.usage")
+    package static let helpUsage = MessageKey("help.usage")
     /// ARGUMENTS:
-    public static let helpArguments = MessageKey("help.arguments")
+    package static let helpArguments = MessageKey("help.arguments")
     /// OPTIONS:
-    public static let helpOptions = MessageKey("help.options")
+    package static let helpOptions = MessageKey("help.options")
     /// SUBCOMMANDS:
-    public static let helpSubcommands = MessageKey("help.subcommands")
+    package static let helpSubcommands = MessageKey("help.subcommands")
     /// EXIT STATUS:
-    public static let helpExitStatus = MessageKey("help.exitStatus")
+    package static let helpExitStatus = MessageKey("help.exitStatus")
     /// options
-    public static let helpOptionsPlaceholder = MessageKey("help.optionsPlaceholder")
+    package static let helpOptionsPlaceholder = MessageKey("help.optionsPlaceholder")
     /// subcommand
-    public static let helpSubcommandPlaceholder = MessageKey("help.subcommandPlaceholder")
+    package static let helpSubcommandPlaceholder = MessageKey("help.subcommandPlaceholder")
     /// (one of: %1$@)
-    public static let helpValues = MessageKey("help.values")
+    package static let helpValues = MessageKey("help.values")
     /// success
-    public static let exit0 = MessageKey("exit.0")
+    package static let exit0 = MessageKey("exit.0")
     /// the data is invalid or malformed, or over a limit
-    public static let exit1 = MessageKey("exit.1")
+    package static let exit1 = MessageKey("exit.1")
     /// the command line is wrong
-    public static let exit2 = MessageKey("exit.2")
+    package static let exit2 = MessageKey("exit.2")
     /// an input could not be read or an output could not be written
-    public static let exit3 = MessageKey("exit.3")
+    package static let exit3 = MessageKey("exit.3")
     /// Show help information.
-    public static let optionHelp = MessageKey("option.help")
+    package static let optionHelp = MessageKey("option.help")
     /// Show the version.
-    public static let optionVersion = MessageKey("option.version")
+    package static let optionVersion = MessageKey("option.version")
     /// Print no progress bar and no summary.
-    public static let optionQuiet = MessageKey("option.quiet")
+    package static let optionQuiet = MessageKey("option.quiet")
     /// The language of messages and help (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English).
-    public static let optionLang = MessageKey("option.lang")
+    package static let optionLang = MessageKey("option.lang")
     /// Convert a dataset from one format to another.
-    public static let convertAbstract = MessageKey("convert.abstract")
+    package static let convertAbstract = MessageKey("convert.abstract")
     /// The file to read; - reads standard input.
-    public static let convertArgumentInput = MessageKey("convert.argument.input")
+    package static let convertArgumentInput = MessageKey("convert.argument.input")
     /// The file to write; - or nothing writes standard output. An existing file is replaced only with --force, and only once the whole output has been written.
-    public static let convertArgumentOutput = MessageKey("convert.argument.output")
+    package static let convertArgumentOutput = MessageKey("convert.argument.output")
     /// The input format. Without it, the format is sniffed from the content, then taken from the extension.
-    public static let convertOptionFrom = MessageKey("convert.option.from")
+    package static let convertOptionFrom = MessageKey("convert.option.from")
     /// The output format, in any case; plutil's xml1 and binary1 work too. Without it, it comes from the output's extension, and a name Ferry does not know is an error; standard output, a FIFO or a device gets the input's format.
-    public static let convertOptionTo = MessageKey("convert.option.to")
+    package static let convertOptionTo = MessageKey("convert.option.to")
     /// Check the records against this JSON Schema (2020-12; see Formats/schema.md) instead of their kind's; it also types CSV columns.
-    public static let convertOptionSchema = MessageKey("convert.option.schema")
+    package static let convertOptionSchema = MessageKey("convert.option.schema")
     /// What the records are. Without it, the kind is inferred from the first record's fields: name and price or photo make a product; title with author, pages, readThisBook or isbn make a book; anything else is generic.
-    public static let convertOptionKind = MessageKey("convert.option.kind")
+    package static let convertOptionKind = MessageKey("convert.option.kind")
     /// Write photos out as files in this folder and store their paths, relative to the output's folder.
-    public static let convertOptionPhotosDir = MessageKey("convert.option.photosDir")
+    package static let convertOptionPhotosDir = MessageKey("convert.option.photosDir")
     /// Read referenced photos, relative to the input's folder, and embed their bytes.
-    public static let convertOptionEmbedPhotos = MessageKey("convert.option.embedPhotos")
+    package static let convertOptionEmbedPhotos = MessageKey("convert.option.embedPhotos")
     /// Replace the output file if it exists (keeping its mode, and writing through a symbolic link), and send binary output to a terminal.
-    public static let convertOptionForce = MessageKey("convert.option.force")
+    package static let convertOptionForce = MessageKey("convert.option.force")
     /// The deepest nesting of arrays and objects allowed (default 512).
-    public static let convertOptionMaxDepth = MessageKey("convert.option.maxDepth")
+    package static let convertOptionMaxDepth = MessageKey("convert.option.maxDepth")
     /// The most bytes one record may take in the input (default 67108864).
-    public static let convertOptionMaxRecordBytes = MessageKey("convert.option.maxRecordBytes")
+    package static let convertOptionMaxRecordBytes = MessageKey("convert.option.maxRecordBytes")
     /// Compress the output with gzip; an output name ending in .gz does too. A bundle is compressed already and refuses it.
-    public static let convertOptionGzip = MessageKey("convert.option.gzip")
+    package static let convertOptionGzip = MessageKey("convert.option.gzip")
     /// The gzip level: 1 is fastest, 9 smallest (default 6); only with gzip output.
-    public static let convertOptionLevel = MessageKey("convert.option.level")
+    package static let convertOptionLevel = MessageKey("convert.option.level")
     /// Threads that compress gzip output; more than one compresses blocks in parallel, as pigz does (default: the number of cores).
-    public static let convertOptionJobs = MessageKey("convert.option.jobs")
+    package static let convertOptionJobs = MessageKey("convert.option.jobs")
     /// The most bytes a gzip input may expand to (default 68719476736).
-    public static let optionMaxExpandedBytes = MessageKey("option.maxExpandedBytes")
+    package static let optionMaxExpandedBytes = MessageKey("option.maxExpandedBytes")
     /// The largest input read whole, as binary plists and keyed archives are (default 1073741824).
-    public static let optionMaxInputBytes = MessageKey("option.maxInputBytes")
+    package static let optionMaxInputBytes = MessageKey("option.maxInputBytes")
     /// The most objects a binary plist or keyed archive may hold (default 67108864).
-    public static let optionMaxObjects = MessageKey("option.maxObjects")
+    package static let optionMaxObjects = MessageKey("option.maxObjects")
     /// The largest ratio of expanded to compressed bytes for a gzip input, checked once 64 MiB have come out (default 250).
-    public static let optionMaxRatio = MessageKey("option.maxRatio")
+    package static let optionMaxRatio = MessageKey("option.maxRatio")
     /// JSON output: write the array on one line instead of indenting it.
-    public static let optionJSONCompact = MessageKey("option.json.compact")
+    package static let optionJSONCompact = MessageKey("option.json.compact")
     /// JSON input: read the records from the array at this RFC 6901 pointer (/products; ~1 for / and ~0 for ~ in a name) instead of the top level.
-    public static let optionJSONRecordsAt = MessageKey("option.json.recordsAt")
+    package static let optionJSONRecordsAt = MessageKey("option.json.recordsAt")
     /// CSV and TSV: the field delimiter, one ASCII character, tab or \xHH. Without it, input is split by the delimiter its first rows agree on among comma, semicolon, tab and pipe (comma for CSV and tab for TSV when in doubt); output uses comma for CSV, tab for TSV.
-    public static let optionCSVDelimiter = MessageKey("option.csv.delimiter")
+    package static let optionCSVDelimiter = MessageKey("option.csv.delimiter")
     /// CSV and TSV: the quote character (default ").
-    public static let optionCSVQuote = MessageKey("option.csv.quote")
+    package static let optionCSVQuote = MessageKey("option.csv.quote")
     /// CSV and TSV: the first row is data; columns are named column1, column2, … On output, write no header row.
-    public static let optionCSVNoHeader = MessageKey("option.csv.noHeader")
+    package static let optionCSVNoHeader = MessageKey("option.csv.noHeader")
     /// CSV and TSV input: the text encoding (default utf8; a UTF-16 byte order mark is detected).
-    public static let optionCSVEncoding = MessageKey("option.csv.encoding")
+    package static let optionCSVEncoding = MessageKey("option.csv.encoding")
     /// CSV and TSV input: what to do with rows that have more or fewer fields than the header: stop with an error (default), pad short rows and keep extra fields as columnN, or pad short rows and drop extra fields. Fixed rows are counted in a warning.
-    public static let optionCSVRagged = MessageKey("option.csv.ragged")
+    package static let optionCSVRagged = MessageKey("option.csv.ragged")
     /// CSV and TSV input: the most bytes one field may take (default 16777216).
-    public static let optionCSVMaxFieldBytes = MessageKey("option.csv.maxFieldBytes")
+    package static let optionCSVMaxFieldBytes = MessageKey("option.csv.maxFieldBytes")
     /// CSV and TSV output: the line ending (default lf; RFC 4180 asks for crlf).
-    public static let optionCSVLineEnding = MessageKey("option.csv.lineEnding")
+    package static let optionCSVLineEnding = MessageKey("option.csv.lineEnding")
     /// CSV and TSV output: quote only the fields that need it (default), or all fields. Empty strings are always quoted, so they read back apart from null.
-    public static let optionCSVQuoting = MessageKey("option.csv.quoting")
+    package static let optionCSVQuoting = MessageKey("option.csv.quoting")
     /// Check that files are well formed.
-    public static let lintAbstract = MessageKey("lint.abstract")
+    package static let lintAbstract = MessageKey("lint.abstract")
     /// The files to check; - reads standard input.
-    public static let lintArgumentInput = MessageKey("lint.argument.input")
+    package static let lintArgumentInput = MessageKey("lint.argument.input")
     /// The format of the files. Without it, each file's format is sniffed from its content, then taken from its extension.
-    public static let lintOptionFrom = MessageKey("lint.option.from")
+    package static let lintOptionFrom = MessageKey("lint.option.from")
     /// %1$@: OK (%2$@)
-    public static let lintOK = MessageKey("lint.ok")
+    package static let lintOK = MessageKey("lint.ok")
     /// no problems in %1$@
-    public static let lintSummaryValid = MessageKey("lint.summary.valid")
+    package static let lintSummaryValid = MessageKey("lint.summary.valid")
     /// %1$@ in %2$@
-    public static let lintSummaryInvalid = MessageKey("lint.summary.invalid")
+    package static let lintSummaryInvalid = MessageKey("lint.summary.invalid")
     /// well formed
-    public static let lintJunitWellFormed = MessageKey("lint.junit.wellFormed")
+    package static let lintJunitWellFormed = MessageKey("lint.junit.wellFormed")
     /// Describe files: format, kind, records, fields and photos; for a keyed archive also its objects and classes.
-    public static let inspectAbstract = MessageKey("inspect.abstract")
+    package static let inspectAbstract = MessageKey("inspect.abstract")
     /// The files to describe; - reads standard input.
-    public static let inspectArgumentInput = MessageKey("inspect.argument.input")
+    package static let inspectArgumentInput = MessageKey("inspect.argument.input")
     /// How to write the report: text for people (the default), or json, one object per file on one line.
-    public static let inspectOptionReport = MessageKey("inspect.option.report")
+    package static let inspectOptionReport = MessageKey("inspect.option.report")
     /// format: %1$@
-    public static let inspectFormat = MessageKey("inspect.format")
+    package static let inspectFormat = MessageKey("inspect.format")
     /// kind: %1$@
-    public static let inspectKind = MessageKey("inspect.kind")
+    package static let inspectKind = MessageKey("inspect.kind")
     /// records: %1$@
-    public static let inspectRecords = MessageKey("inspect.records")
+    package static let inspectRecords = MessageKey("inspect.records")
     /// fields: %1$@
-    public static let inspectFields = MessageKey("inspect.fields")
+    package static let inspectFields = MessageKey("inspect.fields")
     /// photos: %1$@
-    public static let inspectPhotos = MessageKey("inspect.photos")
+    package static let inspectPhotos = MessageKey("inspect.photos")
     /// objects: %1$@
-    public static let inspectObjects = MessageKey("inspect.objects")
+    package static let inspectObjects = MessageKey("inspect.objects")
     /// classes: %1$@
-    public static let inspectClasses = MessageKey("inspect.classes")
+    package static let inspectClasses = MessageKey("inspect.classes")
     /// %1$@ (gzip)
-    public static let inspectCompressed = MessageKey("inspect.compressed")
+    package static let inspectCompressed = MessageKey("inspect.compressed")
     /// %1$@ (%2$@)
-    public static let inspectClassCount = MessageKey("inspect.classCount")
+    package static let inspectClassCount = MessageKey("inspect.classCount")
     /// List the formats Ferry can read and write.
-    public static let formatsAbstract = MessageKey("formats.abstract")
+    package static let formatsAbstract = MessageKey("formats.abstract")
     /// FORMAT
-    public static let formatsColumnID = MessageKey("formats.column.id")
+    package static let formatsColumnID = MessageKey("formats.column.id")
     /// EXTENSIONS
-    public static let formatsColumnExtensions = MessageKey("formats.column.extensions")
+    package static let formatsColumnExtensions = MessageKey("formats.column.extensions")
     /// READ
-    public static let formatsColumnRead = MessageKey("formats.column.read")
+    package static let formatsColumnRead = MessageKey("formats.column.read")
     /// WRITE
-    public static let formatsColumnWrite = MessageKey("formats.column.write")
+    package static let formatsColumnWrite = MessageKey("formats.column.write")
     /// OPTIONS
-    public static let formatsColumnOptions = MessageKey("formats.column.options")
+    package static let formatsColumnOptions = MessageKey("formats.column.options")
     /// yes
-    public static let formatsYes = MessageKey("formats.yes")
+    package static let formatsYes = MessageKey("formats.yes")
     /// no
-    public static let formatsNo = MessageKey("formats.no")
+    package static let formatsNo = MessageKey("formats.no")
     /// Any of these may be gzip-compressed: a .gz suffix or the gzip magic number on input, a .gz suffix or --gzip on output.
-    public static let formatsGzip = MessageKey("formats.gzip")
+    package static let formatsGzip = MessageKey("formats.gzip")
     /// error
-    public static let diagnosticError = MessageKey("diagnostic.error")
+    package static let diagnosticError = MessageKey("diagnostic.error")
     /// warning
-    public static let diagnosticWarning = MessageKey("diagnostic.warning")
+    package static let diagnosticWarning = MessageKey("diagnostic.warning")
     /// record %1$@
-    public static let diagnosticRecord = MessageKey("diagnostic.record")
+    package static let diagnosticRecord = MessageKey("diagnostic.record")
     /// field '%1$@'
-    public static let diagnosticField = MessageKey("diagnostic.field")
+    package static let diagnosticField = MessageKey("diagnostic.field")
     /// byte %1$@
-    public static let diagnosticByte = MessageKey("diagnostic.byte")
+    package static let diagnosticByte = MessageKey("diagnostic.byte")
     /// schema %1$@
-    public static let diagnosticSchemaRule = MessageKey("diagnostic.schemaRule")
+    package static let diagnosticSchemaRule = MessageKey("diagnostic.schemaRule")
     /// a whole number from 1 to 10000
-    public static let expectedDepth = MessageKey("expected.depth")
+    package static let expectedDepth = MessageKey("expected.depth")
     /// a whole number above 0
-    public static let expectedPositiveNumber = MessageKey("expected.positiveNumber")
+    package static let expectedPositiveNumber = MessageKey("expected.positiveNumber")
     /// one printable ASCII character
-    public static let expectedPrintableCharacter = MessageKey("expected.printableCharacter")
+    package static let expectedPrintableCharacter = MessageKey("expected.printableCharacter")
     /// %1$@ MB
-    public static let progressMegabytes = MessageKey("progress.megabytes")
+    package static let progressMegabytes = MessageKey("progress.megabytes")
     /// %1$@%%
-    public static let progressPercent = MessageKey("progress.percent")
+    package static let progressPercent = MessageKey("progress.percent")
     /// see --encoding
-    public static let csvEncodingHint = MessageKey("csv.encodingHint")
+    package static let csvEncodingHint = MessageKey("csv.encodingHint")
     /// the bytes fit Windows-1252, as Excel on Windows writes it: try --encoding windows-1252
-    public static let csvEncodingHintWindows1252 = MessageKey("csv.encodingHint.windows1252")
+    package static let csvEncodingHintWindows1252 = MessageKey("csv.encodingHint.windows1252")
     /// zlib consumed nothing and produced nothing
-    public static let gzipNoProgress = MessageKey("gzip.noProgress")
+    package static let gzipNoProgress = MessageKey("gzip.noProgress")
     /// incorrect header check
-    public static let zlibIncorrectHeaderCheck = MessageKey("zlib.incorrectHeaderCheck")
+    package static let zlibIncorrectHeaderCheck = MessageKey("zlib.incorrectHeaderCheck")
     /// unknown compression method
-    public static let zlibUnknownCompressionMethod = MessageKey("zlib.unknownCompressionMethod")
+    package static let zlibUnknownCompressionMethod = MessageKey("zlib.unknownCompressionMethod")
     /// invalid window size
-    public static let zlibInvalidWindowSize = MessageKey("zlib.invalidWindowSize")
+    package static let zlibInvalidWindowSize = MessageKey("zlib.invalidWindowSize")
     /// unknown header flags set
-    public static let zlibUnknownHeaderFlags = MessageKey("zlib.unknownHeaderFlags")
+    package static let zlibUnknownHeaderFlags = MessageKey("zlib.unknownHeaderFlags")
     /// header CRC mismatch
-    public static let zlibHeaderCRCMismatch = MessageKey("zlib.headerCRCMismatch")
+    package static let zlibHeaderCRCMismatch = MessageKey("zlib.headerCRCMismatch")
     /// invalid block type
-    public static let zlibInvalidBlockType = MessageKey("zlib.invalidBlockType")
+    package static let zlibInvalidBlockType = MessageKey("zlib.invalidBlockType")
     /// invalid stored block lengths
-    public static let zlibInvalidStoredBlockLengths = MessageKey("zlib.invalidStoredBlockLengths")
+    package static let zlibInvalidStoredBlockLengths = MessageKey("zlib.invalidStoredBlockLengths")
     /// too many length or distance symbols
-    public static let zlibTooManySymbols = MessageKey("zlib.tooManySymbols")
+    package static let zlibTooManySymbols = MessageKey("zlib.tooManySymbols")
     /// invalid code lengths set
-    public static let zlibInvalidCodeLengths = MessageKey("zlib.invalidCodeLengths")
+    package static let zlibInvalidCodeLengths = MessageKey("zlib.invalidCodeLengths")
     /// invalid bit length repeat
-    public static let zlibInvalidBitLengthRepeat = MessageKey("zlib.invalidBitLengthRepeat")
+    package static let zlibInvalidBitLengthRepeat = MessageKey("zlib.invalidBitLengthRepeat")
     /// invalid code: missing end-of-block
-    public static let zlibMissingEndOfBlock = MessageKey("zlib.missingEndOfBlock")
+    package static let zlibMissingEndOfBlock = MessageKey("zlib.missingEndOfBlock")
     /// invalid literal/lengths set
-    public static let zlibInvalidLiteralLengths = MessageKey("zlib.invalidLiteralLengths")
+    package static let zlibInvalidLiteralLengths = MessageKey("zlib.invalidLiteralLengths")
     /// invalid distances set
-    public static let zlibInvalidDistances = MessageKey("zlib.invalidDistances")
+    package static let zlibInvalidDistances = MessageKey("zlib.invalidDistances")
     /// invalid literal/length code
-    public static let zlibInvalidLiteralLengthCode = MessageKey("zlib.invalidLiteralLengthCode")
+    package static let zlibInvalidLiteralLengthCode = MessageKey("zlib.invalidLiteralLengthCode")
     /// invalid distance code
-    public static let zlibInvalidDistanceCode = MessageKey("zlib.invalidDistanceCode")
+    package static let zlibInvalidDistanceCode = MessageKey("zlib.invalidDistanceCode")
     /// invalid distance too far back
-    public static let zlibInvalidDistanceTooFarBack = MessageKey("zlib.invalidDistanceTooFarBack")
+    package static let zlibInvalidDistanceTooFarBack = MessageKey("zlib.invalidDistanceTooFarBack")
     /// incorrect data check
-    public static let zlibIncorrectDataCheck = MessageKey("zlib.incorrectDataCheck")
+    package static let zlibIncorrectDataCheck = MessageKey("zlib.incorrectDataCheck")
     /// incorrect length check
-    public static let zlibIncorrectLengthCheck = MessageKey("zlib.incorrectLengthCheck")
+    package static let zlibIncorrectLengthCheck = MessageKey("zlib.incorrectLengthCheck")
     /// the data needs a preset dictionary
-    public static let zlibNeedDictionary = MessageKey("zlib.needDictionary")
+    package static let zlibNeedDictionary = MessageKey("zlib.needDictionary")
     /// out of memory
-    public static let zlibOutOfMemory = MessageKey("zlib.outOfMemory")
+    package static let zlibOutOfMemory = MessageKey("zlib.outOfMemory")
     /// zlib gave no reason
-    public static let zlibUnknown = MessageKey("zlib.unknown")
+    package static let zlibUnknown = MessageKey("zlib.unknown")
     /// The most entries a bundle may hold (default 1048576).
-    public static let optionMaxEntries = MessageKey("option.maxEntries")
+    package static let optionMaxEntries = MessageKey("option.maxEntries")
     /// The most bytes one entry of a bundle may hold (default 4294967296).
-    public static let optionMaxEntryBytes = MessageKey("option.maxEntryBytes")
+    package static let optionMaxEntryBytes = MessageKey("option.maxEntryBytes")
     /// a relative path, neither manifest.json nor under media/
-    public static let bundleExpectedRecordsPath = MessageKey("bundle.expected.recordsPath")
+    package static let bundleExpectedRecordsPath = MessageKey("bundle.expected.recordsPath")
     /// a relative path under media/ without '.' or '..' parts
-    public static let bundleExpectedMediaPath = MessageKey("bundle.expected.mediaPath")
+    package static let bundleExpectedMediaPath = MessageKey("bundle.expected.mediaPath")
     /// a whole number, 0 or more
-    public static let bundleExpectedCount = MessageKey("bundle.expected.count")
+    package static let bundleExpectedCount = MessageKey("bundle.expected.count")
     /// a whole number from 0 to 4294967295
-    public static let bundleExpectedCRC32 = MessageKey("bundle.expected.crc32")
+    package static let bundleExpectedCRC32 = MessageKey("bundle.expected.crc32")
     /// null
-    public static let typeNull = MessageKey("type.null")
+    package static let typeNull = MessageKey("type.null")
     /// a boolean
-    public static let typeBool = MessageKey("type.bool")
+    package static let typeBool = MessageKey("type.bool")
     /// an integer
-    public static let typeInteger = MessageKey("type.integer")
+    package static let typeInteger = MessageKey("type.integer")
     /// a number
-    public static let typeDouble = MessageKey("type.double")
+    package static let typeDouble = MessageKey("type.double")
     /// a number
-    public static let typeNumber = MessageKey("type.number")
+    package static let typeNumber = MessageKey("type.number")
     /// a string
-    public static let typeString = MessageKey("type.string")
+    package static let typeString = MessageKey("type.string")
     /// bytes
-    public static let typeBytes = MessageKey("type.bytes")
+    package static let typeBytes = MessageKey("type.bytes")
     /// a date
-    public static let typeDate = MessageKey("type.date")
+    package static let typeDate = MessageKey("type.date")
     /// an array
-    public static let typeArray = MessageKey("type.array")
+    package static let typeArray = MessageKey("type.array")
     /// an object
-    public static let typeObject = MessageKey("type.object")
+    package static let typeObject = MessageKey("type.object")
     /// a real number
-    public static let typeReal = MessageKey("type.real")
+    package static let typeReal = MessageKey("type.real")
     /// data
-    public static let typeData = MessageKey("type.data")
+    package static let typeData = MessageKey("type.data")
     /// a UID
-    public static let typeUID = MessageKey("type.uid")
+    package static let typeUID = MessageKey("type.uid")
     /// a dictionary
-    public static let typeDict = MessageKey("type.dict")
+    package static let typeDict = MessageKey("type.dict")
     /// a photo (bytes, a data: URI or a path)
-    public static let typePhoto = MessageKey("type.photo")
+    package static let typePhoto = MessageKey("type.photo")
     /// no such file or folder
-    public static let errnoENOENT = MessageKey("errno.ENOENT")
+    package static let errnoENOENT = MessageKey("errno.ENOENT")
     /// permission denied
-    public static let errnoEACCES = MessageKey("errno.EACCES")
+    package static let errnoEACCES = MessageKey("errno.EACCES")
     /// operation not permitted
-    public static let errnoEPERM = MessageKey("errno.EPERM")
+    package static let errnoEPERM = MessageKey("errno.EPERM")
     /// it is a folder
-    public static let errnoEISDIR = MessageKey("errno.EISDIR")
+    package static let errnoEISDIR = MessageKey("errno.EISDIR")
     /// a part of the path is not a folder
-    public static let errnoENOTDIR = MessageKey("errno.ENOTDIR")
+    package static let errnoENOTDIR = MessageKey("errno.ENOTDIR")
     /// no space left on the device
-    public static let errnoENOSPC = MessageKey("errno.ENOSPC")
+    package static let errnoENOSPC = MessageKey("errno.ENOSPC")
     /// disk quota exceeded
-    public static let errnoEDQUOT = MessageKey("errno.EDQUOT")
+    package static let errnoEDQUOT = MessageKey("errno.EDQUOT")
     /// the file is too large
-    public static let errnoEFBIG = MessageKey("errno.EFBIG")
+    package static let errnoEFBIG = MessageKey("errno.EFBIG")
     /// the file system is read-only
-    public static let errnoEROFS = MessageKey("errno.EROFS")
+    package static let errnoEROFS = MessageKey("errno.EROFS")
     /// it already exists
-    public static let errnoEEXIST = MessageKey("errno.EEXIST")
+    package static let errnoEEXIST = MessageKey("errno.EEXIST")
     /// input/output error
-    public static let errnoEIO = MessageKey("errno.EIO")
+    package static let errnoEIO = MessageKey("errno.EIO")
     /// too many open files
-    public static let errnoEMFILE = MessageKey("errno.EMFILE")
+    package static let errnoEMFILE = MessageKey("errno.EMFILE")
     /// the name is too long
-    public static let errnoENAMETOOLONG = MessageKey("errno.ENAMETOOLONG")
+    package static let errnoENAMETOOLONG = MessageKey("errno.ENAMETOOLONG")
     /// too many symbolic links
-    public static let errnoELOOP = MessageKey("errno.ELOOP")
+    package static let errnoELOOP = MessageKey("errno.ELOOP")
     /// the reader closed the pipe
-    public static let errnoEPIPE = MessageKey("errno.EPIPE")
+    package static let errnoEPIPE = MessageKey("errno.EPIPE")
     /// the paths are on different file systems
-    public static let errnoEXDEV = MessageKey("errno.EXDEV")
+    package static let errnoEXDEV = MessageKey("errno.EXDEV")
     /// invalid argument
-    public static let errnoEINVAL = MessageKey("errno.EINVAL")
+    package static let errnoEINVAL = MessageKey("errno.EINVAL")
     /// Check records against their kind's rules and report every problem, for people or for CI.
-    public static let validateAbstract = MessageKey("validate.abstract")
+    package static let validateAbstract = MessageKey("validate.abstract")
     /// The files to check, in any format Ferry reads; - reads standard input.
-    public static let validateArgumentInput = MessageKey("validate.argument.input")
+    package static let validateArgumentInput = MessageKey("validate.argument.input")
     /// The format of the files. Without it, each file's format is sniffed from its content, then taken from its extension.
-    public static let validateOptionFrom = MessageKey("validate.option.from")
+    package static let validateOptionFrom = MessageKey("validate.option.from")
     /// Check the records against this JSON Schema (2020-12; see Formats/schema.md) instead of a kind's built-in one; it also types CSV columns.
-    public static let validateOptionSchema = MessageKey("validate.option.schema")
+    package static let validateOptionSchema = MessageKey("validate.option.schema")
     /// A folder of schemas (any depth) that --schema may refer to by their $id, such as https://example.com/schemas/price.json; repeatable. Ferry never fetches a URL.
-    public static let validateOptionSchemaDir = MessageKey("validate.option.schemaDir")
+    package static let validateOptionSchemaDir = MessageKey("validate.option.schemaDir")
     /// Check every record as this kind. Without it, each file's kind is inferred from its records' fields, as convert does.
-    public static let validateOptionKind = MessageKey("validate.option.kind")
+    package static let validateOptionKind = MessageKey("validate.option.kind")
     /// The report's form: text for people (the default), json (see Formats/report.schema.json), junit, github (workflow commands) or sarif (SARIF 2.1.0).
-    public static let validateOptionReport = MessageKey("validate.option.report")
+    package static let validateOptionReport = MessageKey("validate.option.report")
     /// Write the report to this file instead of standard output; the file is replaced only once the report is whole.
-    public static let validateOptionOutput = MessageKey("validate.option.output")
+    package static let validateOptionOutput = MessageKey("validate.option.output")
     /// Stop after this many errors and say the report is partial (default 1000; 0 for no cap).
-    public static let validateOptionMaxErrors = MessageKey("validate.option.maxErrors")
+    package static let validateOptionMaxErrors = MessageKey("validate.option.maxErrors")
     /// Replace the report file if it exists.
-    public static let validateOptionForce = MessageKey("validate.option.force")
+    package static let validateOptionForce = MessageKey("validate.option.force")
     /// rules: the built-in %1$@ schema, as asked with --kind
-    public static let validateRulesKind = MessageKey("validate.rules.kind")
+    package static let validateRulesKind = MessageKey("validate.rules.kind")
     /// rules: the built-in %1$@ schema, inferred from the records' fields
-    public static let validateRulesInferred = MessageKey("validate.rules.inferred")
+    package static let validateRulesInferred = MessageKey("validate.rules.inferred")
     /// rules: the schema %1$@
-    public static let validateRulesSchema = MessageKey("validate.rules.schema")
+    package static let validateRulesSchema = MessageKey("validate.rules.schema")
     /// no errors in %1$@; %2$@
-    public static let validateSummaryValid = MessageKey("validate.summary.valid")
+    package static let validateSummaryValid = MessageKey("validate.summary.valid")
     /// %1$@ in %2$@; %3$@
-    public static let validateSummaryInvalid = MessageKey("validate.summary.invalid")
+    package static let validateSummaryInvalid = MessageKey("validate.summary.invalid")
     /// %1$@; %2$@
-    public static let validateSummaryWithWarnings = MessageKey("validate.summary.withWarnings")
+    package static let validateSummaryWithWarnings = MessageKey("validate.summary.withWarnings")
     /// %1$@ could not be read past line %2$@; the rest of it was not checked
-    public static let validateIncomplete = MessageKey("validate.incomplete")
+    package static let validateIncomplete = MessageKey("validate.incomplete")
     /// %1$@ could not be read past record %2$@; the rest of it was not checked
-    public static let validateIncompleteAfterRecord = MessageKey("validate.incompleteAfterRecord")
+    package static let validateIncompleteAfterRecord = MessageKey("validate.incompleteAfterRecord")
     /// %1$@ could not be read; none of it was checked
-    public static let validateUnreadable = MessageKey("validate.unreadable")
+    package static let validateUnreadable = MessageKey("validate.unreadable")
     /// the file
-    public static let validateJunitFile = MessageKey("validate.junit.file")
+    package static let validateJunitFile = MessageKey("validate.junit.file")
     /// a whole number, 0 or more
-    public static let expectedCount = MessageKey("expected.count")
+    package static let expectedCount = MessageKey("expected.count")
     /// a schema: an object, true or false
-    public static let schemaExpectedSchema = MessageKey("schema.expected.schema")
+    package static let schemaExpectedSchema = MessageKey("schema.expected.schema")
     /// true or false
-    public static let schemaExpectedBool = MessageKey("schema.expected.bool")
+    package static let schemaExpectedBool = MessageKey("schema.expected.bool")
     /// a string
-    public static let schemaExpectedString = MessageKey("schema.expected.string")
+    package static let schemaExpectedString = MessageKey("schema.expected.string")
     /// an array
-    public static let schemaExpectedArray = MessageKey("schema.expected.array")
+    package static let schemaExpectedArray = MessageKey("schema.expected.array")
     /// an object
-    public static let schemaExpectedObject = MessageKey("schema.expected.object")
+    package static let schemaExpectedObject = MessageKey("schema.expected.object")
     /// a type name (null, boolean, object, array, number, string, integer) or an array of different ones
-    public static let schemaExpectedTypes = MessageKey("schema.expected.types")
+    package static let schemaExpectedTypes = MessageKey("schema.expected.types")
     /// an array of different strings
-    public static let schemaExpectedUniqueStrings = MessageKey("schema.expected.uniqueStrings")
+    package static let schemaExpectedUniqueStrings = MessageKey("schema.expected.uniqueStrings")
     /// a number
-    public static let schemaExpectedNumber = MessageKey("schema.expected.number")
+    package static let schemaExpectedNumber = MessageKey("schema.expected.number")
     /// a number above 0
-    public static let schemaExpectedPositiveNumber = MessageKey("schema.expected.positiveNumber")
+    package static let schemaExpectedPositiveNumber = MessageKey("schema.expected.positiveNumber")
     /// a whole number, 0 or more
-    public static let schemaExpectedCount = MessageKey("schema.expected.count")
+    package static let schemaExpectedCount = MessageKey("schema.expected.count")
     /// a dialect Ferry reads: https://json-schema.org/draft/2020-12/schema, https://json-schema.org/draft/2019-09/schema or http://json-schema.org/draft-07/schema#
-    public static let schemaExpectedDialect = MessageKey("schema.expected.dialect")
+    package static let schemaExpectedDialect = MessageKey("schema.expected.dialect")
     /// on a property of the record itself (under the root's properties)
-    public static let schemaExpectedTopLevelProperty = MessageKey("schema.expected.topLevelProperty")
+    package static let schemaExpectedTopLevelProperty = MessageKey("schema.expected.topLevelProperty")
     /// Did you mean '%1$@'?
-    public static let cliDidYouMean = MessageKey("cli.didYouMean")
+    package static let cliDidYouMean = MessageKey("cli.didYouMean")
     /// EXAMPLES:
-    public static let helpExamples = MessageKey("help.examples")
+    package static let helpExamples = MessageKey("help.examples")
     /// Convert CSV into JSON; the formats come from the extensions.
-    public static let exampleConvertByExtension = MessageKey("example.convert.byExtension")
+    package static let exampleConvertByExtension = MessageKey("example.convert.byExtension")
     /// Migrate a keyed archive to CSV, writing its photos out as files in photos/.
-    public static let exampleConvertPhotosDir = MessageKey("example.convert.photosDir")
+    package static let exampleConvertPhotosDir = MessageKey("example.convert.photosDir")
     /// Write an XML property list (plutil's xml1), whatever the extension says.
-    public static let exampleConvertTo = MessageKey("example.convert.to")
+    package static let exampleConvertTo = MessageKey("example.convert.to")
     /// Write JSON Lines compressed with gzip, as small as it gets.
-    public static let exampleConvertGzip = MessageKey("example.convert.gzip")
+    package static let exampleConvertGzip = MessageKey("example.convert.gzip")
     /// Write to standard output; --to gives the format.
-    public static let exampleConvertStandardOutput = MessageKey("example.convert.standardOutput")
+    package static let exampleConvertStandardOutput = MessageKey("example.convert.standardOutput")
     /// Check every record of a file against its kind's rules.
-    public static let exampleValidate = MessageKey("example.validate")
+    package static let exampleValidate = MessageKey("example.validate")
     /// Check files against your own schema and write a JUnit report for CI.
-    public static let exampleValidateReport = MessageKey("example.validate.report")
+    package static let exampleValidateReport = MessageKey("example.validate.report")
     /// Check that files are well formed, without checking their records.
-    public static let exampleLint = MessageKey("example.lint")
+    package static let exampleLint = MessageKey("example.lint")
     /// Report problems as GitHub workflow annotations.
-    public static let exampleLintAnnotations = MessageKey("example.lint.annotations")
+    package static let exampleLintAnnotations = MessageKey("example.lint.annotations")
     /// Describe a file: format, kind, records, fields and photos.
-    public static let exampleInspect = MessageKey("example.inspect")
+    package static let exampleInspect = MessageKey("example.inspect")
     /// Describe many files as JSON, for scripts.
-    public static let exampleInspectJSON = MessageKey("example.inspect.json")
+    package static let exampleInspectJSON = MessageKey("example.inspect.json")
     /// List the formats Ferry reads and writes, with their extensions and options.
-    public static let exampleFormats = MessageKey("example.formats")
+    package static let exampleFormats = MessageKey("example.formats")
     /// input
-    public static let placeholderInput = MessageKey("placeholder.input")
+    package static let placeholderInput = MessageKey("placeholder.input")
     /// output
-    public static let placeholderOutput = MessageKey("placeholder.output")
+    package static let placeholderOutput = MessageKey("placeholder.output")
     /// file
-    public static let placeholderFile = MessageKey("placeholder.file")
+    package static let placeholderFile = MessageKey("placeholder.file")
     /// format
-    public static let placeholderFormat = MessageKey("placeholder.format")
+    package static let placeholderFormat = MessageKey("placeholder.format")
     /// kind
-    public static let placeholderKind = MessageKey("placeholder.kind")
+    package static let placeholderKind = MessageKey("placeholder.kind")
     /// dir
-    public static let placeholderDir = MessageKey("placeholder.dir")
+    package static let placeholderDir = MessageKey("placeholder.dir")
     /// n
-    public static let placeholderN = MessageKey("placeholder.n")
+    package static let placeholderN = MessageKey("placeholder.n")
     /// language
-    public static let placeholderLanguage = MessageKey("placeholder.language")
+    package static let placeholderLanguage = MessageKey("placeholder.language")
     /// char
-    public static let placeholderChar = MessageKey("placeholder.char")
+    package static let placeholderChar = MessageKey("placeholder.char")
     /// name
-    public static let placeholderName = MessageKey("placeholder.name")
+    package static let placeholderName = MessageKey("placeholder.name")
     /// encoding
-    public static let placeholderEncoding = MessageKey("placeholder.encoding")
+    package static let placeholderEncoding = MessageKey("placeholder.encoding")
     /// ending
-    public static let placeholderEnding = MessageKey("placeholder.ending")
+    package static let placeholderEnding = MessageKey("placeholder.ending")
     /// policy
-    public static let placeholderPolicy = MessageKey("placeholder.policy")
+    package static let placeholderPolicy = MessageKey("placeholder.policy")
     /// style
-    public static let placeholderStyle = MessageKey("placeholder.style")
+    package static let placeholderStyle = MessageKey("placeholder.style")
     /// one ASCII character other than a line break or the quote, tab, or \xHH
-    public static let expectedDelimiter = MessageKey("expected.delimiter")
+    package static let expectedDelimiter = MessageKey("expected.delimiter")
     /// tabs
-    public static let csvDelimiterTab = MessageKey("csv.delimiter.tab")
+    package static let csvDelimiterTab = MessageKey("csv.delimiter.tab")
     /// spaces
-    public static let csvDelimiterSpace = MessageKey("csv.delimiter.space")
+    package static let csvDelimiterSpace = MessageKey("csv.delimiter.space")
     /// CSV and TSV: the text that stands for null, such as \N: null is written as it, and a cell holding it reads as null.
-    public static let optionCSVNull = MessageKey("option.csv.null")
+    package static let optionCSVNull = MessageKey("option.csv.null")
     /// CSV and TSV: how cells holding arrays and objects are read: text (default) keeps their JSON text as a string, json reads them as values.
-    public static let optionCSVNested = MessageKey("option.csv.nested")
+    package static let optionCSVNested = MessageKey("option.csv.nested")
     /// CSV and TSV: typed numbers have a decimal comma (1,50) and may group thousands with a point or a space (1.234,50), as European spreadsheets export them, usually with --delimiter ';'.
-    public static let optionCSVDecimalComma = MessageKey("option.csv.decimalComma")
+    package static let optionCSVDecimalComma = MessageKey("option.csv.decimalComma")
     /// CSV and TSV: keep the columns no kind or schema types as text. By default a column whose every cell is a JSON integer, a JSON number, or true/false is read as one, and its empty cells as null.
-    public static let optionCSVNoInfer = MessageKey("option.csv.noInfer")
+    package static let optionCSVNoInfer = MessageKey("option.csv.noInfer")
     /// Which archived classes are which kinds of record, or images, as NAME=product, NAME=book or NAME=image, separated by commas (Product, Book, UIImage and *.Product, *.Book, *.UIImage are known).
-    public static let optionArchiveClassMap = MessageKey("option.archive.classMap")
+    package static let optionArchiveClassMap = MessageKey("option.archive.classMap")
     /// The class name every archived record gets (default: the record's own $class; without one, GameStoreiOS.Product for products, BookStore.Book for books and NSDictionary for others).
-    public static let optionArchiveClassName = MessageKey("option.archive.className")
+    package static let optionArchiveClassName = MessageKey("option.archive.className")
     /// Excel workbook: the sheet to read, by name or by its place (1 is the first); when writing, the sheet's name (default: after the kind).
-    public static let optionXlsxSheet = MessageKey("option.xlsx.sheet")
+    package static let optionXlsxSheet = MessageKey("option.xlsx.sheet")
     /// NAME=product, NAME=book or NAME=image, separated by commas
-    public static let expectedClassMap = MessageKey("expected.classMap")
+    package static let expectedClassMap = MessageKey("expected.classMap")
     /// List the records of a data file: index, key, main fields and photo.
-    public static let listAbstract = MessageKey("list.abstract")
+    package static let listAbstract = MessageKey("list.abstract")
     /// Add a record to a data file, in place, in the file's own format and layout.
-    public static let addAbstract = MessageKey("add.abstract")
+    package static let addAbstract = MessageKey("add.abstract")
     /// Change one record of a data file in place, keeping the file's format and layout.
-    public static let editAbstract = MessageKey("edit.abstract")
+    package static let editAbstract = MessageKey("edit.abstract")
     /// Remove one record from a data file, in place.
-    public static let removeAbstract = MessageKey("remove.abstract")
+    package static let removeAbstract = MessageKey("remove.abstract")
     /// The data file to list.
-    public static let listArgumentFile = MessageKey("list.argument.file")
+    package static let listArgumentFile = MessageKey("list.argument.file")
     /// The data file, changed in place (through a symbolic link, its target).
-    public static let editArgumentFile = MessageKey("edit.argument.file")
+    package static let editArgumentFile = MessageKey("edit.argument.file")
     /// The record: its number, counted from 1 as validate counts, or its key (a product's sku or name; a book's isbn, or title / author; see --key).
-    public static let editArgumentRecord = MessageKey("edit.argument.record")
+    package static let editArgumentRecord = MessageKey("edit.argument.record")
     /// How to write the list: text, a table for people (the default), or json, one object for programs.
-    public static let listOptionReport = MessageKey("list.option.report")
+    package static let listOptionReport = MessageKey("list.option.report")
     /// Set a field, as FIELD=VALUE; the value is typed by the field's rule (price is a number, pages an integer, readThisBook a boolean). Repeat for more fields.
-    public static let editOptionSet = MessageKey("edit.option.set")
+    package static let editOptionSet = MessageKey("edit.option.set")
     /// Remove a field from the record. Repeat for more fields.
-    public static let editOptionUnset = MessageKey("edit.option.unset")
+    package static let editOptionUnset = MessageKey("edit.option.unset")
     /// The record's photo: a PNG or JPEG file, stored as the format stores photos.
-    public static let editOptionPhoto = MessageKey("edit.option.photo")
+    package static let editOptionPhoto = MessageKey("edit.option.photo")
     /// Remove the record's photo.
-    public static let editOptionNoPhoto = MessageKey("edit.option.noPhoto")
+    package static let editOptionNoPhoto = MessageKey("edit.option.noPhoto")
     /// The fields a record is looked up by, separated by commas (default: the kind's key, as merge has it).
-    public static let editOptionKey = MessageKey("edit.option.key")
+    package static let editOptionKey = MessageKey("edit.option.key")
     /// The file's format, when neither its content nor its name says it.
-    public static let editOptionFrom = MessageKey("edit.option.from")
+    package static let editOptionFrom = MessageKey("edit.option.from")
     /// What the records are: product, book or generic (default: inferred from the fields); edits are checked against its rules.
-    public static let editOptionKind = MessageKey("edit.option.kind")
+    package static let editOptionKind = MessageKey("edit.option.kind")
     /// Check edits against this JSON Schema instead of the kind's rules.
-    public static let editOptionSchema = MessageKey("edit.option.schema")
+    package static let editOptionSchema = MessageKey("edit.option.schema")
     /// %1$@: record %2$@ was added
-    public static let editAdded = MessageKey("edit.added")
+    package static let editAdded = MessageKey("edit.added")
     /// %1$@: record %2$@ was changed
-    public static let editEdited = MessageKey("edit.edited")
+    package static let editEdited = MessageKey("edit.edited")
     /// %1$@: record %2$@ was removed
-    public static let editRemoved = MessageKey("edit.removed")
+    package static let editRemoved = MessageKey("edit.removed")
     /// #
-    public static let listColumnIndex = MessageKey("list.column.index")
+    package static let listColumnIndex = MessageKey("list.column.index")
     /// key
-    public static let listColumnKey = MessageKey("list.column.key")
+    package static let listColumnKey = MessageKey("list.column.key")
     /// photo
-    public static let listColumnPhoto = MessageKey("list.column.photo")
+    package static let listColumnPhoto = MessageKey("list.column.photo")
     /// List the records of a file, fitted to the terminal's width.
-    public static let exampleList = MessageKey("example.list")
+    package static let exampleList = MessageKey("example.list")
     /// List the records as JSON, for scripts.
-    public static let exampleListJSON = MessageKey("example.list.json")
+    package static let exampleListJSON = MessageKey("example.list.json")
     /// Add a product; the price is typed as a number.
-    public static let exampleAdd = MessageKey("example.add")
+    package static let exampleAdd = MessageKey("example.add")
     /// Add a product with its photo.
-    public static let exampleAddPhoto = MessageKey("example.add.photo")
+    package static let exampleAddPhoto = MessageKey("example.add.photo")
     /// Change the price of record 2.
-    public static let exampleEdit = MessageKey("example.edit")
+    package static let exampleEdit = MessageKey("example.edit")
     /// Give the product named Wii a new photo.
-    public static let exampleEditKey = MessageKey("example.edit.key")
+    package static let exampleEditKey = MessageKey("example.edit.key")
     /// Remove a field from the first book.
-    public static let exampleEditUnset = MessageKey("example.edit.unset")
+    package static let exampleEditUnset = MessageKey("example.edit.unset")
     /// Remove record 3.
-    public static let exampleRemove = MessageKey("example.remove")
+    package static let exampleRemove = MessageKey("example.remove")
     /// Remove a book by its title and author.
-    public static let exampleRemoveKey = MessageKey("example.remove.key")
+    package static let exampleRemoveKey = MessageKey("example.remove.key")
     /// record
-    public static let placeholderRecord = MessageKey("placeholder.record")
+    package static let placeholderRecord = MessageKey("placeholder.record")
     /// field=value
-    public static let placeholderAssignment = MessageKey("placeholder.assignment")
+    package static let placeholderAssignment = MessageKey("placeholder.assignment")
     /// field
-    public static let placeholderField = MessageKey("placeholder.field")
+    package static let placeholderField = MessageKey("placeholder.field")
     /// fields
-    public static let placeholderFields = MessageKey("placeholder.fields")
+    package static let placeholderFields = MessageKey("placeholder.fields")
     /// Merge datasets of one kind into one, matching records by key, in first-seen order.
-    public static let mergeAbstract = MessageKey("merge.abstract")
+    package static let mergeAbstract = MessageKey("merge.abstract")
     /// The files to merge, in any formats and mixes of formats; - reads standard input.
-    public static let mergeArgumentInput = MessageKey("merge.argument.input")
+    package static let mergeArgumentInput = MessageKey("merge.argument.input")
     /// The file to write (required); - writes standard output. Its format comes from the extension, or from --to.
-    public static let mergeOptionOutput = MessageKey("merge.option.output")
+    package static let mergeOptionOutput = MessageKey("merge.option.output")
     /// The key fields, separated by commas (default: a product's sku when every record has one, else its name; a book's isbn when every record has one, else title and author).
-    public static let mergeOptionKey = MessageKey("merge.option.key")
+    package static let mergeOptionKey = MessageKey("merge.option.key")
     /// What to do when records of one key differ: keep the one read first (default), keep the one read last (at the place of the first), or fail and write nothing.
-    public static let mergeOptionOnConflict = MessageKey("merge.option.onConflict")
+    package static let mergeOptionOnConflict = MessageKey("merge.option.onConflict")
     /// Write the whole report, every conflict with its differing fields, to this file; - writes standard output.
-    public static let mergeOptionReport = MessageKey("merge.option.report")
+    package static let mergeOptionReport = MessageKey("merge.option.report")
     /// The form of the report: text (default) or json (see Formats/merge-report.schema.json).
-    public static let mergeOptionReportFormat = MessageKey("merge.option.reportFormat")
+    package static let mergeOptionReportFormat = MessageKey("merge.option.reportFormat")
     /// The memory the merge's records may take, in bytes or with K, M or G (default 1G); beyond it they are sorted in runs on disk.
-    public static let mergeOptionMemory = MessageKey("merge.option.memory")
+    package static let mergeOptionMemory = MessageKey("merge.option.memory")
     /// Replace the output and the report if they exist.
-    public static let mergeOptionForce = MessageKey("merge.option.force")
+    package static let mergeOptionForce = MessageKey("merge.option.force")
     /// a size in bytes, optionally with K, M or G (such as 512M)
-    public static let expectedSize = MessageKey("expected.size")
+    package static let expectedSize = MessageKey("expected.size")
     /// Merge an app archive, a CSV export and a JSON feed into one JSON file, by the default key.
-    public static let exampleMerge = MessageKey("example.merge")
+    package static let exampleMerge = MessageKey("example.merge")
     /// Write a draft 2020-12 JSON Schema drawn from data: types, required fields, enums, ranges, formats and unique fields, for you to review and commit.
-    public static let schemaAbstract = MessageKey("schema.abstract")
+    package static let schemaAbstract = MessageKey("schema.abstract")
     /// What to do: infer.
-    public static let schemaArgumentAction = MessageKey("schema.argument.action")
+    package static let schemaArgumentAction = MessageKey("schema.argument.action")
     /// The files whose records the schema describes, taken together; - reads standard input.
-    public static let schemaArgumentInput = MessageKey("schema.argument.input")
+    package static let schemaArgumentInput = MessageKey("schema.argument.input")
     /// Write the schema to this file, replaced only once it is complete, instead of standard output.
-    public static let schemaOptionOutput = MessageKey("schema.option.output")
+    package static let schemaOptionOutput = MessageKey("schema.option.output")
     /// Replace the output file if it exists.
-    public static let schemaOptionForce = MessageKey("schema.option.force")
+    package static let schemaOptionForce = MessageKey("schema.option.force")
     /// Draft a schema from a file, review it, then check the file against it in CI.
-    public static let exampleSchemaInfer = MessageKey("example.schemaInfer")
+    package static let exampleSchemaInfer = MessageKey("example.schemaInfer")
     /// Merge books by title and author, keep the last of each, and write a JSON report.
-    public static let exampleMergeKey = MessageKey("example.merge.key")
+    package static let exampleMergeKey = MessageKey("example.merge.key")
     /// %1$@: key %2$@ differs from %3$@ (kept: %4$@)
-    public static let mergeConflict = MessageKey("merge.conflict")
+    package static let mergeConflict = MessageKey("merge.conflict")
     ///   field '%1$@': %2$@ / %3$@
-    public static let mergeDifference = MessageKey("merge.difference")
+    package static let mergeDifference = MessageKey("merge.difference")
     /// (missing)
-    public static let mergeMissing = MessageKey("merge.missing")
+    package static let mergeMissing = MessageKey("merge.missing")
     /// %1$@ (record %2$@)
-    public static let mergePlaceRecord = MessageKey("merge.place.record")
+    package static let mergePlaceRecord = MessageKey("merge.place.record")
     /// %1$@ read from %2$@, %3$@ written (key: %4$@): %5$@, %6$@, %7$@.
-    public static let mergeSummary = MessageKey("merge.summary")
+    package static let mergeSummary = MessageKey("merge.summary")
     /// %1$@ read from %2$@ (key: %3$@): %4$@; nothing was written.
-    public static let mergeSummaryNotWritten = MessageKey("merge.summary.notWritten")
+    package static let mergeSummaryNotWritten = MessageKey("merge.summary.notWritten")
     /// none
-    public static let mergeKeyNone = MessageKey("merge.key.none")
+    package static let mergeKeyNone = MessageKey("merge.key.none")
     /// Cut a CSV, TSV, JSON Lines or JSON array file into byte ranges that begin at record boundaries, for convert and validate to read one each.
-    public static let planAbstract = MessageKey("plan.abstract")
+    package static let planAbstract = MessageKey("plan.abstract")
     /// The file to plan (not standard input, not gzip).
-    public static let planArgumentInput = MessageKey("plan.argument.input")
+    package static let planArgumentInput = MessageKey("plan.argument.input")
     /// How many shards to cut the file into (some may be empty when there are fewer records).
-    public static let planOptionShards = MessageKey("plan.option.shards")
+    package static let planOptionShards = MessageKey("plan.option.shards")
     /// The form of the plan: json, the shape Formats/plan.schema.json documents.
-    public static let planOptionReport = MessageKey("plan.option.report")
+    package static let planOptionReport = MessageKey("plan.option.report")
     /// Read one shard of the input: the plan ferry plan wrote (with --shard).
-    public static let optionShardPlan = MessageKey("option.shard.plan")
+    package static let optionShardPlan = MessageKey("option.shard.plan")
     /// The shard of --plan to read, from 0.
-    public static let optionShardShard = MessageKey("option.shard.shard")
+    package static let optionShardShard = MessageKey("option.shard.shard")
     /// Read only the bytes START:END of the input, which begin at a record boundary (with --first-record and --first-line).
-    public static let optionShardRange = MessageKey("option.shard.range")
+    package static let optionShardRange = MessageKey("option.shard.range")
     /// With --range: the number of the range's first record in the whole file (default 1).
-    public static let optionShardFirstRecord = MessageKey("option.shard.firstRecord")
+    package static let optionShardFirstRecord = MessageKey("option.shard.firstRecord")
     /// With --range: the line START is on in the whole file (default 1).
-    public static let optionShardFirstLine = MessageKey("option.shard.firstLine")
+    package static let optionShardFirstLine = MessageKey("option.shard.firstLine")
     /// CSV and TSV output of a shard: auto writes the header row in the first shard only, always in every shard, never in none.
-    public static let optionShardHeader = MessageKey("option.shard.header")
+    package static let optionShardHeader = MessageKey("option.shard.header")
     /// The inputs are the json reports of a file's shards, in order: combine them into the report one run over the whole file gives.
-    public static let validateOptionCombine = MessageKey("validate.option.combine")
+    package static let validateOptionCombine = MessageKey("validate.option.combine")
     /// check (the default): every photo reference must name a PNG or JPEG file in the input's folder, as convert needs it to embed it. skip: the photos are elsewhere, so no file is read.
-    public static let validateOptionPhotos = MessageKey("validate.option.photos")
+    package static let validateOptionPhotos = MessageKey("validate.option.photos")
     /// assert (the default): a string must match the format its schema names (date, email, uri, ipv4, uuid, …). annotate: formats only describe, as JSON Schema's default says, and are not checked. A format Ferry does not know is an error either way.
-    public static let validateOptionFormats = MessageKey("validate.option.formats")
+    package static let validateOptionFormats = MessageKey("validate.option.formats")
     /// Count every warning as an error: it is reported as one, and the exit status is 1.
-    public static let validateOptionStrict = MessageKey("validate.option.strict")
+    package static let validateOptionStrict = MessageKey("validate.option.strict")
     /// With --schema: when no branch of an anyOf or oneOf passes, report every branch's errors (at most 100 for each such keyword), not only those of the branch that came closest.
-    public static let validateOptionVerbose = MessageKey("validate.option.verbose")
+    package static let validateOptionVerbose = MessageKey("validate.option.verbose")
     /// START:END, two byte offsets
-    public static let expectedRange = MessageKey("expected.range")
+    package static let expectedRange = MessageKey("expected.range")
     /// Cut a CSV file into 4 shards, then convert shard 2 of them.
-    public static let examplePlan = MessageKey("example.plan")
+    package static let examplePlan = MessageKey("example.plan")
     /// Combine the reports of validated shards into one, as JUnit.
-    public static let exampleValidateCombine = MessageKey("example.validateCombine")
+    package static let exampleValidateCombine = MessageKey("example.validateCombine")
 
     /// Every key above, in the catalog's order.
     static let all: [MessageKey] = [
@@ -910,37 +910,37 @@ extension MessageKey {
 
 extension PluralKey {
     /// %1$@ records written to %2$@ (%3$@).
-    public static let convertDone = PluralKey("convert.done")
+    package static let convertDone = PluralKey("convert.done")
     /// the report is partial: checking stopped at %1$@ (see --max-errors), and %2$@ were not checked
-    public static let validatePartial = PluralKey("validate.partial")
+    package static let validatePartial = PluralKey("validate.partial")
     /// %1$@ errors
-    public static let validateCountErrors = PluralKey("validate.count.errors")
+    package static let validateCountErrors = PluralKey("validate.count.errors")
     /// %1$@ warnings
-    public static let validateCountWarnings = PluralKey("validate.count.warnings")
+    package static let validateCountWarnings = PluralKey("validate.count.warnings")
     /// %1$@ files
-    public static let validateCountFiles = PluralKey("validate.count.files")
+    package static let validateCountFiles = PluralKey("validate.count.files")
     /// %1$@ records
-    public static let validateCountRecords = PluralKey("validate.count.records")
+    package static let validateCountRecords = PluralKey("validate.count.records")
     /// %1$@ records valid
-    public static let validateCountValidRecords = PluralKey("validate.count.validRecords")
+    package static let validateCountValidRecords = PluralKey("validate.count.validRecords")
     /// %1$@ numbers in field '%2$@' were rounded.
-    public static let convertLossNumberRounded = PluralKey("convert.loss.numberRounded")
+    package static let convertLossNumberRounded = PluralKey("convert.loss.numberRounded")
     /// %1$@ nulls in field '%2$@' were left out.
-    public static let convertLossNullDropped = PluralKey("convert.loss.nullDropped")
+    package static let convertLossNullDropped = PluralKey("convert.loss.nullDropped")
     /// %1$@ nulls in field '%2$@' were written as empty cells.
-    public static let convertLossNullAsEmpty = PluralKey("convert.loss.nullAsEmpty")
+    package static let convertLossNullAsEmpty = PluralKey("convert.loss.nullAsEmpty")
     /// %1$@ arrays or objects in field '%2$@' were written as JSON text.
-    public static let convertLossNestedAsJSON = PluralKey("convert.loss.nestedAsJSON")
+    package static let convertLossNestedAsJSON = PluralKey("convert.loss.nestedAsJSON")
     /// %1$@ objects repeated the name '%2$@'.
-    public static let convertLossDuplicateName = PluralKey("convert.loss.duplicateName")
+    package static let convertLossDuplicateName = PluralKey("convert.loss.duplicateName")
     /// %1$@, %2$@ bytes
-    public static let listPhotoBytes = PluralKey("list.photoBytes")
+    package static let listPhotoBytes = PluralKey("list.photoBytes")
     /// %1$@ identical duplicates merged
-    public static let mergeCountIdentical = PluralKey("merge.count.identical")
+    package static let mergeCountIdentical = PluralKey("merge.count.identical")
     /// %1$@ conflicts resolved by %2$@
-    public static let mergeCountResolved = PluralKey("merge.count.resolved")
+    package static let mergeCountResolved = PluralKey("merge.count.resolved")
     /// %1$@ records without a key kept as they are
-    public static let mergeCountWithoutKey = PluralKey("merge.count.withoutKey")
+    package static let mergeCountWithoutKey = PluralKey("merge.count.withoutKey")
 
     /// Every key above, in the catalog's order.
     static let all: [PluralKey] = [

@@ -51,7 +51,7 @@ public enum Photo {
 
     /// Appends the `data:` URI of `bytes` to `out`, base64-encoding them in
     /// place: writers call it for every inline photo.
-    public static func appendDataURI(_ bytes: UnsafeRawBufferPointer, to out: inout WriteBuffer) {
+    package static func appendDataURI(_ bytes: UnsafeRawBufferPointer, to out: inout WriteBuffer) {
         out.append("data:")
         var mediaType = imageType(of: bytes).mediaType
         mediaType.withUTF8 { out.append($0) }

@@ -24,7 +24,7 @@
 
 /// One cell of a raw record. It holds no references, so arrays of cells are
 /// filled, copied and emptied without reference counting.
-public enum RawValue {
+package enum RawValue {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -44,7 +44,7 @@ public enum RawValue {
 
     /// The name of the cell's type, as `Value.typeName` gives it; nil for
     /// `.other`, whose value knows.
-    public var typeName: String? {
+    package var typeName: String? {
         switch self {
         case .null: "null"
         case .bool: "bool"
@@ -65,32 +65,32 @@ public enum RawValue {
 /// A record whose cells may borrow the reader's bytes. See `RawValue`. All
 /// of it is borrowed: valid only during the call that hands it out, which
 /// spares a reference count per record and per array.
-public struct RawRecord {
+package struct RawRecord {
     /// Borrowed like the rest: a reader makes a raw record for every
     /// record, and a counted reference would count twice a record.
-    public var fields: FieldList { Unmanaged<FieldList>.fromOpaque(fieldsAddress).takeUnretainedValue() }
+    package var fields: FieldList { Unmanaged<FieldList>.fromOpaque(fieldsAddress).takeUnretainedValue() }
     /// Where `fields` is (`RawRecord.address(of:)`). What a consumer
     /// worked out for a list it keeps, it finds again by comparing this
     /// with the list's address: `record.fields === list` would count a
     /// reference to each.
-    public let fieldsAddress: UnsafeRawPointer
-    public let values: UnsafeBufferPointer<RawValue>
+    package let fieldsAddress: UnsafeRawPointer
+    package let values: UnsafeBufferPointer<RawValue>
     /// The values `.other` cells point at; it may hold more than this record's.
-    public let others: UnsafeBufferPointer<Value>
-    public let origin: RecordOrigin
+    package let others: UnsafeBufferPointer<Value>
+    package let origin: RecordOrigin
     /// The length of the record's line in the input, its line feed
     /// included, when those bytes are the ones the JSON Lines writer
     /// writes for the record (`JSONReader` knows: a compact line of plain
     /// keys, strings without escapes, numbers as it prints them); else 0.
     /// A copy can then take the input's bytes as they are.
-    public let lineAsWritten: Int
+    package let lineAsWritten: Int
     /// Whether the line of `lineAsWritten` is the writer's bytes only once
     /// the whitespace between its tokens is dropped (`JSONText.Compactor`):
     /// a spaced line, as Python's `json.dumps` writes, or one that ends
     /// with CR LF.
-    public let lineIsSpaced: Bool
+    package let lineIsSpaced: Bool
 
-    public init(
+    package init(
         fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
         origin: RecordOrigin, lineAsWritten: Int = 0, lineIsSpaced: Bool = false
     ) {
@@ -106,7 +106,7 @@ public struct RawRecord {
     /// so that callers in other modules get it specialized (no generic
     /// metadata looked up per record).
     @inlinable @inline(__always)
-    public static func with<Success, Failure: Error>(
+    package static func with<Success, Failure: Error>(
         fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: [Value], origin: RecordOrigin,
         lineAsWritten: Int = 0, lineIsSpaced: Bool = false, _ body: (RawRecord) throws(Failure) -> Success
     ) throws(Failure) -> Success {
@@ -128,7 +128,7 @@ public struct RawRecord {
     /// Calls `body` with a record's values as a raw record whose cells all
     /// point at them.
     @inlinable
-    public static func with<Success, Failure: Error>(
+    package static func with<Success, Failure: Error>(
         _ record: Record, _ body: (RawRecord) throws(Failure) -> Success
     ) throws(Failure) -> Success {
         let cells = record.values.indices.map(RawValue.other)
@@ -142,12 +142,12 @@ public struct RawRecord {
 
     /// The address of a field list, as `fieldsAddress` holds it.
     @inlinable @inline(__always)
-    public static func address(of fields: FieldList) -> UnsafeRawPointer {
+    package static func address(of fields: FieldList) -> UnsafeRawPointer {
         UnsafeRawPointer(Unmanaged.passUnretained(fields).toOpaque())
     }
 
     /// The cell at `index` as a `Value`, copying borrowed text.
-    public func value(at index: Int) -> Value {
+    package func value(at index: Int) -> Value {
         switch values[index] {
         case .null: .null
         case .bool(let flag): .bool(flag)
@@ -161,7 +161,7 @@ public struct RawRecord {
     }
 
     /// The record with its text copied out, safe to keep.
-    public func record() -> Record {
+    package func record() -> Record {
         Record(fields: fields, values: values.indices.map(value(at:)), origin: origin)
     }
 }
@@ -173,29 +173,29 @@ public struct RawRecord {
 ///
 /// A copy shares the memory; owners swap it in and out (see
 /// `RawRecordBuffers`). Nothing is allocated before the first append.
-public struct RawCellBuffer {
+package struct RawCellBuffer {
     @usableFromInline var start: UnsafeMutablePointer<RawValue>?
     @usableFromInline var room = 0
     @usableFromInline var filled = 0
 
-    public init() {}
+    package init() {}
 
-    public func deallocate() { start?.deallocate() }
+    package func deallocate() { start?.deallocate() }
 
-    @inlinable public var count: Int { filled }
+    @inlinable package var count: Int { filled }
 
     /// The cells, borrowed: valid until the next change.
-    @inlinable public var cells: UnsafeBufferPointer<RawValue> { UnsafeBufferPointer(start: start, count: filled) }
+    @inlinable package var cells: UnsafeBufferPointer<RawValue> { UnsafeBufferPointer(start: start, count: filled) }
 
     @inlinable @inline(__always)
-    public mutating func append(_ cell: RawValue) {
+    package mutating func append(_ cell: RawValue) {
         if filled == room { grow() }
         (start.unsafelyUnwrapped + filled).initialize(to: cell)
         filled += 1
     }
 
     @inlinable @inline(__always)
-    public mutating func removeAll() { filled = 0 }
+    package mutating func removeAll() { filled = 0 }
 
     @usableFromInline mutating func grow() {
         let grown = UnsafeMutablePointer<RawValue>.allocate(capacity: max(room * 2, 16))
@@ -215,18 +215,18 @@ public struct RawCellBuffer {
 ///     var buffers = RawRecordBuffers()
 ///     swap(&buffers, &self.buffers)
 ///     defer { swap(&buffers, &self.buffers) }
-public struct RawRecordBuffers {
-    public var cells = RawCellBuffer()
-    public var others: [Value] = []
+package struct RawRecordBuffers {
+    package var cells = RawCellBuffer()
+    package var others: [Value] = []
 
-    public init() {}
+    package init() {}
 
     /// Frees the cells' memory; the owner's `deinit` calls it.
-    public func deallocate() { cells.deallocate() }
+    package func deallocate() { cells.deallocate() }
 
     /// Empties both, keeping their memory.
     @inlinable
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         cells.removeAll()
         // Most records have no other values, and emptying an empty array
         // still costs a call through `replaceSubrange`.
@@ -235,14 +235,14 @@ public struct RawRecordBuffers {
 
     /// Adds `value` to `others` and a cell that points at it.
     @inlinable
-    public mutating func append(other value: Value) {
+    package mutating func append(other value: Value) {
         others.append(value)
         cells.append(.other(others.count - 1))
     }
 
     /// Calls `body` with the raw record these buffers hold.
     @inlinable @inline(__always)
-    public func withRecord<Success, Failure: Error>(
+    package func withRecord<Success, Failure: Error>(
         fields: FieldList, origin: RecordOrigin, lineAsWritten: Int = 0, lineIsSpaced: Bool = false,
         _ body: (RawRecord) throws(Failure) -> Success
     ) throws(Failure) -> Success {
@@ -253,7 +253,7 @@ public struct RawRecordBuffers {
 }
 
 /// A reader that can hand out its records in place.
-public protocol RawRecordReader: RecordReader {
+package protocol RawRecordReader: RecordReader {
     /// Reads the records the reader has at hand, at least one unless the
     /// input has ended, and calls `body` with each in turn. The records and
     /// their text are valid only during that call.
@@ -264,7 +264,7 @@ public protocol RawRecordReader: RecordReader {
 }
 
 /// A writer that can write raw records as they come.
-public protocol RawRecordWriter: RecordWriter {
+package protocol RawRecordWriter: RecordWriter {
     /// Writes `record`, which is valid only during the call; the output is
     /// the same as `write(record.record())` would give.
     func writeRaw(_ record: RawRecord) throws(FerryError)

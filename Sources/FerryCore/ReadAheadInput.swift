@@ -12,16 +12,16 @@ import Synchronization
 /// The thread starts at the first read. Once it has, the input is touched
 /// only by that thread, until the end, an error, or the read-ahead input is
 /// freed, which stops it.
-public final class ReadAheadInput: ByteInput {
-    public let name: String
-    public let sizeHint: Int?
+package final class ReadAheadInput: ByteInput {
+    package let name: String
+    package let sizeHint: Int?
     private let state: State
     private var current: [UInt8] = []
     private var offset = 0
     private var started = false
     private var finished = false
 
-    public init(_ input: any ByteInput, blockSize: Int = 1 << 20, depth: Int = 3) {
+    package init(_ input: any ByteInput, blockSize: Int = 1 << 20, depth: Int = 3) {
         name = input.name
         sizeHint = input.sizeHint
         state = State(input: input, blockSize: blockSize, depth: depth)
@@ -29,7 +29,7 @@ public final class ReadAheadInput: ByteInput {
 
     deinit { state.cancel() }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
         guard buffer.count > 0, !finished else { return 0 }
         if !started {
             started = true

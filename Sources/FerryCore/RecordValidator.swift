@@ -6,7 +6,7 @@
 /// schema's full check only for the fields whose rule has other
 /// constraints. It looks the plan's fields up once per field list, not once
 /// per record. Its errors are the first that `Schema.check` reports.
-public struct RecordValidator {
+package struct RecordValidator {
     /// The schema's plan, shared by copies: read on the way to an error or
     /// the full check.
     private let plan: ValidatorPlan
@@ -30,11 +30,11 @@ public struct RecordValidator {
     private var positionsAddress: UnsafeRawPointer?
 
     /// A validator of the kind's built-in schema.
-    public init(kind: RecordKind) {
+    package init(kind: RecordKind) {
         self.init(schema: kind.schema)
     }
 
-    public init(schema: Schema) {
+    package init(schema: Schema) {
         plan = ValidatorPlan(schema)
         checks = plan.rules.map { (ValidatorPlan.Check($0), $0.required) }
         checksOtherFields = schema.otherFieldsRule != nil
@@ -43,12 +43,12 @@ public struct RecordValidator {
     }
 
     /// The schema the validator checks against.
-    public var schema: Schema { plan.schema }
+    package var schema: Schema { plan.schema }
 
     /// - Throws: the first rule `record` breaks, located at `location` and
     ///   the field: `record.missingField`, `record.emptyField`,
     ///   `record.wrongType`, `record.negative`, or another keyword's `schema.*` code.
-    public mutating func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
+    package mutating func validate(_ record: Record, at location: SourceLocation) throws(FerryError) {
         guard !checksNothing else { return }
         if checksWholeRecord {
             if let error = plan.schema.firstError(in: record, at: location) { throw error }
@@ -85,7 +85,7 @@ public struct RecordValidator {
 
     /// Checks a raw record as `validate(_:at:)` checks a record. The error
     /// names the field; the caller adds where the record is.
-    public mutating func validate(_ record: RawRecord) throws(FerryError) {
+    package mutating func validate(_ record: RawRecord) throws(FerryError) {
         guard !checksNothing else { return }
         if checksWholeRecord {
             if let error = plan.schema.firstError(in: record.record(), at: .unknown) { throw error }

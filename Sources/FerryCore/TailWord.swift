@@ -4,7 +4,7 @@ extension UnsafeRawBufferPointer {
     /// last), read with at most three loads rather than a byte at a time:
     /// the tail of a word-at-a-time hash.
     @inlinable @inline(__always)
-    public func tailWord(from index: Int) -> UInt64 {
+    package func tailWord(from index: Int) -> UInt64 {
         let left = count - index
         guard left > 0 else { return 0 }
         if count >= 8 {

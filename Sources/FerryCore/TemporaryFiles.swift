@@ -17,7 +17,7 @@ import Synchronization
 /// adding files, then emptied with `getdents64` and `unlinkat` system calls
 /// into a buffer set aside beforehand, and removed; such folders hold files
 /// only. The process does not exit while a handler cleans up.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     private static let capacity = 64
     nonisolated(unsafe) private static let table: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
@@ -51,7 +51,7 @@ public enum TemporaryFiles {
     /// SIGXFSZ (a write past `ulimit -f`) is ignored, so that the write fails
     /// with EFBIG and Ferry reports `io.writeFailed` and removes the temporary
     /// file, instead of dying with half a file.
-    public static func removeOnSignals() {
+    package static func removeOnSignals() {
         guard !installed else { return }
         installed = true
         _ = table
@@ -97,17 +97,17 @@ public enum TemporaryFiles {
     /// finish and end the process with the signal: the main thread calls this
     /// before `exit`, which would otherwise cut the cleanup short (another
     /// thread can fail, and the conversion end, while the handler runs).
-    public static func waitForSignalCleanup() {
+    package static func waitForSignalCleanup() {
         guard cleaning.load(ordering: .sequentiallyConsistent) else { return }
         while true { pause() }
     }
 
     /// Remembers the file at `path` until `forget` is called with the
     /// returned slot.
-    public static func remember(_ path: String) -> Int? { remember(path, folder: false) }
+    package static func remember(_ path: String) -> Int? { remember(path, folder: false) }
 
     /// Remembers a folder of files, removed with its files on a signal.
-    public static func remember(folder path: String) -> Int? { remember(path, folder: true) }
+    package static func remember(folder path: String) -> Int? { remember(path, folder: true) }
 
     private static func remember(_ path: String, folder: Bool) -> Int? {
         let utf8 = Array(path.utf8)
@@ -136,7 +136,7 @@ public enum TemporaryFiles {
         }
     }
 
-    public static func forget(_ slot: Int?) {
+    package static func forget(_ slot: Int?) {
         guard let slot else { return }
         slots.withLock { _ in table[slot] = nil }
     }

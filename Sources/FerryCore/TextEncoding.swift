@@ -38,7 +38,7 @@ public enum TextEncoding: String, Sendable, CaseIterable {
 }
 
 /// Windows-1252 (see `TextEncoding.windows1252`).
-public enum Windows1252 {
+package enum Windows1252 {
     /// The code points of bytes 0x80…0x9F; every other byte is the code
     /// point of the same number.
     static let high: [UInt32] = [
@@ -49,14 +49,14 @@ public enum Windows1252 {
 
     /// The code point of `byte`.
     @inline(__always)
-    public static func scalar(_ byte: UInt8) -> UInt32 {
+    package static func scalar(_ byte: UInt8) -> UInt32 {
         byte & 0xE0 == 0x80 ? high[Int(byte & 0x1F)] : UInt32(byte)
     }
 
     /// Whether `bytes`, which are not UTF-8, are likely Windows-1252 text:
     /// none of them is one of the five bytes Windows leaves undefined
     /// (0x81, 0x8D, 0x8F, 0x90, 0x9D), which a text Excel wrote never holds.
-    public static func fits(_ bytes: some Sequence<UInt8>) -> Bool {
+    package static func fits(_ bytes: some Sequence<UInt8>) -> Bool {
         !bytes.contains { $0 == 0x81 || $0 == 0x8D || $0 == 0x8F || $0 == 0x90 || $0 == 0x9D }
     }
 }

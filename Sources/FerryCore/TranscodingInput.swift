@@ -6,7 +6,7 @@ extension FerryError.Code {
 ///
 /// Offsets in later errors count the UTF-8 bytes this input produces; line
 /// and column are the same in either encoding.
-public final class TranscodingInput: ByteInput {
+package final class TranscodingInput: ByteInput {
     private let base: any ByteInput
     private let encoding: TextEncoding
     private var bigEndian: Bool
@@ -21,21 +21,21 @@ public final class TranscodingInput: ByteInput {
     private var chunkOffset = 0
     private var ended = false
 
-    public init(_ base: any ByteInput, encoding: TextEncoding) {
+    package init(_ base: any ByteInput, encoding: TextEncoding) {
         self.base = base
         self.encoding = encoding
         bigEndian = encoding != .utf16le
     }
 
-    public var name: String { base.name }
-    public var sizeHint: Int? { base.sizeHint }
+    package var name: String { base.name }
+    package var sizeHint: Int? { base.sizeHint }
 
     /// The input opened again and converted again from its start.
-    public func reopened() -> (any ByteInput)? {
+    package func reopened() -> (any ByteInput)? {
         base.reopened().map { TranscodingInput($0, encoding: encoding) }
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
         while pendingPosition == pending.count {
             if ended { return 0 }
             try convertChunk()

@@ -6,12 +6,12 @@ import Darwin
 
 /// Strict UTF-8 validation (RFC 3629): no overlong forms, no surrogates,
 /// nothing above U+10FFFF.
-public enum UTF8Validation {
+package enum UTF8Validation {
     /// The index of the first byte that does not start a valid sequence, or
     /// nil when `bytes[range]` is valid UTF-8.
     ///
     /// - Complexity: O(n), with an ASCII fast path.
-    public static func firstInvalidIndex(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    package static func firstInvalidIndex(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         var index = range.lowerBound
         let end = range.upperBound
         while index < end {
@@ -46,7 +46,7 @@ public enum UTF8Validation {
 
     /// Appends the UTF-8 encoding of `scalar`, which must be a valid scalar
     /// value (not a surrogate, at most U+10FFFF).
-    public static func append(scalar: UInt32, to output: inout [UInt8]) {
+    package static func append(scalar: UInt32, to output: inout [UInt8]) {
         switch scalar {
         case 0..<0x80:
             output.append(UInt8(scalar))
@@ -71,7 +71,7 @@ extension String {
     /// compares by canonical equivalence, under which `é` and `e` + U+0301
     /// are equal; keys and field names are compared by their bytes.
     @inlinable
-    public func hasSameBytes(as other: String) -> Bool {
+    package func hasSameBytes(as other: String) -> Bool {
         var left = self
         var right = other
         return left.withUTF8 { leftBytes in

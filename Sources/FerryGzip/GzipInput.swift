@@ -20,7 +20,7 @@ import FerryCore
 // ratio of expanded to compressed bytes once more than 64 MiB has come out.
 
 /// Inflates a gzip input as it is read, in flat memory.
-public final class GzipInput: ByteInput {
+package final class GzipInput: ByteInput {
     private enum State {
         case header(first: Bool)
         case body
@@ -44,29 +44,29 @@ public final class GzipInput: ByteInput {
     /// The first member's header: the file name it stores (Latin-1, as RFC
     /// 1952 has it), if any, and its modification time (seconds since 1970,
     /// 0 for none); known once reading has begun.
-    public private(set) var storedName: String?
-    public private(set) var storedTime: UInt32 = 0
+    package private(set) var storedName: String?
+    package private(set) var storedTime: UInt32 = 0
 
     /// Expansion past this is checked against the ratio limit.
     static let ratioFloor: UInt64 = 64 << 20
 
-    public init(_ base: any ByteInput, limits: ReadLimits = ReadLimits()) throws(FerryError) {
+    package init(_ base: any ByteInput, limits: ReadLimits = ReadLimits()) throws(FerryError) {
         self.base = base
         self.limits = limits
         inflater = try Inflater()
         compressed = [UInt8](repeating: 0, count: base.sizeHint.map { min(1 << 18, max($0, 64)) } ?? 1 << 18)
     }
 
-    public var name: String { base.name }
+    package var name: String { base.name }
     /// The expanded size is not known in advance.
-    public var sizeHint: Int? { nil }
+    package var sizeHint: Int? { nil }
 
     /// Whether `prefix` starts with the gzip magic number.
-    public static func isGzip(_ prefix: [UInt8]) -> Bool {
+    package static func isGzip(_ prefix: [UInt8]) -> Bool {
         prefix.count >= 2 && prefix[0] == 0x1F && prefix[1] == 0x8B
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int {
         guard buffer.count > 0 else { return 0 }
         while true {
             switch state {

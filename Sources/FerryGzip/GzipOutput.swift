@@ -4,7 +4,7 @@ import FerryCore
 /// Compresses what is written to it as one gzip member (RFC 1952) and hands
 /// the result to another output. `finish()` writes the trailer; it must be
 /// called once the last byte is written.
-public final class GzipOutput: ByteOutput {
+package final class GzipOutput: ByteOutput {
     private let base: any ByteOutput
     private var crc: UInt = 0
     private var size: UInt64 = 0
@@ -20,7 +20,7 @@ public final class GzipOutput: ByteOutput {
     ///     parallel, as pigz does.
     ///   - fileName: the name stored in the header (the output's name without `.gz`), if any.
     ///   - modified: the modification time stored in the header, in seconds since 1970; 0 for none.
-    public init(
+    package init(
         _ base: any ByteOutput, level: Int, jobs: Int = 1, fileName: String? = nil, modified: UInt32 = 0
     ) throws(FerryError) {
         self.base = base
@@ -42,9 +42,9 @@ public final class GzipOutput: ByteOutput {
         pending.release()
     }
 
-    public var name: String { base.name }
+    package var name: String { base.name }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
         crc = crc32(crc, start.assumingMemoryBound(to: Bytef.self), UInt32(bytes.count))
         size &+= UInt64(bytes.count)
@@ -52,7 +52,7 @@ public final class GzipOutput: ByteOutput {
     }
 
     /// Ends the deflate stream and writes the CRC-32 and size trailer.
-    public func finish() throws(FerryError) {
+    package func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
         try compressor.finish(emit: take)

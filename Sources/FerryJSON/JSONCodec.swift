@@ -3,7 +3,26 @@ import FerryCore
 /// JSON (RFC 8259): a top-level array of objects, streamed record by record,
 /// or a single object as one record.
 public struct JSONCodec: Codec {
-    public init() {}
+    /// How the writer lays out the array of records.
+    public enum Style: Sendable, Hashable {
+        /// One record a line, indented (the default).
+        case pretty
+        /// The whole array on one line (`--compact`).
+        case compact
+    }
+
+    /// How records are written; `--compact` on the command line asks for
+    /// `.compact` too.
+    public var style: Style
+    /// Where the array of records is, as an RFC 6901 pointer (`/products`);
+    /// nil for a document that is the array. `--records-at` overrides it.
+    public var recordsPointer: String?
+
+    /// The codec as the standard registry holds it: pretty, the whole document.
+    public init(style: Style = .pretty, recordsAt pointer: String? = nil) {
+        self.style = style
+        self.recordsPointer = pointer
+    }
 
     public let id = "json"
     public let extensions = ["json"]
@@ -24,6 +43,13 @@ public struct JSONCodec: Codec {
         return try JSONPointer(text)
     }
 
+    /// The pointer `--records-at` gives, else the codec's own.
+    /// - Throws: `json.invalidPointer`.
+    func pointer(_ context: ReadContext) throws(FerryError) -> JSONPointer? {
+        if let given = try Self.pointer(context) { return given }
+        return try recordsPointer.map { text throws(FerryError) in try JSONPointer(text) }
+    }
+
     /// `[` after optional whitespace is likely JSON; `{` could be JSON or JSON Lines.
     public func sniff(_ prefix: [UInt8]) -> SniffResult {
         switch JSONSniffing.firstSignificantByte(prefix) {
@@ -34,11 +60,12 @@ public struct JSONCodec: Codec {
     }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        JSONReader(input, layout: .document, context: context, pointer: try Self.pointer(context))
+        JSONReader(input, layout: .document, context: context, pointer: try pointer(context))
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        JSONWriter(output, style: context.options.flag("compact") ? .compact : .pretty, part: context.part)
+        let compact = style == .compact || context.options.flag("compact")
+        return JSONWriter(output, style: compact ? .compact : .pretty, part: context.part)
     }
 
     /// Any JSON text is well formed, scalars included.

@@ -9,9 +9,9 @@ import FerryCore
 /// New bytes copy the file's style from its records (see `JSONRecordMap`):
 /// the white space before a member, after a colon and before `}`, and
 /// between records. Values are written compact, as `JSONText` writes them.
-public final class JSONFileEditor: RecordFileEditor {
-    public private(set) var records: [Record]
-    public let keepsLayout = true
+package final class JSONFileEditor: RecordFileEditor {
+    package private(set) var records: [Record]
+    package let keepsLayout = true
     private var bytes: [UInt8]
     /// The map of `bytes`, made again after a splice when it is next needed.
     private var cachedMap: JSONRecordMap?
@@ -32,7 +32,7 @@ public final class JSONFileEditor: RecordFileEditor {
         self.format = format
     }
 
-    public func replace(at index: Int, with record: Record) throws(FerryError) {
+    package func replace(at index: Int, with record: Record) throws(FerryError) {
         let map = try self.map()
         let old = try mapped(map.records[index], in: map)
         let kept = old.members.map { record[$0.name] != nil }
@@ -68,7 +68,7 @@ public final class JSONFileEditor: RecordFileEditor {
         records[index] = record
     }
 
-    public func append(_ record: Record) throws(FerryError) {
+    package func append(_ record: Record) throws(FerryError) {
         let text = try text(of: record)
         let map = try self.map()
         switch map.shape {
@@ -92,7 +92,7 @@ public final class JSONFileEditor: RecordFileEditor {
         records.append(record)
     }
 
-    public func remove(at index: Int) throws(FerryError) {
+    package func remove(at index: Int) throws(FerryError) {
         let map = try self.map()
         let record = map.records[index]
         switch map.shape {
@@ -123,7 +123,7 @@ public final class JSONFileEditor: RecordFileEditor {
         records.remove(at: index)
     }
 
-    public func encoded() throws(FerryError) -> [UInt8] { bytes }
+    package func encoded() throws(FerryError) -> [UInt8] { bytes }
 
     // MARK: - Bytes
 

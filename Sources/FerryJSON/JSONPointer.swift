@@ -10,15 +10,15 @@ import FerryCore
 /// by its index (`0`, `12`: no sign, no leading zero). `~1` stands for `/`
 /// and `~0` for `~` in a name; any other `~` is malformed. The empty
 /// pointer is the whole document.
-public struct JSONPointer: Sendable, Hashable {
+package struct JSONPointer: Sendable, Hashable {
     /// The pointer as written, for messages.
-    public let text: String
+    package let text: String
     /// The unescaped tokens, outermost first.
-    public let tokens: [String]
+    package let tokens: [String]
 
     /// - Throws: `json.invalidPointer` when `text` is not empty and does not
     ///   start with `/`, or has a `~` not followed by `0` or `1`.
-    public init(_ text: String) throws(FerryError) {
+    package init(_ text: String) throws(FerryError) {
         self.text = text
         guard !text.isEmpty else {
             tokens = []
@@ -50,7 +50,7 @@ public struct JSONPointer: Sendable, Hashable {
     }
 
     /// The pointer to the member `name` of the document's top-level object.
-    public static func member(_ name: String) -> String { "/" + JSONText.pointerToken(name) }
+    package static func member(_ name: String) -> String { "/" + JSONText.pointerToken(name) }
 
     /// The array index token `level` names, or nil when it names none
     /// (`-`, a sign, a leading zero, anything but digits).

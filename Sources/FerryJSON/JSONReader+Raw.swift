@@ -7,7 +7,7 @@ import FerryCore
 // a record goes through `next()`'s steps, which report it.
 
 extension JSONReader: RawRecordReader {
-    public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+    package func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
         lastErrorResumes = false
         switch state {
         case .lines, .inArray:

@@ -11,9 +11,9 @@ import FerryCore
 /// The reader never holds more than one record's bytes beyond its read chunk:
 /// it scans a record in an `InputWindow`, hands it out, and drops its bytes
 /// at the next refill.
-public final class JSONReader: RecordReader {
+package final class JSONReader: RecordReader {
     /// The layouts the reader understands.
-    public enum Layout: Sendable {
+    package enum Layout: Sendable {
         /// One JSON text (RFC 8259): an array of objects, or one object.
         case document
         /// JSON Lines: one value per line; blank lines are skipped.
@@ -98,7 +98,7 @@ public final class JSONReader: RecordReader {
     ///     after a line that is not a good record.
     ///   - pointer: in a document, where the array of records is; nil for
     ///     the top level.
-    public init(
+    package init(
         _ input: any ByteInput, layout: Layout, limits: ReadLimits = ReadLimits(), acceptsAnyValue: Bool = false,
         resumesAfterBadRecords: Bool = false, pointer: JSONPointer? = nil
     ) {
@@ -113,7 +113,7 @@ public final class JSONReader: RecordReader {
     }
 
     /// A reader as the context asks: whether it resumes after a bad line.
-    public convenience init(_ input: any ByteInput, layout: Layout, context: ReadContext, pointer: JSONPointer? = nil) {
+    package convenience init(_ input: any ByteInput, layout: Layout, context: ReadContext, pointer: JSONPointer? = nil) {
         self.init(
             input, layout: layout, limits: context.limits, resumesAfterBadRecords: context.resumesAfterBadRecords,
             pointer: pointer)
@@ -135,7 +135,7 @@ public final class JSONReader: RecordReader {
         }
     }
 
-    public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
+    package func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
         let start = byteOffset - window.baseOffset
         guard start >= 0, start < window.count else { return nil }
         let valueStart = window.bytes.withUnsafeBufferPointer { buffer -> Int? in
@@ -153,11 +153,11 @@ public final class JSONReader: RecordReader {
         }
         return valueStart.map { window.location(of: $0) }
     }
-    public var resumesAfterError: Bool { lastErrorResumes }
+    package var resumesAfterError: Bool { lastErrorResumes }
 
     deinit { rawBuffers.deallocate() }
 
-    public func next() throws(FerryError) -> Record? {
+    package func next() throws(FerryError) -> Record? {
         lastErrorResumes = false
         while true {
             switch try advance() {
@@ -171,14 +171,14 @@ public final class JSONReader: RecordReader {
     }
 
     /// Reads to the end, checking well-formedness only.
-    public func skipToEnd() throws(FerryError) {
+    package func skipToEnd() throws(FerryError) {
         lastErrorResumes = false
         while true {
             if case .end = try advance() { return }
         }
     }
 
-    public func location(ofByteOffset offset: Int) -> SourceLocation {
+    package func location(ofByteOffset offset: Int) -> SourceLocation {
         guard offset >= window.baseOffset else { return SourceLocation(file: window.input.name, byteOffset: offset) }
         return window.location(of: offset - window.baseOffset)
     }

@@ -6,9 +6,9 @@ import FerryCore
 /// integers; doubles are written in their shortest form that reads back to
 /// the same value (19.99 stays 19.99, 67.0 stays 67.0). Bytes become `data:`
 /// URIs and dates ISO 8601 strings.
-public final class JSONWriter: RawRecordWriter {
+package final class JSONWriter: RawRecordWriter {
     /// How the output is laid out.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// An array with one key per line, indented by two spaces.
         case pretty
         /// An array on one line.
@@ -35,7 +35,7 @@ public final class JSONWriter: RawRecordWriter {
     /// Bytes are handed to the output once this many have gathered.
     private static let drainThreshold = 1 << 18
 
-    public init(_ output: any ByteOutput, style: Style, part: DocumentPart = .whole) {
+    package init(_ output: any ByteOutput, style: Style, part: DocumentPart = .whole) {
         self.output = output
         self.style = style
         self.part = part
@@ -44,14 +44,14 @@ public final class JSONWriter: RawRecordWriter {
 
     deinit { buffer.release() }
 
-    public func write(_ record: Record) throws(FerryError) {
+    package func write(_ record: Record) throws(FerryError) {
         try writeRecord(record.fields, count: record.values.count, index: record.origin.index) {
             (index, out) throws(FerryError) in
             try JSONText.appendValue(record.values[index], to: &out, indentLevel: valueLevel)
         }
     }
 
-    public func writeRaw(_ record: RawRecord) throws(FerryError) {
+    package func writeRaw(_ record: RawRecord) throws(FerryError) {
         try writeRecord(record.fields, count: record.values.count, index: record.origin.index) {
             (index, out) throws(FerryError) in
             try JSONText.appendRaw(record, at: index, to: &out, indentLevel: valueLevel)
@@ -163,7 +163,7 @@ public final class JSONWriter: RawRecordWriter {
         written += records
     }
 
-    public func finish() throws(FerryError) {
+    package func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
         // A document of no records is `[]`; a part that does not close it

@@ -81,6 +81,7 @@ public struct Converter {
     public func convert(
         _ inputPath: String, to outputPath: String?, options: ConversionOptions
     ) throws(FerryError) -> ConversionSummary {
+        try options.codecOptions.check(against: registry.codecs)
         let opened = try OpenedInput(path: inputPath, limits: options.limits)
         let counting = opened.counting
         var input: any ByteInput = opened.input

@@ -35,7 +35,7 @@ public struct DefaultKey {
 
     /// Notes whether `record` has the preferred key.
     /// - Complexity: O(1) once a record lacks it; else the key's length.
-    public mutating func observe(_ record: RawRecord) {
+    package mutating func observe(_ record: RawRecord) {
         records += 1
         guard everyRecordHasPreferred, let preferred else { return }
         if !preferred.hasEveryField(record) { everyRecordHasPreferred = false }

@@ -80,7 +80,7 @@ public enum KeyText {
     /// Appends the key text of the cell at `index` of `record`.
     /// - Returns: false, appending nothing, as `append(_:to:)` for values.
     @inline(__always)
-    public static func append(_ record: RawRecord, at index: Int, to text: inout [UInt8]) -> Bool {
+    package static func append(_ record: RawRecord, at index: Int, to text: inout [UInt8]) -> Bool {
         switch record.values[index] {
         case .text(let bytes):
             append(bytes, to: &text)

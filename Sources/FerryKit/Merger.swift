@@ -62,6 +62,7 @@ public struct Merger {
     ///   then left as it was.
     public func merge(_ paths: [String], into output: String, options: MergeOptions) throws(FerryError) -> MergeReport {
         if options.kind == .generic && options.key == nil && options.schema == nil { throw .mergeKeyRequired() }
+        try options.codecOptions.check(against: registry.codecs)
         // Opened first, so that a wrong path fails before any reading.
         let file = output == "-" ? nil : try OutputFile(path: output, overwrite: options.overwrite)
         do throws(FerryError) {

@@ -16,24 +16,30 @@ public enum Messages {
     /// The languages that have a catalog, sorted.
     public static var languages: [String] { EmbeddedCatalogs.tables.keys.sorted() }
 
-    /// The catalog for `locale`, English where it has gaps, plus the English
-    /// templates that codecs from other packages bring. A language without a
-    /// catalog gets English.
+    /// The catalog for `locale`, English where it has gaps, plus the
+    /// templates that codecs from other packages bring for their own codes
+    /// (`Codec.catalogs` in `locale`'s language, else `Codec.messages`).
+    /// A language without a catalog gets English.
     /// - Parameters:
     ///   - locale: a language tag or a locale's name, matched as
     ///     `language(override:environment:available:)` matches them: `de`,
     ///     `de_DE`, `de-DE.UTF-8` and `de-AT` give German, `en_GB` British English.
-    ///   - registry: the codecs whose own templates join English.
+    ///   - registry: the codecs whose own templates join; any codec that
+    ///     joined another registry in this process joins too.
     ///   - tables: the catalogs to take it from; Ferry's own by default.
     public static func catalog(
         locale: String, registry: CodecRegistry = .standard, tables: [String: [String: String]] = builtInTables
     ) -> MessageCatalog {
+        // The codecs given, then any other that joined a registry (a
+        // plugin's error described without its registry at hand).
+        let codecs = [registry, CodecRegistry.everRegistered.registry]
         var english = tables["en"] ?? [:]
-        english.merge(registry.codecMessages) { ours, _ in ours }
-        guard let language = match(locale, available: tables.keys), let chosen = tables[language], language != "en"
+        for registry in codecs { english.merge(registry.codecMessages) { ours, _ in ours } }
+        guard let language = match(locale, available: tables.keys), var chosen = tables[language], language != "en"
         else {
             return MessageCatalog(language: "en", templates: english, fallback: english)
         }
+        for registry in codecs { chosen.merge(registry.codecMessages(language: language)) { ours, _ in ours } }
         return MessageCatalog(language: language, templates: chosen, fallback: english)
     }
 

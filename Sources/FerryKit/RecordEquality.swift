@@ -80,7 +80,7 @@ public final class RecordEquality {
     /// Whether `first` and `second` are equal, field by field.
     /// - Complexity: O(fields); no allocation for records whose text is
     ///   byte for byte equal or in NFC.
-    public func equal(_ first: RawRecord, _ second: RawRecord) -> Bool {
+    package func equal(_ first: RawRecord, _ second: RawRecord) -> Bool {
         let plan = plan(first.fields, second.fields)
         for field in plan.fields where !equal(first, field.first, second, field.second, rule: field.rule) {
             return false
@@ -90,7 +90,7 @@ public final class RecordEquality {
 
     /// The fields whose values differ between `first` and `second`, in the
     /// order of the first record's fields, then the second's others.
-    public func differences(_ first: RawRecord, _ second: RawRecord) -> [FieldDifference] {
+    package func differences(_ first: RawRecord, _ second: RawRecord) -> [FieldDifference] {
         let plan = plan(first.fields, second.fields)
         var differences: [FieldDifference] = []
         for field in plan.fields where !equal(first, field.first, second, field.second, rule: field.rule) {
@@ -135,7 +135,7 @@ public final class RecordEquality {
     /// `269.0` and the text `269` are one), another double by its bits,
     /// another number text by its one text (`DecimalText`). The sum does
     /// not depend on the fields' order.
-    public func digest(of record: RawRecord) -> UInt64? {
+    package func digest(of record: RawRecord) -> UInt64? {
         if record.fieldsAddress != digestAddress { planDigest(record.fields) }
         // Readers give a cell for each name; a record that has more cells
         // than names (any code can make a raw record) has no digest, and

@@ -61,7 +61,7 @@ public final class KeyFields {
     /// The digest of `record`'s key, or nil when it has none.
     /// - Complexity: O(n) in the key's bytes; no allocation for text that
     ///   is already in NFC.
-    public func digest(of record: RawRecord) -> KeyDigest? {
+    package func digest(of record: RawRecord) -> KeyDigest? {
         if record.fieldsAddress != positionsAddress { locate(record.fields) }
         // The common key: one field of text already in key form, digested
         // where it lies.
@@ -77,7 +77,7 @@ public final class KeyFields {
     }
 
     /// The key of `record`, with its parts as text, or nil when it has none.
-    public func key(of record: RawRecord) -> RecordKey? {
+    package func key(of record: RawRecord) -> RecordKey? {
         guard fill(from: record) else { return nil }
         let digest = bytes.withUnsafeBytes { KeyDigest($0) }
         guard names.count > 1 else { return RecordKey(parts: [String(decoding: bytes, as: UTF8.self)], digest: digest) }
@@ -98,7 +98,7 @@ public final class KeyFields {
     }
 
     /// Whether `record` has a value for every key field.
-    public func hasEveryField(_ record: RawRecord) -> Bool {
+    package func hasEveryField(_ record: RawRecord) -> Bool {
         locate(record.fields)
         defer { bytes.removeAll(keepingCapacity: true) }
         for index in names.indices where !hasValue(record, field: index) { return false }

@@ -91,6 +91,7 @@ public struct Validator {
 
     /// Checks the whole of the file at `path` into `run`.
     private func checkWhole(_ path: String, into run: inout FileRun, options: ValidationOptions) throws(FerryError) {
+        try options.codecOptions.check(against: registry.codecs)
         try OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) in
             let codec = try FormatResolver(registry: registry).inputCodec(
                 path: opened.formatPath, prefix: opened.prefix, from: options.from)

@@ -3,7 +3,12 @@ import FerryCore
 /// NSKeyedArchiver archives, binary or XML, such as the file the GameStore
 /// app saved with `archiveRootObject(products, toFile:)`.
 public struct ArchiveCodec: Codec {
-    public init() {}
+    /// The class name the writer gives each record (`Product`, or the app's
+    /// module-qualified `GameStore.Product`); nil for the kind's.
+    /// `--class-name` overrides it.
+    public var className: String?
+
+    public init(className: String? = nil) { self.className = className }
 
     public let id = "archive"
     public let extensions = ["archive", "nskeyedarchive"]
@@ -28,7 +33,7 @@ public struct ArchiveCodec: Codec {
     }
 
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        KeyedArchiveWriter(output, kind: context.kind ?? .generic, className: context.options["class-name"], losses: context.losses)
+        KeyedArchiveWriter(output, kind: context.kind ?? .generic, className: context.options["class-name"] ?? className, losses: context.losses)
     }
 
     /// Checks the header, then decodes every object the root reaches.

@@ -15,7 +15,7 @@ import FerryCore
 /// objects out. Equal strings, numbers, dates and booleans become one object.
 ///
 /// - Complexity: memory is about the size of the output plus 8 bytes an object.
-public struct BinaryPlistBuilder {
+package struct BinaryPlistBuilder {
     /// Encoded objects, back to back.
     private var body: [UInt8] = []
     /// Where each object starts in `body`.
@@ -29,15 +29,15 @@ public struct BinaryPlistBuilder {
     private var booleans: [Bool: Int] = [:]
     private var uids: [UInt64: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// The number of objects so far.
-    public var objectCount: Int { starts.count }
+    package var objectCount: Int { starts.count }
 
     // MARK: - Adding objects
 
     /// Adds `value` and everything in it; returns its object number.
-    public mutating func add(_ value: PlistValue) -> Int {
+    package mutating func add(_ value: PlistValue) -> Int {
         switch value {
         case .null: return begin(container: false) { $0.append(0x00) }
         case .bool(let flag): return addBool(flag)
@@ -74,7 +74,7 @@ public struct BinaryPlistBuilder {
         }
     }
 
-    public mutating func addBool(_ flag: Bool) -> Int {
+    package mutating func addBool(_ flag: Bool) -> Int {
         if let known = booleans[flag] { return known }
         let index = begin(container: false) { $0.append(flag ? 0x09 : 0x08) }
         booleans[flag] = index
@@ -83,7 +83,7 @@ public struct BinaryPlistBuilder {
 
     /// Integers take 1, 2 or 4 bytes when positive and small enough (those
     /// widths are unsigned in the format), else 8 bytes, signed.
-    public mutating func addInteger(_ number: Int64) -> Int {
+    package mutating func addInteger(_ number: Int64) -> Int {
         if let known = integers[number] { return known }
         let index = begin(container: false) { body in
             switch number {
@@ -105,7 +105,7 @@ public struct BinaryPlistBuilder {
         return index
     }
 
-    public mutating func addReal(_ number: Double) -> Int {
+    package mutating func addReal(_ number: Double) -> Int {
         if let known = reals[number.bitPattern] { return known }
         let index = begin(container: false) { body in
             body.append(0x23)
@@ -115,7 +115,7 @@ public struct BinaryPlistBuilder {
         return index
     }
 
-    public mutating func addDate(_ date: Date) -> Int {
+    package mutating func addDate(_ date: Date) -> Int {
         let seconds = date.timeIntervalSinceReferenceDate
         if let known = dates[seconds.bitPattern] { return known }
         let index = begin(container: false) { body in
@@ -126,7 +126,7 @@ public struct BinaryPlistBuilder {
         return index
     }
 
-    public mutating func addData(_ bytes: [UInt8]) -> Int {
+    package mutating func addData(_ bytes: [UInt8]) -> Int {
         begin(container: false) { body in
             Self.appendMarker(0x4, count: bytes.count, to: &body)
             body.append(contentsOf: bytes)
@@ -134,7 +134,7 @@ public struct BinaryPlistBuilder {
     }
 
     /// ASCII text is stored one byte a character, anything else as UTF-16BE.
-    public mutating func addString(_ text: String) -> Int {
+    package mutating func addString(_ text: String) -> Int {
         let key = StringKey(text)
         if let known = strings[key] { return known }
         let index = begin(container: false) { body in
@@ -153,7 +153,7 @@ public struct BinaryPlistBuilder {
         return index
     }
 
-    public mutating func addUID(_ number: UInt64) -> Int {
+    package mutating func addUID(_ number: UInt64) -> Int {
         if let known = uids[number] { return known }
         let index = begin(container: false) { body in
             let width = Self.width(of: number)
@@ -164,14 +164,14 @@ public struct BinaryPlistBuilder {
         return index
     }
 
-    public mutating func addArray(_ references: [Int]) -> Int {
+    package mutating func addArray(_ references: [Int]) -> Int {
         begin(container: true) { body in
             Self.appendMarker(0xA, count: references.count, to: &body)
             for reference in references { Self.appendNumber(UInt64(reference), width: 4, to: &body) }
         }
     }
 
-    public mutating func addDictionary(keys: [Int], values: [Int]) -> Int {
+    package mutating func addDictionary(keys: [Int], values: [Int]) -> Int {
         begin(container: true) { body in
             Self.appendMarker(0xD, count: keys.count, to: &body)
             for reference in keys { Self.appendNumber(UInt64(reference), width: 4, to: &body) }
@@ -190,7 +190,7 @@ public struct BinaryPlistBuilder {
 
     /// Writes the plist with `top` as its top object.
     /// - Throws: `io.writeFailed` from `output`.
-    public func write(top: Int, to output: any ByteOutput) throws(FerryError) {
+    package func write(top: Int, to output: any ByteOutput) throws(FerryError) {
         let referenceWidth = Self.width(of: UInt64(max(starts.count - 1, 0)))
         var buffer = WriteBuffer()
         defer { buffer.release() }

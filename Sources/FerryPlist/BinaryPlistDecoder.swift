@@ -16,8 +16,8 @@ import FerryCore
 /// - sharing that multiplies (each level holding the one below twice, so 40
 ///   objects expand to a trillion values): every decoded value is counted
 ///   against a budget proportional to the file's size, `limit.expansionTooLarge`.
-public struct BinaryPlistDecoder {
-    public let scanner: BinaryPlistScanner
+package struct BinaryPlistDecoder {
+    package let scanner: BinaryPlistScanner
     private let maxDepth: Int
     /// Objects on the path being decoded: a class, one bit an object, as in
     /// `KeyedArchiveDecoder` (copies of a decoder share it; every entry is
@@ -29,7 +29,7 @@ public struct BinaryPlistDecoder {
     /// Key strings by object; writers share keys, so few are ever decoded.
     private var keys: [Int: String] = [:]
 
-    public init(_ scanner: BinaryPlistScanner, limits: ReadLimits, fileSize: Int) {
+    package init(_ scanner: BinaryPlistScanner, limits: ReadLimits, fileSize: Int) {
         self.scanner = scanner
         maxDepth = limits.maxDepth
         onPath = PathBits(count: scanner.objectCount)
@@ -42,7 +42,7 @@ public struct BinaryPlistDecoder {
     /// Object `index` and everything it refers to.
     /// - Parameter depth: the nesting of the object (1 for the top object).
     /// - Throws: `bplist.*` errors, `limit.nestingTooDeep`, `limit.expansionTooLarge`.
-    public mutating func value(_ index: Int, depth: Int = 1) throws(FerryError) -> PlistValue {
+    package mutating func value(_ index: Int, depth: Int = 1) throws(FerryError) -> PlistValue {
         try spend(index)
         switch try scanner.object(index) {
         case .null, .fill: return .null
@@ -76,7 +76,7 @@ public struct BinaryPlistDecoder {
     /// archive's root array holds a UID per record: a `PlistValue` each cost
     /// several times as much.
     /// - Returns: nil when `index` is no dictionary.
-    public mutating func dictionary(
+    package mutating func dictionary(
         _ index: Int, depth: Int, separating key: String
     ) throws(FerryError) -> (PlistDictionary, uids: [UInt64]?)? {
         guard case .dictionary(let list, let count) = try scanner.object(index) else { return nil }
@@ -136,7 +136,7 @@ public struct BinaryPlistDecoder {
 
     /// Object `index` as a record value, without the detour through
     /// `PlistValue` for scalars.
-    public mutating func recordValue(_ index: Int, depth: Int) throws(FerryError) -> Value {
+    package mutating func recordValue(_ index: Int, depth: Int) throws(FerryError) -> Value {
         try spend(index)
         switch try scanner.object(index) {
         case .null, .fill: return .null
@@ -159,7 +159,7 @@ public struct BinaryPlistDecoder {
     /// scanner is.
     /// Other values are added to `others`.
     @inline(__always)
-    public mutating func rawValue(_ index: Int, depth: Int, others: inout [Value]) throws(FerryError) -> RawValue {
+    package mutating func rawValue(_ index: Int, depth: Int, others: inout [Value]) throws(FerryError) -> RawValue {
         try spend(index)
         if let scalar = try scanner.rawScalar(index) { return scalar }
         switch try scanner.object(index) {
@@ -179,7 +179,7 @@ public struct BinaryPlistDecoder {
     /// The text of a dictionary key, decoded once per key object (up to 4,096
     /// of them): writers share key strings between dictionaries.
     /// - Throws: as `keyString(_:of:)`.
-    public mutating func cachedKey(_ index: Int, of dictionary: Int) throws(FerryError) -> String {
+    package mutating func cachedKey(_ index: Int, of dictionary: Int) throws(FerryError) -> String {
         if let known = keys[index] { return known }
         let key = try keyString(index, of: dictionary)
         if keys.count < 4096 { keys[index] = key }
@@ -188,7 +188,7 @@ public struct BinaryPlistDecoder {
 
     /// The text of a dictionary key.
     /// - Throws: `bplist.keyNotString` when the key is no string.
-    public func keyString(_ index: Int, of dictionary: Int) throws(FerryError) -> String {
+    package func keyString(_ index: Int, of dictionary: Int) throws(FerryError) -> String {
         switch try scanner.object(index) {
         case .asciiString(let range): return try scanner.asciiString(range, index: index)
         case .utf16String(let range): return try scanner.utf16String(range, index: index)
@@ -199,14 +199,14 @@ public struct BinaryPlistDecoder {
     /// Marks a container as on the path.
     /// - Throws: `bplist.cycle` when it already is; `limit.nestingTooDeep`.
     @inline(__always)
-    public mutating func enter(_ index: Int, depth: Int) throws(FerryError) {
+    package mutating func enter(_ index: Int, depth: Int) throws(FerryError) {
         guard depth <= maxDepth else {
             throw .nestingTooDeep(limit: maxDepth, at: scanner.location(try scanner.offset(of: index)))
         }
         guard onPath.insert(index) else { throw .bplistCycle(index, at: scanner.location(try scanner.offset(of: index))) }
     }
 
-    public mutating func leave(_ index: Int) { onPath.remove(index) }
+    package mutating func leave(_ index: Int) { onPath.remove(index) }
 
     @inline(__always)
     private mutating func spend(_ index: Int) throws(FerryError) {

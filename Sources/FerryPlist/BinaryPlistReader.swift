@@ -7,7 +7,7 @@ import FerryCore
 /// The file is read whole, as the format needs, but records are decoded one
 /// at a time. Keys are decoded once per key object: writers share key
 /// strings, so a million records with the same keys cost one set of names.
-public final class BinaryPlistReader: RawRecordReader {
+package final class BinaryPlistReader: RawRecordReader {
     // The reader's state is touched for every value; it is never shared
     // between threads, so the run-time exclusivity checks are left out.
     @exclusivity(unchecked) private var decoder: BinaryPlistDecoder
@@ -18,10 +18,10 @@ public final class BinaryPlistReader: RawRecordReader {
     private var failed = false
     /// Whether a bad element of the root array is skipped (the next call
     /// reads the one after it) rather than ending the reading.
-    public var resumesAfterBadRecords = false
+    package var resumesAfterBadRecords = false
     /// Whether the error being thrown was such a skip.
     private var lastErrorResumes = false
-    public var resumesAfterError: Bool { lastErrorResumes }
+    package var resumesAfterError: Bool { lastErrorResumes }
     /// The fields of the last few key sets, and where each key's value goes
     /// when a key repeats.
     @exclusivity(unchecked) private var keySets = KeySetCache<(fields: FieldList, slots: [Int]?)>()
@@ -31,7 +31,7 @@ public final class BinaryPlistReader: RawRecordReader {
 
     /// - Throws: `limit.inputTooLarge`, the scanner's trailer errors and
     ///   `format.notRecords` when the top object holds no records.
-    public init(_ input: any ByteInput, limits: ReadLimits) throws(FerryError) {
+    package init(_ input: any ByteInput, limits: ReadLimits) throws(FerryError) {
         let contents = try InputBytes.read(input, limit: limits.maxInputBytes)
         let scanner = try BinaryPlistScanner(contents, name: input.name, limits: limits)
         decoder = BinaryPlistDecoder(scanner, limits: limits, fileSize: contents.count)
@@ -53,7 +53,7 @@ public final class BinaryPlistReader: RawRecordReader {
         keySets.deallocate()
     }
 
-    public func next() throws(FerryError) -> Record? {
+    package func next() throws(FerryError) -> Record? {
         lastErrorResumes = false
         var record: Record?
         _ = try readRecords(upTo: 1) { record = $0.record() }
@@ -164,7 +164,7 @@ public final class BinaryPlistReader: RawRecordReader {
 extension BinaryPlistReader {
     /// Hands out up to a few thousand records in place: their ASCII strings
     /// point into the plist, which the reader holds whole.
-    public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+    package func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
         lastErrorResumes = false
         return try readRecords(upTo: 4096, body)
     }

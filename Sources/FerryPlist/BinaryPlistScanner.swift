@@ -32,7 +32,7 @@ import FerryCore
 /// One object of a binary plist, decoded only as far as its marker: the
 /// payload of strings and data and the references of containers stay in the
 /// file until asked for.
-public enum BinaryPlistObject: Sendable, Equatable {
+package enum BinaryPlistObject: Sendable, Equatable {
     case null
     case bool(Bool)
     case fill
@@ -58,11 +58,11 @@ public enum BinaryPlistObject: Sendable, Equatable {
 ///
 /// - Complexity: opening checks the trailer in O(1); each object costs
 ///   O(its own size).
-public final class BinaryPlistScanner {
+package final class BinaryPlistScanner {
     /// The name of the input, for error locations.
-    public let name: String
-    public let objectCount: Int
-    public let topObject: Int
+    package let name: String
+    package let objectCount: Int
+    package let topObject: Int
     let referenceSize: Int
     private let offsetSize: Int
     private let offsetTable: Int
@@ -77,18 +77,18 @@ public final class BinaryPlistScanner {
     private let offsets: UnsafeMutableBufferPointer<UInt32>?
 
     /// The magic number every binary plist starts with.
-    public static let magic: [UInt8] = Array("bplist00".utf8)
+    package static let magic: [UInt8] = Array("bplist00".utf8)
 
     /// Checks the header and trailer of `contents`.
     /// - Throws: `bplist.notBinaryPlist`, `bplist.invalidTrailer`,
     ///   `limit.tooManyObjects`.
-    public convenience init(_ contents: [UInt8], name: String, limits: ReadLimits) throws(FerryError) {
+    package convenience init(_ contents: [UInt8], name: String, limits: ReadLimits) throws(FerryError) {
         try self.init(InputBytes(contents), name: name, limits: limits)
     }
 
     /// Checks the header and trailer of `contents`, which the scanner keeps.
     /// - Throws: as `init(_:name:limits:)` with an array.
-    public init(_ contents: InputBytes, name: String, limits: ReadLimits) throws(FerryError) {
+    package init(_ contents: InputBytes, name: String, limits: ReadLimits) throws(FerryError) {
         let here = SourceLocation(file: name, byteOffset: 0)
         let raw = contents.bytes
         guard contents.count >= 8, Array(raw[0..<6]) == Array(BinaryPlistScanner.magic[0..<6]) else {
@@ -177,7 +177,7 @@ public final class BinaryPlistScanner {
     /// Where object `index` starts.
     /// - Throws: `bplist.referenceOutOfRange`, `bplist.offsetOutOfRange`.
     @inline(__always)
-    public func offset(of index: Int) throws(FerryError) -> Int {
+    package func offset(of index: Int) throws(FerryError) -> Int {
         guard index >= 0, index < objectCount else {
             throw .bplistReferenceOutOfRange(index, count: objectCount, at: location(offsetTable))
         }
@@ -198,7 +198,7 @@ public final class BinaryPlistScanner {
     /// - Throws: `bplist.invalidObject`, `bplist.objectOutOfBounds`,
     ///   `plist.invalidDate` for a date `Timestamp` cannot write, and the
     ///   errors of `offset(of:)`.
-    public func object(_ index: Int) throws(FerryError) -> BinaryPlistObject {
+    package func object(_ index: Int) throws(FerryError) -> BinaryPlistObject {
         let start = try offset(of: index)
         let marker = bytes[start]
         let info = Int(marker & 0x0F)
@@ -268,7 +268,7 @@ public final class BinaryPlistScanner {
     /// was bounds-checked by `object(_:)`.
     /// - Throws: `bplist.referenceOutOfRange` when it names no object.
     @inline(__always)
-    public func reference(_ list: Int, _ position: Int) throws(FerryError) -> Int {
+    package func reference(_ list: Int, _ position: Int) throws(FerryError) -> Int {
         let at = list + position * referenceSize
         let value = readNumber(at: at, width: referenceSize)
         guard value < UInt64(objectCount) else {
@@ -278,7 +278,7 @@ public final class BinaryPlistScanner {
     }
 
     /// The bytes of a payload range that `object(_:)` returned.
-    public func payload(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+    package func payload(_ range: Range<Int>) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[range])
     }
 
@@ -286,7 +286,7 @@ public final class BinaryPlistScanner {
     /// - Throws: `bplist.invalidString` for non-ASCII bytes in an ASCII
     ///   string or a broken surrogate pair; `bplist.expectedString` when the
     ///   object is no string.
-    public func string(_ index: Int) throws(FerryError) -> String {
+    package func string(_ index: Int) throws(FerryError) -> String {
         switch try object(index) {
         case .asciiString(let range): return try asciiString(range, index: index)
         case .utf16String(let range): return try utf16String(range, index: index)
@@ -461,7 +461,7 @@ public final class BinaryPlistScanner {
     // MARK: - Bytes
 
     /// A location at byte `offset` of the file.
-    public func location(_ offset: Int) -> SourceLocation {
+    package func location(_ offset: Int) -> SourceLocation {
         SourceLocation(file: name, byteOffset: offset)
     }
 

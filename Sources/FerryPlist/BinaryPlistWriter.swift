@@ -10,7 +10,7 @@ import FerryCore
 /// (a number kept as text) is stored exactly, in the 16-byte form CF and
 /// plistlib write; other numbers kept as text are rounded as
 /// `LossTally.storable` says.
-public final class BinaryPlistWriter: RecordWriter {
+package final class BinaryPlistWriter: RecordWriter {
     private let output: any ByteOutput
     private var builder = BinaryPlistBuilder()
     private var records: [Int] = []
@@ -21,13 +21,13 @@ public final class BinaryPlistWriter: RecordWriter {
     /// Where dropped nulls and numbers that do not fit are counted.
     private let losses: LossTally
 
-    public init(_ output: any ByteOutput, losses: LossTally = LossTally()) {
+    package init(_ output: any ByteOutput, losses: LossTally = LossTally()) {
         self.output = output
         self.losses = losses
     }
 
     /// - Throws: `plist.nullInArray`, located at the record's field.
-    public func write(_ record: Record) throws(FerryError) {
+    package func write(_ record: Record) throws(FerryError) {
         let record = losses.storable(record, keepsUnsigned: true)
         losses.noteDroppedNulls(record)
         if keyFields !== record.fields {
@@ -52,7 +52,7 @@ public final class BinaryPlistWriter: RecordWriter {
         records.append(builder.addDictionary(keys: keys, values: values))
     }
 
-    public func finish() throws(FerryError) {
+    package func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
         let top = builder.addArray(records)

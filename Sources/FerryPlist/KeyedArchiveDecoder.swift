@@ -17,8 +17,8 @@ import FerryCore
 ///
 /// Like the binary plist decoder it refuses cycles (`archive.cycle`), nesting
 /// past the limit and sharing that multiplies without end.
-public struct KeyedArchiveDecoder {
-    public private(set) var objects: KeyedArchiveObjects
+package struct KeyedArchiveDecoder {
+    package private(set) var objects: KeyedArchiveObjects
     private let maxDepth: Int
     /// One bit an object: set while the object is on the path being decoded.
     /// A class, so that setting a bit costs no uniqueness check: copies of
@@ -28,12 +28,12 @@ public struct KeyedArchiveDecoder {
     private var budget: Int
     private let initialBudget: Int
     /// Names of images that a UIImage named without holding their bytes.
-    public private(set) var namedImages: [String] = []
+    package private(set) var namedImages: [String] = []
 
     /// Which classes are images besides UIImage (`--class-map NAME=image`).
     private let classMap: ClassMap
 
-    public init(_ objects: KeyedArchiveObjects, limits: ReadLimits, classMap: ClassMap = ClassMap()) {
+    package init(_ objects: KeyedArchiveObjects, limits: ReadLimits, classMap: ClassMap = ClassMap()) {
         self.objects = objects
         self.classMap = classMap
         maxDepth = limits.maxDepth
@@ -46,7 +46,7 @@ public struct KeyedArchiveDecoder {
 
     /// The class of a `$class` reference, read once per class dictionary.
     /// - Throws: `archive.invalidClass` when it is no class dictionary.
-    public mutating func archiveClass(_ uid: Int, of object: Int) throws(FerryError) -> ArchiveClass {
+    package mutating func archiveClass(_ uid: Int, of object: Int) throws(FerryError) -> ArchiveClass {
         if let known = classes[uid] { return known }
         guard case .dictionary(let dictionary) = try objects.object(uid),
             let made = ArchiveClass(description: dictionary, classMap: classMap)
@@ -60,7 +60,7 @@ public struct KeyedArchiveDecoder {
     /// The class of object `index` when it is an instance dictionary.
     /// The field `key` comes apart as numbers when it is an array of UIDs
     /// (see `KeyedArchiveObjects.object(_:separating:)`).
-    public mutating func classOf(
+    package mutating func classOf(
         _ index: Int, separating key: String
     ) throws(FerryError) -> (ArchiveClass, PlistDictionary, uids: [UInt64]?)? {
         let (object, uids) = try objects.object(index, separating: key)
@@ -73,7 +73,7 @@ public struct KeyedArchiveDecoder {
 
     /// The value a UID stands for.
     /// - Parameter depth: the nesting of the value (1 for the root).
-    public mutating func value(uid: Int, depth: Int) throws(FerryError) -> Value {
+    package mutating func value(uid: Int, depth: Int) throws(FerryError) -> Value {
         try spend(uid: uid)
         let object = try objects.object(uid)
         switch object {
@@ -129,7 +129,7 @@ public struct KeyedArchiveDecoder {
 
     /// A value stored in an instance's dictionary: a UID to follow, or a
     /// number, string or data stored in place.
-    public mutating func field(_ value: PlistValue, in object: Int, field key: String, depth: Int) throws(FerryError) -> Value {
+    package mutating func field(_ value: PlistValue, in object: Int, field key: String, depth: Int) throws(FerryError) -> Value {
         if case .uid(let uid) = value { return try self.value(uid: try checked(uid, from: object), depth: depth) }
         return try inline(value, in: object, key: key, depth: depth)
     }
@@ -292,7 +292,7 @@ public struct KeyedArchiveDecoder {
 
     /// The elements of a collection archived one key each, as NSOrderedSet
     /// (`NS.object.0`, `NS.object.1`, …) and NSCountedSet (`NS.object0`, …) do.
-    public static func numberedElements(_ fields: PlistDictionary) -> PlistValue? {
+    package static func numberedElements(_ fields: PlistDictionary) -> PlistValue? {
         for prefix in ["NS.object.", "NS.object"] {
             var elements: [PlistValue] = []
             while let element = fields[prefix + String(elements.count)] { elements.append(element) }
@@ -331,7 +331,7 @@ public struct KeyedArchiveDecoder {
     }
 
     /// Forgets the image names collected so far, once they are reported.
-    public mutating func clearNamedImages() { namedImages.removeAll() }
+    package mutating func clearNamedImages() { namedImages.removeAll() }
 
     static func looksLikeImage(_ bytes: [UInt8]) -> Bool {
         let type = Photo.imageType(of: bytes)
@@ -342,7 +342,7 @@ public struct KeyedArchiveDecoder {
 
     /// `uid` as an index, when it names an object.
     /// - Throws: `archive.uidOutOfRange`.
-    public func checked(_ uid: UInt64, from object: Int) throws(FerryError) -> Int {
+    package func checked(_ uid: UInt64, from object: Int) throws(FerryError) -> Int {
         guard uid < UInt64(objects.count) else {
             throw .archiveUIDOutOfRange(Int(clamping: uid), count: objects.count, at: location(object))
         }
@@ -350,7 +350,7 @@ public struct KeyedArchiveDecoder {
     }
 
     /// Where object `index` is, as far as the format can say.
-    public func location(_ index: Int, field: String? = nil) -> SourceLocation {
+    package func location(_ index: Int, field: String? = nil) -> SourceLocation {
         SourceLocation(file: objects.name, byteOffset: objects.byteOffset(of: index), field: field)
     }
 
@@ -388,14 +388,14 @@ public struct KeyedArchiveDecoder {
 }
 
 /// A class an archive names, with its superclasses.
-public struct ArchiveClass: Sendable, Hashable {
-    public let name: String
+package struct ArchiveClass: Sendable, Hashable {
+    package let name: String
     /// The class and its superclasses, most derived first, as `$classes`
     /// lists them (the class alone when it lists none).
-    public let superclasses: [String]
+    package let superclasses: [String]
     /// The superclasses, then the classes a reader may use instead
     /// (`$classhints`).
-    public let chain: [String]
+    package let chain: [String]
 
     /// What Foundation class this stands for, looked up along the chain
     /// once: every instance of the class asks.

@@ -33,15 +33,15 @@ import FerryCore
 
 /// Edits the records of an NSKeyedArchiver archive in its object graph,
 /// keeping class names, `$classes` chains, image keys and the plist form.
-public struct KeyedArchiveEditor {
+package struct KeyedArchiveEditor {
     /// The plist form of an archive, which encoding keeps.
-    public enum Form: Sendable, Hashable {
+    package enum Form: Sendable, Hashable {
         case binary, xml
     }
 
-    public let form: Form
+    package let form: Form
     /// The input's name, for locations.
-    public let name: String
+    package let name: String
     /// The archive's top dictionary (`$archiver`, `$version`, `$top`,
     /// `$objects`, in the input's order); `$objects` is replaced on encoding.
     let header: PlistDictionary
@@ -61,7 +61,7 @@ public struct KeyedArchiveEditor {
     /// context's schema or its kind first. A caller that checks records
     /// itself (the edit layer, `EditedFile`) turns it off, so that one rule
     /// is applied in one place.
-    public var checksRecords = true
+    package var checksRecords = true
 
     // MARK: - Reading
 
@@ -73,7 +73,7 @@ public struct KeyedArchiveEditor {
     ///     schema that edits are checked against.
     /// - Throws: whatever reading the archive throws: `limit.*`, `bplist.*`,
     ///   `xmlplist.*`, `archive.*`, `format.notRecords`.
-    public init(bytes: [UInt8], name: String = "-", context: ReadContext) throws(FerryError) {
+    package init(bytes: [UInt8], name: String = "-", context: ReadContext) throws(FerryError) {
         let limits = context.limits
         classMap = try ArchiveCodec.classMap(context)
         let contents = try InputBytes.read(MemoryInput(bytes, name: name), limit: limits.maxInputBytes)
@@ -113,11 +113,11 @@ public struct KeyedArchiveEditor {
 
     /// The number of records: the root array's elements, or 1 for a root
     /// that is one instance.
-    public var count: Int { elements.count }
+    package var count: Int { elements.count }
 
     /// Record `index`, decoded exactly as `KeyedArchiveReader` decodes it.
     /// - Throws: `archive.noSuchRecord`; the reader's errors.
-    public func record(at index: Int) throws(FerryError) -> Record {
+    package func record(at index: Int) throws(FerryError) -> Record {
         try checkIndex(index)
         let reader = try makeReader()
         reader.position = index
@@ -127,7 +127,7 @@ public struct KeyedArchiveEditor {
 
     /// Every record, in order.
     /// - Throws: the reader's errors.
-    public func records() throws(FerryError) -> [Record] {
+    package func records() throws(FerryError) -> [Record] {
         let reader = try makeReader()
         var records: [Record] = []
         while let record = try reader.next() { records.append(record) }
@@ -152,7 +152,7 @@ public struct KeyedArchiveEditor {
     ///   (or of the context's schema) it breaks, such as `record.emptyField`
     ///   or `record.negative`, located at the record; the writer's errors.
     ///   On an error the archive is as it was.
-    public mutating func replace(at index: Int, with record: Record) throws(FerryError) {
+    package mutating func replace(at index: Int, with record: Record) throws(FerryError) {
         let old = try self.record(at: index)
         let uid = try elementUID(index)
         var edited = self
@@ -167,7 +167,7 @@ public struct KeyedArchiveEditor {
     /// a UIImage shaped like the archive's others.
     /// - Throws: `archive.rootNotArray`; the kind's or schema's rules, as
     ///   `replace(at:with:)`; the writer's errors.
-    public mutating func append(_ record: Record) throws(FerryError) {
+    package mutating func append(_ record: Record) throws(FerryError) {
         let list = try rootArray()
         let template = list.last.flatMap { instanceOf($0) }
         let kind = template.flatMap { classMap.kind(of: $0.archiveClass.name) } ?? context.kind ?? RecordKind.infer(from: record.fields)
@@ -200,7 +200,7 @@ public struct KeyedArchiveEditor {
     /// Removes record `index` from the root array. Its objects are blanked
     /// on encoding, unless something else still refers to them.
     /// - Throws: `archive.noSuchRecord`, `archive.rootNotArray`.
-    public mutating func remove(at index: Int) throws(FerryError) {
+    package mutating func remove(at index: Int) throws(FerryError) {
         try checkIndex(index)
         var list = try rootArray()
         list.remove(at: index)
@@ -214,7 +214,7 @@ public struct KeyedArchiveEditor {
     /// edited, else the whole plist written again around the edited objects.
     /// - Throws: `xmlplist.invalidCharacter` and the like for an XML archive
     ///   whose new strings XML cannot carry; `io.writeFailed`.
-    public func encoded() throws(FerryError) -> [UInt8] {
+    package func encoded() throws(FerryError) -> [UInt8] {
         guard changed else { return original }
         let reached = KeyedArchiveGraph.reached(from: header, objects: objects)
         var objects = self.objects

@@ -21,21 +21,21 @@ import FerryCore
 // follows the UIDs.
 
 /// The `$objects` of a keyed archive, from a binary or an XML plist.
-public struct KeyedArchiveObjects {
+package struct KeyedArchiveObjects {
     /// A binary plist: entries decoded on demand from its `$objects` array.
     private var binary: (decoder: BinaryPlistDecoder, list: Int)?
     /// An XML plist, parsed whole.
     private var parsed: [PlistValue] = []
     /// The number of entries in `$objects`.
-    public let count: Int
+    package let count: Int
     /// The UID `$top.root` names.
-    public let root: Int
+    package let root: Int
     /// The input's name, for locations.
-    public let name: String
+    package let name: String
 
     /// Reads the header of a binary archive.
     /// - Throws: `archive.*` header errors and the binary plist's errors.
-    public init(binary contents: InputBytes, name: String, limits: ReadLimits) throws(FerryError) {
+    package init(binary contents: InputBytes, name: String, limits: ReadLimits) throws(FerryError) {
         let scanner = try BinaryPlistScanner(contents, name: name, limits: limits)
         var decoder = BinaryPlistDecoder(scanner, limits: limits, fileSize: contents.count)
         let top = scanner.topObject
@@ -64,7 +64,7 @@ public struct KeyedArchiveObjects {
     }
 
     /// Reads the header of an archive already parsed, such as an XML one.
-    public init(parsed top: PlistValue, name: String) throws(FerryError) {
+    package init(parsed top: PlistValue, name: String) throws(FerryError) {
         let here = SourceLocation(file: name)
         guard case .dictionary(let dictionary) = top else { throw .archiveNotArchive(at: here) }
         guard let objectsValue = dictionary["$objects"] else { throw .archiveMissingHeader("$objects", at: here) }
@@ -105,7 +105,7 @@ public struct KeyedArchiveObjects {
     /// Entry `index` of `$objects`, decoded whole (entries are shallow: their
     /// references to other entries are UIDs).
     /// - Throws: `archive.uidOutOfRange`; the plist's errors.
-    public mutating func object(_ index: Int) throws(FerryError) -> PlistValue {
+    package mutating func object(_ index: Int) throws(FerryError) -> PlistValue {
         guard index >= 0, index < count else {
             throw .archiveUIDOutOfRange(index, count: count, at: SourceLocation(file: name))
         }
@@ -117,7 +117,7 @@ public struct KeyedArchiveObjects {
     /// Entry `index` as `object(_:)` decodes it, except that in a binary
     /// archive the value of `key`, when it is an array of UIDs, comes back
     /// as plain numbers (see `BinaryPlistDecoder.dictionary(_:depth:separating:)`).
-    public mutating func object(
+    package mutating func object(
         _ index: Int, separating key: String
     ) throws(FerryError) -> (PlistValue, uids: [UInt64]?) {
         guard index >= 0, index < count, let list = binary?.list else { return (try object(index), nil) }
@@ -144,7 +144,7 @@ public struct KeyedArchiveObjects {
     }
 
     /// Where entry `index` starts in a binary file, for locations.
-    public func byteOffset(of index: Int) -> Int? {
+    package func byteOffset(of index: Int) -> Int? {
         guard let binary, index >= 0, index < count else { return nil }
         do throws(FerryError) {
             return try binary.decoder.scanner.offset(of: try binary.decoder.scanner.reference(binary.list, index))

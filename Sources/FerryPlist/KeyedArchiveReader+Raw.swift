@@ -85,7 +85,7 @@ struct ImageKeys {
 extension KeyedArchiveReader: RawRecordReader {
     /// Hands out up to a few thousand records; the ASCII strings of those
     /// read in place point into the archive, which the reader holds whole.
-    public func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
+    package func readRaw(_ body: (RawRecord) throws(FerryError) -> Void) throws(FerryError) -> Bool {
         // The buffers move into a local for the loop, and back after it.
         var buffers = RawRecordBuffers()
         swap(&buffers, &rawBuffers)

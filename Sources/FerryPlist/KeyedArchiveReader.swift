@@ -9,7 +9,7 @@ import FerryCore
 /// and `--class-map NAME=kind` names others. Instances of other classes keep
 /// their class name in a `$class` field, and their superclasses in
 /// `$classes` unless they are NSObject alone.
-public final class KeyedArchiveReader: RecordReader {
+package final class KeyedArchiveReader: RecordReader {
     // The state below is shared with the raw reading of
     // KeyedArchiveReader+Raw.swift. It is never shared between threads, so
     // the run-time exclusivity checks are left out of what each record uses.
@@ -23,13 +23,13 @@ public final class KeyedArchiveReader: RecordReader {
     private var failure: FerryError?
     /// Whether the error being thrown skipped one bad element (see `readNext`).
     private var lastErrorResumes = false
-    public var resumesAfterError: Bool { lastErrorResumes }
+    package var resumesAfterError: Bool { lastErrorResumes }
     /// Whether `failure` is set: cheaper to test for every record than
     /// copying the optional error out.
     private var failed = false
     private var recentFields: [FieldList] = []
     private var classKinds: [String: RecordKind?] = [:]
-    public private(set) var declaredKind: RecordKind?
+    package private(set) var declaredKind: RecordKind?
     private var kindDeclared = false
     /// The cells of the raw record being read, reused from one to the next.
     @exclusivity(unchecked) var rawBuffers = RawRecordBuffers()
@@ -55,7 +55,7 @@ public final class KeyedArchiveReader: RecordReader {
 
     /// - Throws: `archive.*` header errors, `format.notRecords` when the root
     ///   holds no records, and the plist's errors.
-    public init(_ objects: KeyedArchiveObjects, context: ReadContext, classMap: ClassMap) throws(FerryError) {
+    package init(_ objects: KeyedArchiveObjects, context: ReadContext, classMap: ClassMap) throws(FerryError) {
         decoder = KeyedArchiveDecoder(objects, limits: context.limits, classMap: classMap)
         entryScanner = objects.entries?.scanner
         entryList = objects.entries?.list ?? 0
@@ -88,7 +88,7 @@ public final class KeyedArchiveReader: RecordReader {
         imageKeySets.deallocate()
     }
 
-    public func next() throws(FerryError) -> Record? {
+    package func next() throws(FerryError) -> Record? {
         try readNext { (element) throws(FerryError) in try record(element) }
     }
 
@@ -177,17 +177,17 @@ public final class KeyedArchiveReader: RecordReader {
 }
 
 /// Which archived classes are which kinds of record, and which are images.
-public struct ClassMap: Sendable, Hashable {
+package struct ClassMap: Sendable, Hashable {
     /// Names given with `--class-map`, before the built-in rules.
-    public var names: [String: RecordKind]
+    package var names: [String: RecordKind]
     /// Classes given with `--class-map NAME=image`, besides UIImage and
     /// `*.UIImage`.
-    public var images: Set<String>
+    package var images: Set<String>
 
     /// What `--class-map` maps a class to besides a kind of record.
-    public static let image = "image"
+    package static let image = "image"
 
-    public init(_ names: [String: RecordKind] = [:], images: Set<String> = []) {
+    package init(_ names: [String: RecordKind] = [:], images: Set<String> = []) {
         self.names = names
         self.images = images
     }
@@ -195,7 +195,7 @@ public struct ClassMap: Sendable, Hashable {
     /// Parses `NAME=kind[,NAME=kind…]`, where a kind is `product`, `book`
     /// or `image`.
     /// - Throws: `usage.invalidValue` for a pair without a known kind.
-    public init(parsing text: String) throws(FerryError) {
+    package init(parsing text: String) throws(FerryError) {
         var names: [String: RecordKind] = [:]
         var images: Set<String> = []
         for pair in text.split(separator: ",") {
@@ -219,7 +219,7 @@ public struct ClassMap: Sendable, Hashable {
     }
 
     /// The kind of records of class `name`, or nil for a class of no kind.
-    public func kind(of name: String) -> RecordKind? {
+    package func kind(of name: String) -> RecordKind? {
         if let given = names[name] { return given }
         if images.contains(name) { return nil }
         switch Self.baseName(name) {
@@ -232,7 +232,7 @@ public struct ClassMap: Sendable, Hashable {
     /// Whether instances of class `name` are images: UIImage, `*.UIImage`
     /// (a Swift class named UIImage, in any module), or a class mapped to
     /// `image`. A class mapped to a kind of record is none.
-    public func isImage(_ name: String) -> Bool {
+    package func isImage(_ name: String) -> Bool {
         if images.contains(name) { return true }
         return names[name] == nil && Self.baseName(name) == "UIImage"
     }
@@ -247,7 +247,7 @@ public struct ClassMap: Sendable, Hashable {
 
 extension KeyedArchiveReader: StructureReporting {
     /// The archive's object count and the classes of all its instances.
-    public func structure() throws(FerryError) -> InputStructure {
+    package func structure() throws(FerryError) -> InputStructure {
         var objects = decoder.objects
         var counts: [String: Int] = [:]
         var order: [String] = []

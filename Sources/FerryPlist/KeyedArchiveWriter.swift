@@ -14,7 +14,7 @@ import FerryCore
 /// - A product's photo is a UIImage whose `UIImageData` holds the bytes.
 /// - A null field is a `$null` reference, as a nil property is; in an
 ///   NSDictionary or NSArray, which cannot hold nil, it is an NSNull.
-public final class KeyedArchiveWriter: RecordWriter {
+package final class KeyedArchiveWriter: RecordWriter {
     private let output: any ByteOutput
     private let kind: RecordKind
     private let className: String?
@@ -27,13 +27,13 @@ public final class KeyedArchiveWriter: RecordWriter {
     private var finished = false
 
     /// The class names records get by default.
-    public static let defaultProductClass = "GameStoreiOS.Product"
-    public static let defaultBookClass = "BookStore.Book"
+    package static let defaultProductClass = "GameStoreiOS.Product"
+    package static let defaultBookClass = "BookStore.Book"
 
     /// Where numbers that do not fit their stored form are counted.
     private let losses: LossTally
 
-    public init(_ output: any ByteOutput, kind: RecordKind, className: String?, losses: LossTally = LossTally()) {
+    package init(_ output: any ByteOutput, kind: RecordKind, className: String?, losses: LossTally = LossTally()) {
         self.output = output
         self.losses = losses
         self.kind = kind
@@ -49,7 +49,7 @@ public final class KeyedArchiveWriter: RecordWriter {
         objects.append(0)  // the root, built by finish()
     }
 
-    public func write(_ record: Record) throws(FerryError) {
+    package func write(_ record: Record) throws(FerryError) {
         let record = losses.storable(record)
         var named: NamedClass?
         do throws(FerryError) {
@@ -75,7 +75,7 @@ public final class KeyedArchiveWriter: RecordWriter {
         }
     }
 
-    public func finish() throws(FerryError) {
+    package func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
         let elements = rootElements.map { builder.addUID(UInt64($0)) }

@@ -15,7 +15,7 @@ extension PlistValue {
     /// arrives as an array. The binary `null` object becomes null. An
     /// integer above `Int64.max` (up to 2^64 − 1, as CF and plistlib write
     /// it) becomes a number kept as text, exact in every output.
-    public func recordValue() throws(FerryError) -> Value {
+    package func recordValue() throws(FerryError) -> Value {
         switch self {
         case .bool(let flag): return .bool(flag)
         case .integer(let number): return .integer(number)
@@ -56,7 +56,7 @@ extension Value {
     /// cannot express: writers leave such a key out of its dictionary.
     /// - Throws: `plist.nullInArray` for a null inside an array, which has no
     ///   slot to leave out.
-    public func plistValue() throws(FerryError) -> PlistValue? {
+    package func plistValue() throws(FerryError) -> PlistValue? {
         switch self {
         case .null: return nil
         case .bool(let flag): return .bool(flag)

@@ -11,7 +11,7 @@ import FerryCore
 /// Both scanners produce it and both writers take it; the keyed-archive
 /// decoder reads `uid` references through it. It is wider than `Value`:
 /// plists have UIDs and unsigned 64-bit integers, which `Value` lacks.
-public enum PlistValue: Sendable, Hashable {
+package enum PlistValue: Sendable, Hashable {
     case bool(Bool)
     /// A signed integer; binary plists store 1, 2, 4 and 8 byte integers.
     case integer(Int64)
@@ -35,43 +35,43 @@ public enum PlistValue: Sendable, Hashable {
 }
 
 /// A property-list dictionary whose keys keep their order.
-public struct PlistDictionary: Sendable, Hashable {
-    public private(set) var keys: [String]
-    public private(set) var values: [PlistValue]
+package struct PlistDictionary: Sendable, Hashable {
+    package private(set) var keys: [String]
+    package private(set) var values: [PlistValue]
 
-    public init() {
+    package init() {
         keys = []
         values = []
     }
 
-    public init(_ pairs: [(String, PlistValue)]) {
+    package init(_ pairs: [(String, PlistValue)]) {
         keys = pairs.map(\.0)
         values = pairs.map(\.1)
     }
 
-    public var count: Int { keys.count }
+    package var count: Int { keys.count }
 
     /// The value of `key`, or nil. Keys are compared byte-wise.
     /// - Complexity: O(n).
-    public subscript(key: String) -> PlistValue? {
+    package subscript(key: String) -> PlistValue? {
         guard let index = keys.firstIndex(where: { $0.hasSameBytes(as: key) }) else { return nil }
         return values[index]
     }
 
-    public mutating func append(key: String, value: PlistValue) {
+    package mutating func append(key: String, value: PlistValue) {
         keys.append(key)
         values.append(value)
     }
 
     /// Sets the value of `key` where the key is, or appends the pair when
     /// the dictionary lacks it. Keys are compared byte-wise.
-    public mutating func set(_ key: String, to value: PlistValue) {
+    package mutating func set(_ key: String, to value: PlistValue) {
         guard let index = keys.firstIndex(where: { $0.hasSameBytes(as: key) }) else { return append(key: key, value: value) }
         values[index] = value
     }
 
     /// Removes `key` and its value, keeping the other pairs' order.
-    public mutating func remove(_ key: String) {
+    package mutating func remove(_ key: String) {
         guard let index = keys.firstIndex(where: { $0.hasSameBytes(as: key) }) else { return }
         keys.remove(at: index)
         values.remove(at: index)
@@ -80,7 +80,7 @@ public struct PlistDictionary: Sendable, Hashable {
 
 extension PlistValue {
     /// The plist name of the type, as messages show it (`dict`, `string`, …).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .bool: "bool"
         case .integer, .unsignedInteger: "integer"
@@ -97,5 +97,5 @@ extension PlistValue {
     }
 
     /// The seconds between 1970-01-01 and 2001-01-01, the plist epoch.
-    public static let epochOffset: Double = 978_307_200
+    package static let epochOffset: Double = 978_307_200
 }

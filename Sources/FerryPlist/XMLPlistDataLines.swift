@@ -7,7 +7,7 @@ extension XMLPlistWriter {
     ///
     ///     plutil:    <data>                   plistlib, two tabs in:
     ///                →→iVBORw0KGgo…(76)        →→iVBORw0KGgo…(60 = 76 − 2 × 8)
-    public enum DataLines: Sendable, Hashable {
+    package enum DataLines: Sendable, Hashable {
         /// Lines of 76 characters, as plutil (and Ferry's record writer)
         /// writes them.
         case plutil
@@ -28,7 +28,7 @@ extension XMLPlistWriter {
         /// more than one line whose first line is plistlib's width and not
         /// plutil's; plutil's otherwise.
         /// - Complexity: O(n) in the bytes before that element.
-        public init(of document: [UInt8]) {
+        package init(of document: [UInt8]) {
             self = .plutil
             let opening = Array("<data>\n".utf8)
             var from = document.startIndex

@@ -10,7 +10,7 @@ import FerryCore
 ///
 /// The keyed-archive decoder reads XML archives through it: a dictionary
 /// whose only key is `CF$UID`, with a non-negative integer, becomes `.uid`.
-public enum XMLPlistParser {
+package enum XMLPlistParser {
     /// Parses the XML property list in `input`: `<plist version="1.0">`
     /// around one value, or a bare value element.
     /// - Parameters:
@@ -20,7 +20,7 @@ public enum XMLPlistParser {
     /// - Throws: `limit.inputTooLarge`, `limit.nestingTooDeep`, `io.readFailed`,
     ///   and the `xmlplist.*` codes, each located by byte, line and column.
     /// - Complexity: O(n) time; memory for the bytes and the values.
-    public static func parse(_ input: any ByteInput, limits: ReadLimits = ReadLimits()) throws(FerryError) -> PlistValue
+    package static func parse(_ input: any ByteInput, limits: ReadLimits = ReadLimits()) throws(FerryError) -> PlistValue
     {
         let bytes = try input.readAll(limit: limits.maxInputBytes)
         return try parse(bytes, name: input.name, limits: limits)
@@ -29,7 +29,7 @@ public enum XMLPlistParser {
     /// Parses an XML property list already in memory, named `name` in
     /// errors: UTF-8, or UTF-16 after a byte order mark (`XMLPlistEncoding`).
     /// - Throws: as `parse(_:limits:)`, and `encoding.invalidUTF16`.
-    public static func parse(_ bytes: [UInt8], name: String = "-", limits: ReadLimits = ReadLimits()) throws(FerryError)
+    package static func parse(_ bytes: [UInt8], name: String = "-", limits: ReadLimits = ReadLimits()) throws(FerryError)
         -> PlistValue
     {
         let bytes = try XMLPlistEncoding.utf8(bytes, name: name, limit: limits.maxInputBytes)

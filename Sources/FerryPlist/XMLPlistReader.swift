@@ -7,7 +7,7 @@ import FerryCore
 /// it scans a record in an `InputWindow`, hands it out, and drops its bytes
 /// at the next refill. Consecutive records with the same keys share one
 /// `FieldList`, and while keys match it no key string is built.
-public final class XMLPlistReader: RecordReader {
+package final class XMLPlistReader: RecordReader {
     private enum State {
         /// Before the root: the XML declaration, DOCTYPE and `<plist>`.
         case prolog
@@ -51,7 +51,7 @@ public final class XMLPlistReader: RecordReader {
     ///     `PlistXMLCodec` reads them.
     ///   - limits: nesting depth and record size.
     /// - Throws: `io.readFailed` while looking at the first two bytes.
-    public init(_ input: any ByteInput, limits: ReadLimits = ReadLimits()) throws(FerryError) {
+    package init(_ input: any ByteInput, limits: ReadLimits = ReadLimits()) throws(FerryError) {
         window = InputWindow(try XMLPlistEncoding.utf8(input), limit: limits.maxRecordBytes)
         maxDepth = limits.maxDepth
         maxRecordBytes = limits.maxRecordBytes
@@ -62,7 +62,7 @@ public final class XMLPlistReader: RecordReader {
     ///   a `<dict>`; `limit.nestingTooDeep`, `limit.recordTooLarge`,
     ///   `io.readFailed` and the `xmlplist.*` codes. After an error, every
     ///   call throws it again.
-    public func next() throws(FerryError) -> Record? {
+    package func next() throws(FerryError) -> Record? {
         while true {
             switch try advance() {
             case .record(let fields, let values, let start):
@@ -74,14 +74,14 @@ public final class XMLPlistReader: RecordReader {
         }
     }
 
-    public func location(ofByteOffset offset: Int) -> SourceLocation {
+    package func location(ofByteOffset offset: Int) -> SourceLocation {
         guard offset >= window.baseOffset else { return SourceLocation(file: window.input.name, byteOffset: offset) }
         return window.location(of: offset - window.baseOffset)
     }
 
     /// Where the value of `name` is in the record whose `<dict>` starts at
     /// `byteOffset`: the dict is scanned again while it is in the window.
-    public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
+    package func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
         let start = byteOffset - window.baseOffset
         guard start >= 0, start < window.count else { return nil }
         let wanted = Array(name.utf8)

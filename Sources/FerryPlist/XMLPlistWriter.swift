@@ -15,7 +15,7 @@ import FerryCore
 /// with whole seconds (what plutil and plistlib read), data as Base64 in
 /// lines of 76 characters. `&`, `<` and `>` are escaped, and a carriage
 /// return is written `&#13;` so that XML readers keep it.
-public final class XMLPlistWriter: RecordWriter {
+package final class XMLPlistWriter: RecordWriter {
     private let output: any ByteOutput
     private var buffer = WriteBuffer()
     private var written = 0
@@ -36,7 +36,7 @@ public final class XMLPlistWriter: RecordWriter {
     /// Where dropped nulls are counted.
     private let losses: LossTally
 
-    public init(_ output: any ByteOutput, losses: LossTally = LossTally()) {
+    package init(_ output: any ByteOutput, losses: LossTally = LossTally()) {
         self.output = output
         self.losses = losses
     }
@@ -47,7 +47,7 @@ public final class XMLPlistWriter: RecordWriter {
     /// - Throws: `xmlplist.invalidCharacter` for a key or string XML cannot
     ///   carry, `plist.nullInArray`, `xmlplist.invalidDate`, located at the
     ///   record and field; `io.writeFailed`.
-    public func write(_ record: Record) throws(FerryError) {
+    package func write(_ record: Record) throws(FerryError) {
         losses.noteDroppedNulls(record)
         let keys = try encodedKeys(record)
         var out = buffer
@@ -80,7 +80,7 @@ public final class XMLPlistWriter: RecordWriter {
 
     /// Closes the array and the plist and flushes.
     /// - Throws: `io.writeFailed`.
-    public func finish() throws(FerryError) {
+    package func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
         if written == 0 {
@@ -97,7 +97,7 @@ public final class XMLPlistWriter: RecordWriter {
     /// - Throws: `xmlplist.invalidCharacter`, `xmlplist.nullValue` for the
     ///   binary null object, `xmlplist.invalidDate`.
     /// - Parameter lines: how `<data>` is cut into lines.
-    public static func document(_ value: PlistValue, dataLines lines: DataLines = .plutil) throws(FerryError) -> [UInt8] {
+    package static func document(_ value: PlistValue, dataLines lines: DataLines = .plutil) throws(FerryError) -> [UInt8] {
         var out = WriteBuffer(capacity: 1 << 12)
         defer { out.release() }
         out.append(header)

@@ -31,7 +31,7 @@ import FerryGzip
 // Null is no cell at all.
 
 /// Writes records as an Excel workbook with one sheet (see the design note).
-public final class XLSXWriter: RawRecordWriter {
+package final class XLSXWriter: RawRecordWriter {
     /// A sheet's rows, the header's included, and columns (Excel's limits).
     static let maxRows = 1_048_576
     static let maxColumns = 16_384
@@ -116,13 +116,13 @@ public final class XLSXWriter: RawRecordWriter {
 
     // MARK: - Rows
 
-    public func write(_ record: Record) throws(FerryError) {
+    package func write(_ record: Record) throws(FerryError) {
         try writeRow(record.fields, index: record.origin.index) { (field, column, out) throws(FerryError) in
             try appendCell(record.values[field], column: column, field: field, to: &out)
         }
     }
 
-    public func writeRaw(_ record: RawRecord) throws(FerryError) {
+    package func writeRaw(_ record: RawRecord) throws(FerryError) {
         try writeRow(record.fields, index: record.origin.index) { (field, column, out) throws(FerryError) in
             switch record.values[field] {
             case .null: return 0
@@ -209,7 +209,7 @@ public final class XLSXWriter: RawRecordWriter {
 
     // MARK: - The workbook
 
-    public func finish() throws(FerryError) {
+    package func finish() throws(FerryError) {
         guard !finished else { return }
         finished = true
         var out = buffer

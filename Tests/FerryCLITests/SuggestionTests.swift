@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import FerryCore
 @testable import FerryCommandLine
 
 /// "Did you mean": the nearest subcommand, option or format by

@@ -92,15 +92,23 @@ public struct FerryDecoder: Sendable {
         return values
     }
 
-    /// The codec options these properties stand for.
-    var codecOptions: OptionValues {
-        var values: [String: String] = [:]
-        if let csvDelimiter { values["delimiter"] = String(csvDelimiter) }
-        if decimalComma { values["decimal-comma"] = "" }
-        if let encoding { values["encoding"] = encoding.rawValue }
-        if let nullText { values["null"] = nullText }
-        if let recordsAt { values[JSONCodec.recordsAt] = recordsAt }
-        return OptionValues(values)
+    /// The registry with its CSV, TSV and JSON codecs configured by these
+    /// properties (`CSVCodec.configured(_:)`, `JSONCodec(recordsAt:)`):
+    /// the same typed configurations an app gives a `Converter`'s registry.
+    /// - Throws: `usage.invalidValue` for a delimiter CSV cannot use.
+    func configuredRegistry() throws(FerryError) -> CodecRegistry {
+        var dialect = CSVDialect(delimiter: UInt8(ascii: ","))
+        if let csvDelimiter { try dialect.setDelimiter(csvDelimiter) }
+        dialect.decimalComma = decimalComma
+        if let encoding { dialect.encoding = encoding }
+        dialect.nullText = nullText.map { Array($0.utf8) }
+        var configured = registry
+        for case let codec as CSVCodec in registry.codecs { configured.register(codec.configured(dialect)) }
+        if let recordsAt, var json = registry.codec(id: FerryFormat.json.rawValue) as? JSONCodec {
+            json.recordsPointer = recordsAt
+            configured.register(json)
+        }
+        return configured
     }
 }
 

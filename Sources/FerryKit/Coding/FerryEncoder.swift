@@ -67,13 +67,13 @@ public struct FerryEncoder: Sendable {
     private func write<T: Encodable>(
         _ values: [T], to destination: any ByteOutput, gzip: Bool, fileName: String?
     ) throws(FerryError) {
-        guard let codec = registry.codec(id: format.rawValue) else { throw .formatUnknown(format.rawValue) }
+        let codec = try configuredCodec()
         guard codec.capabilities.contains(.write) else { throw .formatCannotWrite(codec.id) }
         if gzip && codec.capabilities.contains(.writesGzip) { throw .outputAlreadyCompressed(codec.id) }
         let compressor = gzip ? try GzipOutput(destination, level: 6, fileName: fileName) : nil
         let output: any ByteOutput = compressor ?? destination
         var encoding = RecordEncoding()
-        let context = WriteContext(options: codecOptions)
+        let context = WriteContext()
         var writer: (any RecordWriter)?
         for (index, value) in values.enumerated() {
             var record = try encoding.record(value)
@@ -96,13 +96,27 @@ public struct FerryEncoder: Sendable {
         try compressor?.finish()
     }
 
-    /// The codec options these properties stand for.
-    private var codecOptions: OptionValues {
-        var values: [String: String] = [:]
-        if compact { values["compact"] = "" }
-        if let archiveClassName { values["class-name"] = archiveClassName }
-        if let csvDelimiter { values["delimiter"] = String(csvDelimiter) }
-        if decimalComma { values["decimal-comma"] = "" }
-        return OptionValues(values)
+    /// The codec of `format`, configured by these properties: a JSON
+    /// codec with `style`, an archive's with `className`, a CSV codec with
+    /// its dialect; the same typed configurations an app gives a registry.
+    /// - Throws: `format.unknown`; `usage.invalidValue` for a delimiter
+    ///   CSV cannot use.
+    private func configuredCodec() throws(FerryError) -> any Codec {
+        guard let codec = registry.codec(id: format.rawValue) else { throw .formatUnknown(format.rawValue) }
+        switch codec {
+        case var json as JSONCodec:
+            if compact { json.style = .compact }
+            return json
+        case var archive as ArchiveCodec:
+            if let archiveClassName { archive.className = archiveClassName }
+            return archive
+        case let csv as CSVCodec:
+            var dialect = csv.dialect ?? CSVDialect(delimiter: UInt8(ascii: ","))
+            if let csvDelimiter { try dialect.setDelimiter(csvDelimiter) }
+            if decimalComma { dialect.decimalComma = true }
+            return csv.configured(dialect)
+        default:
+            return codec
+        }
     }
 }

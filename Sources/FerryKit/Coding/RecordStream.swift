@@ -189,9 +189,9 @@ final class RecordReading: @unchecked Sendable {
         validates = decoder.validates
         kind = decoder.kind
         do throws(FerryError) {
-            let codec = try FormatResolver(registry: decoder.registry).inputCodec(
+            let codec = try FormatResolver(registry: try decoder.configuredRegistry()).inputCodec(
                 path: opened.formatPath, prefix: opened.prefix, from: decoder.format?.rawValue)
-            context = ReadContext(kind: decoder.kind, options: decoder.codecOptions, limits: decoder.limits)
+            context = ReadContext(kind: decoder.kind, limits: decoder.limits)
             context.resumesAfterBadRecords = true
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             reader = try opened.makeReader(codec, path: path, context: context)

@@ -5,7 +5,7 @@
 // reads the archive the app saved with NSKeyedArchiver (photos included),
 // prints each product, and writes out/products.jsonl and out/products.csv
 // (the photos as data: URIs in both).
-import FerryKit
+import Ferry
 import Foundation
 
 /// The product as the app declares it; no annotation is needed.

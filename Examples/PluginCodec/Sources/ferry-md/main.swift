@@ -1,5 +1,5 @@
 import FerryCommandLine
-import FerryKit
+import Ferry
 import FerryMarkdown
 
 // Ferry's command line with one more codec: everything `ferry` does, plus

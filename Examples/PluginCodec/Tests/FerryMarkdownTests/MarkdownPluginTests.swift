@@ -1,5 +1,5 @@
 import Foundation
-import FerryKit
+import Ferry
 import FerryMarkdown
 import Testing
 
@@ -60,12 +60,15 @@ struct TemporaryFolder {
 
     /// Ferry's catalogs do not know the codec's codes; the codec brings their text.
     @Test func catalogKnowsTheCodecsMessages() {
-        #expect(Messages.catalog(locale: "en").template(FerryError.Code.markdownNoColumns.rawValue) == nil)
+        #expect(Messages.builtInTables["en"]?[FerryError.Code.markdownNoColumns.rawValue] == nil)
         let catalog = Messages.catalog(locale: "en", registry: pluginRegistry)
         for key in MarkdownTableCodec().messages.keys {
             #expect(catalog.template(key) != nil, "no template for \(key)")
         }
         #expect(MarkdownTableCodec().messages.keys.contains(FerryError.Code.markdownNoColumns.rawValue))
+        // Once the codec is in a registry, its errors describe themselves in
+        // every language, in its English where it brings no translation.
+        #expect(FerryError.markdownNoColumns(record: 0).description(language: "de").contains("a Markdown table needs"))
     }
 }
 

@@ -19,6 +19,7 @@ struct ValidateCommand {
                 allowed: SchemaFormatMode.allCases.map(\.rawValue)),
             OptionSpec(name: "strict", helpKey: .validateOptionStrict),
             OptionSpec(name: "combine", helpKey: .validateOptionCombine),
+            .jobs,
         ] + ShardOptions.specs
         return CommandSpec(
             name: "validate", abstractKey: .validateAbstract,
@@ -40,6 +41,7 @@ struct ValidateCommand {
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
         var options = try ReportOptions.validationOptions(arguments, registry: registry)
         options.strict = arguments.flag("strict")
+        if let jobs = try CodecOptions.positive(arguments, "jobs") { options.jobs = jobs }
         if arguments.flag("combine") {
             let combined = try ReportCombiner(registry: registry).combine(
                 arguments.positionals, maxErrors: options.maxErrors, strict: options.strict)

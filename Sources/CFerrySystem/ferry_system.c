@@ -3,6 +3,7 @@
 
 #ifdef __linux__
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -30,8 +31,20 @@ int ferry_start_writeback(int descriptor, long long offset, long long count) {
 long ferry_getdents64(int descriptor, void *buffer, size_t length) {
     return syscall(SYS_getdents64, descriptor, buffer, length);
 }
+
+int ferry_usable_cores(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int count = CPU_COUNT(&set);
+        if (count > 0) return count;
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
+}
 #else
 #include <errno.h>
+#include <unistd.h>
 
 long long ferry_copy_range(int input, long long offset, int output, long long count) {
     (void)input;
@@ -62,5 +75,10 @@ long ferry_getdents64(int descriptor, void *buffer, size_t length) {
     (void)length;
     errno = ENOSYS;
     return -1;
+}
+
+int ferry_usable_cores(void) {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
 }
 #endif

@@ -2,10 +2,12 @@ import FerryCore
 
 /// CSV (RFC 4180) and TSV: one codec type, two registrations that differ in
 /// their id, extension and default delimiter.
-public struct CSVCodec: Codec {
+public struct CSVCodec: LineSplittingCodec {
     public let id: String
     public let extensions: [String]
-    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
+    public let capabilities: CodecCapabilities = [
+        .read, .write, .readsRaw, .writesRaw, .splitsAtLineEnds, .writesParts, .writesColumnsOfFirstRecord,
+    ]
     public let options = CSVDialect.options
     let delimiter: UInt8
     /// The dialect this codec reads and writes by, under the options of a
@@ -106,5 +108,39 @@ public struct CSVCodec: Codec {
             return PeekableInput(TranscodingInput(peekable, encoding: .utf16))
         }
         return peekable
+    }
+
+    // MARK: - Parts
+
+    /// Rows that end at a line feed outside quotes, with the delimiter
+    /// guessed once from `start` and pinned in the options, after the
+    /// byte order mark and Excel's `sep=` line; nil for text not in UTF-8.
+    public func lineSplitting(start: [UInt8], isWhole: Bool, options: OptionValues) throws(FerryError)
+        -> LineSplitting?
+    {
+        let dialect = try CSVDialect(delimiter: delimiter, options: options)
+        guard dialect.encoding == .utf8, !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF]) else {
+            return nil
+        }
+        var pinned = options
+        var chosen = dialect.delimiter
+        if !dialect.delimiterGiven {
+            let sample = Array(start.prefix(CSVDelimiterSniffer.sampleLength))
+            chosen = CSVDelimiterSniffer.sniff(
+                sample, isWhole: sample.count < CSVDelimiterSniffer.sampleLength, quote: dialect.quote,
+                preferred: delimiter)
+        }
+        pinned.values["delimiter"] = "\\x" + (chosen < 0x10 ? "0" : "") + String(chosen, radix: 16)
+        return LineSplitting(
+            cut: .rows, quote: dialect.quote, delimiter: chosen, hasHeader: dialect.hasHeader,
+            rowsStart: CSVSepLine.length(in: start, isWhole: isWhole, quote: dialect.quote), options: pinned)
+    }
+
+    /// The names the reader takes from the header row (`columnN` without one).
+    public func columnNames(inHeader header: any ByteInput, options: OptionValues) throws(FerryError) -> [String] {
+        let context = ReadContext(kind: .generic, options: options)
+        guard let reader = try makeReader(header, context: context) as? CSVReader else { return [] }
+        try reader.start()
+        return reader.header?.names ?? []
     }
 }

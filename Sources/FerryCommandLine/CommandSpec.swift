@@ -42,6 +42,8 @@ struct OptionSpec {
 
     static let help = OptionSpec(name: "help", short: "h", helpKey: .optionHelp)
     static let quiet = OptionSpec(name: "quiet", short: "q", helpKey: .optionQuiet)
+    /// `--jobs N` of `convert`, `validate` and `merge`: the cores to use.
+    static let jobs = OptionSpec(name: "jobs", short: "j", valueName: "n", helpKey: .convertOptionJobs)
 
     /// An option that names a format (`--from`, `--to`): a codec's id or alias.
     static func format(

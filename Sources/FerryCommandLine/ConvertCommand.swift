@@ -12,7 +12,7 @@ struct ConvertCommand {
             OptionSpec(name: "gzip", short: "z", helpKey: .convertOptionGzip),
             OptionSpec(
                 name: "level", valueName: "n", helpKey: .convertOptionLevel, allowed: (1...9).map(String.init)),
-            OptionSpec(name: "jobs", short: "j", valueName: "n", helpKey: .convertOptionJobs),
+            .jobs,
             .quiet,
         ] + ShardOptions.specs + [ShardOptions.header]
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)))

@@ -161,7 +161,7 @@ public enum FerryCLI {
         }
         let parsed = try command.parse(Array(arguments.dropFirst()))
         if command.options.contains(where: { $0.name == "max-depth" }) { _ = try CodecOptions.limits(parsed) }
-        if command.name == "convert" { _ = try CodecOptions.positive(parsed, "jobs") }
+        if command.options.contains(where: { $0.name == "jobs" }) { _ = try CodecOptions.positive(parsed, "jobs") }
         return command.name
     }
 

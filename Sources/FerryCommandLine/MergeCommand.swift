@@ -16,6 +16,7 @@ struct MergeCommand {
                     name: "report-format", valueName: "format", helpKey: .mergeOptionReportFormat,
                     allowed: MergeReportFormat.allCases.map(\.rawValue)),
                 OptionSpec(name: "memory", valueName: "size", helpKey: .mergeOptionMemory),
+                .jobs,
                 OptionSpec(name: "photos-dir", valueName: "dir", helpKey: .convertOptionPhotosDir),
                 OptionSpec(name: "embed-photos", helpKey: .convertOptionEmbedPhotos),
                 OptionSpec(name: "force", helpKey: .mergeOptionForce),
@@ -56,6 +57,7 @@ struct MergeCommand {
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
         options.photosDirectory = arguments["photos-dir"]
         options.embedPhotos = arguments.flag("embed-photos")
+        if let jobs = try CodecOptions.positive(arguments, "jobs") { options.jobs = jobs }
         if let text = arguments["memory"] {
             guard let bytes = byteSize(text) else {
                 throw .usageInvalidValue(option: "memory", value: text, expected: .message(.expectedSize))

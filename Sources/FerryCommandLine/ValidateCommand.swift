@@ -20,6 +20,7 @@ struct ValidateCommand {
             OptionSpec(name: "strict", helpKey: .validateOptionStrict),
             OptionSpec(name: "verbose", helpKey: .validateOptionVerbose),
             OptionSpec(name: "combine", helpKey: .validateOptionCombine),
+            .jobs,
         ] + ShardOptions.specs
         return CommandSpec(
             name: "validate", abstractKey: .validateAbstract,
@@ -41,6 +42,7 @@ struct ValidateCommand {
     static func run(_ arguments: ParsedArguments, registry: CodecRegistry, console: Console) throws(FerryError) -> Int32 {
         var options = try ReportOptions.validationOptions(arguments, registry: registry)
         options.strict = arguments.flag("strict")
+        if let jobs = try CodecOptions.positive(arguments, "jobs") { options.jobs = jobs }
         if arguments.flag("combine") {
             let combined = try ReportCombiner(registry: registry).combine(
                 arguments.positionals, maxErrors: options.maxErrors, strict: options.strict)

@@ -94,6 +94,20 @@ public struct CodecCapabilities: OptionSet, Sendable, Hashable {
     /// (a `data:` URI read from text) is written as its bytes. References
     /// stay references all the same.
     public static let writesBytes = CodecCapabilities(rawValue: 64)
+    /// The codec's records split at line ends, so that a file can be cut
+    /// into parts read apart: the codec conforms to `LineSplittingCodec`.
+    public static let splitsAtLineEnds = CodecCapabilities(rawValue: 128)
+    /// The codec's writers write the part of a document that
+    /// `WriteContext.part` names: the outputs of shards, joined in order,
+    /// are one document.
+    public static let writesParts = CodecCapabilities(rawValue: 256)
+    /// Each record written is one line of its own, with nothing before,
+    /// between or after the records: lines written apart and joined are
+    /// one document (JSON Lines).
+    public static let writesLines = CodecCapabilities(rawValue: 512)
+    /// The writer takes its columns from the first record it writes (a CSV
+    /// header row): that record must name every field the others have.
+    public static let writesColumnsOfFirstRecord = CodecCapabilities(rawValue: 1024)
 }
 
 /// How well some bytes match a format. Larger wins.

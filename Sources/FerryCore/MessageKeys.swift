@@ -71,7 +71,7 @@ extension MessageKey {
     package static let convertOptionGzip = MessageKey("convert.option.gzip")
     /// The gzip level: 1 is fastest, 9 smallest (default 6); only with gzip output.
     package static let convertOptionLevel = MessageKey("convert.option.level")
-    /// Threads that compress gzip output; more than one compresses blocks in parallel, as pigz does (default: the number of cores).
+    /// Cores to use: parts of a large file read at once, and threads that compress gzip output, as pigz does; the report and the output are the same for any number (default: the cores this process may use).
     package static let convertOptionJobs = MessageKey("convert.option.jobs")
     /// The most bytes a gzip input may expand to (default 68719476736).
     package static let optionMaxExpandedBytes = MessageKey("option.maxExpandedBytes")

@@ -2,7 +2,7 @@ import FerryCore
 
 /// JSON (RFC 8259): a top-level array of objects, streamed record by record,
 /// or a single object as one record.
-public struct JSONCodec: Codec {
+public struct JSONCodec: LineSplittingCodec {
     /// How the writer lays out the array of records.
     public enum Style: Sendable, Hashable {
         /// One record a line, indented (the default).
@@ -26,7 +26,7 @@ public struct JSONCodec: Codec {
 
     public let id = "json"
     public let extensions = ["json"]
-    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
+    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw, .splitsAtLineEnds, .writesParts]
     public let options = [
         CodecOption(name: "compact", helpKey: .optionJSONCompact, applies: .write),
         CodecOption(name: JSONCodec.recordsAt, helpKey: .optionJSONRecordsAt, valueName: "pointer", applies: .read),
@@ -48,6 +48,18 @@ public struct JSONCodec: Codec {
     func pointer(_ context: ReadContext) throws(FerryError) -> JSONPointer? {
         if let given = try Self.pointer(context) { return given }
         return try recordsPointer.map { text throws(FerryError) in try JSONPointer(text) }
+    }
+
+    /// A top-level array, cut at the commas between its elements; nil when
+    /// `--records-at` reads records deeper in the document, or the text is
+    /// not in UTF-8.
+    public func lineSplitting(start: [UInt8], isWhole: Bool, options: OptionValues) throws(FerryError)
+        -> LineSplitting?
+    {
+        guard options[Self.recordsAt] == nil, recordsPointer == nil, !start.starts(with: [0xFF, 0xFE]),
+            !start.starts(with: [0xFE, 0xFF])
+        else { return nil }
+        return LineSplitting(cut: .arrayElements, options: options)
     }
 
     /// `[` after optional whitespace is likely JSON; `{` could be JSON or JSON Lines.
@@ -75,12 +87,23 @@ public struct JSONCodec: Codec {
 }
 
 /// JSON Lines: one JSON value per line, objects for records.
-public struct JSONLinesCodec: Codec {
+public struct JSONLinesCodec: LineSplittingCodec {
     public init() {}
 
     public let id = "jsonl"
     public let extensions = ["jsonl", "ndjson"]
-    public let capabilities: CodecCapabilities = [.read, .write, .readsRaw, .writesRaw]
+    public let capabilities: CodecCapabilities = [
+        .read, .write, .readsRaw, .writesRaw, .splitsAtLineEnds, .writesParts, .writesLines,
+    ]
+
+    /// Lines, none hidden by a quote (a JSON string holds no raw line
+    /// feed); nil for text not in UTF-8.
+    public func lineSplitting(start: [UInt8], isWhole: Bool, options: OptionValues) throws(FerryError)
+        -> LineSplitting?
+    {
+        guard !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF]) else { return nil }
+        return LineSplitting(cut: .rows, options: options)
+    }
 
     /// An object, a line break, and another object is JSON Lines.
     public func sniff(_ prefix: [UInt8]) -> SniffResult {

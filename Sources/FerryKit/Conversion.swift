@@ -30,8 +30,8 @@ public struct ConversionOptions: Sendable {
     /// Given without compressed output, it is refused.
     public var compressionLevel: Int?
     /// Threads that compress gzip output; more than one compresses blocks in
-    /// parallel, as pigz does. The default is the number of cores.
-    public var compressionJobs = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// parallel, as pigz does. The default is the cores the process may use.
+    public var compressionJobs = Cores.usable
     /// Options of the codecs (`compact`, …).
     public var codecOptions = OptionValues()
     public var limits = ReadLimits()
@@ -90,7 +90,7 @@ public struct Converter {
         var codecOptions = options.codecOptions
         var shard: (reading: ShardReading, part: DocumentPart)?
         if let range = options.shard {
-            let source = try ShardSource(
+            let source = try PartSource(
                 path: inputPath, registry: registry, from: inputCodec.id, codecOptions: codecOptions,
                 limits: options.limits)
             let reading = try ShardReading(source, range: range)
@@ -108,7 +108,7 @@ public struct Converter {
         let outputCodec = try resolver.outputCodec(
             path: namesFormat == true ? outputPath : nil, to: options.to, inputCodec: inputCodec)
         let compress = try Converter.compresses(outputCodec, gzSuffix: gzSuffix, options: options)
-        if shard != nil, compress || !["json", "jsonl", "csv", "tsv"].contains(outputCodec.id) {
+        if shard != nil, compress || !outputCodec.capabilities.contains(.writesParts) {
             throw .shardOutputNotConcatenable(compress ? "gzip" : outputCodec.id)
         }
 

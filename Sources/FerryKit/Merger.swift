@@ -37,6 +37,9 @@ public struct MergeOptions: Sendable {
     /// Inputs of this size or more are read in two halves by a spooled
     /// merge; tests lower it.
     var halvesThreshold = Halves.threshold
+    /// How many parts are read at once (`--jobs`): one reads each input in
+    /// one pass. The output and the report are the same for every number.
+    public var jobs = Cores.usable
 
     public init() {}
 }
@@ -190,7 +193,7 @@ public struct Merger {
         let rawWriter = photos == nil ? writer as? any RawRecordWriter : nil
         // A CSV header is the first record's fields: the first one written
         // has every field, null where it has none.
-        var union = codec is CSVCodec ? FieldList(reading.fieldUnion) : nil
+        var union = codec.capabilities.contains(.writesColumnsOfFirstRecord) ? FieldList(reading.fieldUnion) : nil
         func emit(_ record: RawRecord) throws(FerryError) {
             if let rawWriter { return try rawWriter.writeRaw(record) }
             var whole = record.record()

@@ -31,9 +31,7 @@ final class RecordTape: @unchecked Sendable {
     /// (merge); else empty.
     @exclusivity(unchecked) var digests: [KeyDigest?] = []
 
-    private enum Tag: UInt8 {
-        case null, no, yes, integer, double, text, bytes, value, number
-    }
+    private typealias Tag = CellTag
 
     init(capacity: Int = 1 << 18) {
         self.capacity = capacity
@@ -175,7 +173,8 @@ final class RecordTape: @unchecked Sendable {
         cells.removeAll()
         for _ in 0..<cellCount {
             switch Tag(rawValue: cursor.load(UInt8.self)) {
-            case .null, nil: cells.append(.null)
+            // A tape writes no date, array or object: those are a spill's.
+            case .null, nil, .date, .array, .object: cells.append(.null)
             case .no: cells.append(.bool(false))
             case .yes: cells.append(.bool(true))
             case .integer: cells.append(.integer(cursor.load(Int64.self)))

@@ -137,14 +137,14 @@ public struct ReportCombiner {
 
     /// A reader of records of `shard` again, from its start.
     private func relocatorFor(_ shard: ShardReport) throws(FerryError) -> RecordRelocator {
-        let source = try ShardSource(
+        let source = try PartSource(
             path: shard.trace.input, registry: registry, from: shard.trace.format,
             codecOptions: shard.trace.codecOptions, limits: ReadLimits())
         let prefix: [UInt8]
         if let header = source.header {
             prefix = try source.file.bytes(0..<header.end)
         } else {
-            prefix = source.codec.id == "json" ? [UInt8(ascii: "[")] : []
+            prefix = source.splitting.cut == .arrayElements ? [UInt8(ascii: "[")] : []
         }
         let kind = shard.kind ?? .generic
         let options = source.codecOptions

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FerryCSV
 import FerryJSON
 
 // MARK: - Design
@@ -44,19 +43,20 @@ public struct ShardPlanner {
     ///   (the CSV dialect) it is read with.
     /// - Throws: `shard.compressed`, `shard.notSplittable`, `io.*`.
     public func plan(_ path: String, shards count: Int, options: ValidationOptions) throws(FerryError) -> ShardPlan {
-        let source = try ShardSource(
+        let source = try PartSource(
             path: path, registry: registry, from: options.from, codecOptions: options.codecOptions,
             limits: options.limits)
         let file = source.file
         // A file of no bytes is one empty shard, which writes the empty document.
         let targets = file.size == 0 ? [] : (1..<max(count, 1)).map { Int((Int64(file.size) * Int64($0)) / Int64(count)) }
         var cuts = Cuts(targets: targets)
-        if source.codec.id == "json" {
+        if source.splitting.cut == .arrayElements {
             try cutArray(file, into: &cuts)
         } else {
             try cutRows(
                 file, from: source.dataStart, quote: source.quote, delimiter: source.delimiter,
-                blankRowsAreRecords: source.blankRowsAreRecords, inHalvesFrom: options.halvesThreshold, into: &cuts)
+                blankRowsAreRecords: source.blankRowsAreRecords, inHalvesFrom: options.halvesThreshold,
+                format: source.codec.id, into: &cuts)
         }
         cuts.finish(size: file.size)
         var shards: [ShardPlan.Shard] = []
@@ -115,12 +115,12 @@ public struct ShardPlanner {
     ///     (`ValidationOptions.halvesThreshold`).
     private func cutRows(
         _ file: RandomAccessFile, from start: Int, quote: UInt8?, delimiter: UInt8?, blankRowsAreRecords: Bool,
-        inHalvesFrom threshold: Int, into cuts: inout Cuts
+        inHalvesFrom threshold: Int, format: String, into cuts: inout Cuts
     ) throws(FerryError) {
         if start > 0 { try file.scan(0..<start) { chunk, _ in cuts.lines.consume(chunk); return true } }
         var first = RowCutter(
             cuts: cuts, quote: quote, delimiter: delimiter, blankRowsAreRecords: blankRowsAreRecords, start: start)
-        if file.size - start >= max(threshold, 2), sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1,
+        if file.size - start >= max(threshold, 2), Cores.usable > 1,
             let split = try file.lineStart(after: start + (file.size - start) / 2)
         {
             first.cuts = Cuts(targets: cuts.targets.filter { $0 <= split }, lines: cuts.lines)
@@ -136,7 +136,7 @@ public struct ShardPlanner {
             if let failure { throw failure }
             if !first.rows.quoted && first.loneCR == 0 {
                 if let error = second.error { throw error }
-                try second.cutter.finish(file)
+                try second.cutter.finish(file, format: format)
                 cuts = first.joined(with: second.cutter)
                 return
             }
@@ -146,7 +146,7 @@ public struct ShardPlanner {
                 blankRowsAreRecords: blankRowsAreRecords, start: start)
         }
         try first.scan(file, start..<file.size)
-        try first.finish(file)
+        try first.finish(file, format: format)
         cuts = first.cuts
     }
 
@@ -225,9 +225,9 @@ public struct ShardPlanner {
 
         /// Checks what the end of the file leaves: a lone CR, and the last
         /// row when no line end closes it.
-        mutating func finish(_ file: RandomAccessFile) throws(FerryError) {
+        mutating func finish(_ file: RandomAccessFile, format: String) throws(FerryError) {
             cuts.lines.lines = lines
-            if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: "csv (CR line ends)") }
+            if csv && loneCR != 0 { throw .shardNotSplittable(file.path, format: format + " (CR line ends)") }
             if lastEnd < file.size, ShardPlanner.holdsRecord(try file.bytes(lastEnd..<file.size), delimiter: delimiter) {
                 cuts.records += 1
             }

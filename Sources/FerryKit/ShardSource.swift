@@ -1,127 +1,3 @@
-import FerryCSV
-
-/// A file opened to be planned or read a shard at a time: its codec, and
-/// for CSV and TSV the quote, the delimiter (guessed once, from the file's
-/// start, so that no shard guesses from its own rows) and the header row.
-struct ShardSource {
-    let file: RandomAccessFile
-    let codec: any Codec
-    /// CSV and TSV: the quote; nil for JSON Lines and JSON.
-    let quote: UInt8?
-    let delimiter: UInt8?
-    let header: ShardPlan.Header?
-    /// Where the rows after the header start: after the header row, or
-    /// after Excel's `sep=` line without one (CSVSepLine.swift), else 0.
-    let dataStart: Int
-    /// Where the header row itself starts: after the `sep=` line, and
-    /// after blank rows and rows of delimiters only before it. A later
-    /// shard reads the header row alone before its own bytes, so that its
-    /// reader counts none of the rows skipped before it (as the halves of
-    /// a validation do).
-    let headerRowStart: Int
-    /// CSV and TSV: whether the rows have one column, where the reader
-    /// makes a record of a blank row after the first (a value of "").
-    let blankRowsAreRecords: Bool
-    /// The codec options every shard reads with: the user's, and the delimiter.
-    let codecOptions: OptionValues
-
-    /// Opens `path` and reads what a shard needs from its start.
-    /// - Throws: `shard.compressed`, `shard.notSplittable`, `io.*`.
-    init(
-        path: String, registry: CodecRegistry, from: String?, codecOptions asked: OptionValues, limits: ReadLimits
-    ) throws(FerryError) {
-        let opened = try OpenedInput(path: path, limits: limits)
-        codec = try FormatResolver(registry: registry).inputCodec(
-            path: opened.formatPath, prefix: opened.prefix, from: from)
-        if opened.isCompressed { throw FerryError.shardCompressed(path) }
-        // Shards of JSON cut its top-level array, not one at `--records-at`.
-        guard ["csv", "tsv", "jsonl", "json"].contains(codec.id), asked[JSONCodec.recordsAt] == nil || codec.id != "json",
-            let file = RandomAccessFile(path)
-        else {
-            throw FerryError.shardNotSplittable(path, format: codec.id)
-        }
-        self.file = file
-        var codecOptions = asked
-        guard codec.id == "csv" || codec.id == "tsv" else {
-            (quote, delimiter, header, self.codecOptions, dataStart, headerRowStart, blankRowsAreRecords) = (
-                nil, nil, nil, codecOptions, 0, 0, false
-            )
-            return
-        }
-        let preferred = codec.id == "tsv" ? UInt8(0x09) : UInt8(ascii: ",")
-        let dialect = try CSVDialect(delimiter: preferred, options: asked)
-        guard dialect.encoding == .utf8 else { throw FerryError.shardNotSplittable(path, format: codec.id) }
-        quote = dialect.quote
-        let start = try file.bytes(0..<min(CSVDelimiterSniffer.sampleLength, file.size))
-        let delimiter =
-            codecOptions["delimiter"] == nil
-            ? CSVDelimiterSniffer.sniff(
-                start, isWhole: start.count < CSVDelimiterSniffer.sampleLength, quote: dialect.quote,
-                preferred: preferred)
-            : dialect.delimiter
-        codecOptions.values["delimiter"] = Self.option(delimiter)
-        self.delimiter = delimiter
-        self.codecOptions = codecOptions
-        let sepLine = CSVSepLine.length(in: start, isWhole: start.count == file.size, quote: dialect.quote)
-        // The first row the reader does not skip: the header, or without
-        // one the first record, whose width the reader takes too.
-        let found = try Self.header(
-            file, from: sepLine, codec: codec, quote: dialect.quote, delimiter: delimiter, options: codecOptions)
-        header = dialect.hasHeader ? found.header : nil
-        headerRowStart = found.rowStart
-        dataStart = header?.end ?? found.rowStart
-        blankRowsAreRecords = found.header.fields.count == 1
-    }
-
-    /// A byte as the value of `--delimiter`.
-    static func option(_ delimiter: UInt8) -> String {
-        "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
-    }
-
-    /// The header row, the first row after `start` (after a `sep=` line)
-    /// that the reader does not skip as blank or as delimiters only: where
-    /// it starts and ends (its row end outside quotes), the lines it takes
-    /// with the bytes before it, and the columns it names (`columnN` with
-    /// `--no-header`, one a field of that first record).
-    private static func header(
-        _ file: RandomAccessFile, from start: Int, codec: any Codec, quote: UInt8, delimiter: UInt8,
-        options: OptionValues
-    ) throws(FerryError) -> (header: ShardPlan.Header, rowStart: Int) {
-        var rows = RowEndScanner(quote: quote)
-        var end = file.size
-        var rowStart = start
-        try file.scan(start..<file.size, chunk: 1 << 16) { chunk, offset in
-            rows.scan(chunk) { found in
-                let holdsRecord =
-                    rowStart >= offset
-                    ? ShardPlanner.holdsRecord(
-                        UnsafeRawBufferPointer(rebasing: chunk[(rowStart - offset)..<found]), delimiter: delimiter)
-                    : ShardPlanner.holdsRecord((try? file.bytes(rowStart..<offset + found)) ?? [], delimiter: delimiter)
-                guard holdsRecord else {
-                    rowStart = offset + found
-                    return true
-                }
-                end = offset + found
-                return false
-            }
-        }
-        // Rows that end in a lone CR (classic Mac OS) are rows to the reader
-        // but no cuts to the planner, which cuts at line feeds.
-        let bytes = try file.bytes(0..<end)
-        if zip(bytes, bytes.dropFirst() + [0]).contains(where: { $0 == 0x0D && $1 != 0x0A }) {
-            throw FerryError.shardNotSplittable(file.path, format: "csv (CR line ends)")
-        }
-        let lines = bytes.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
-        let context = ReadContext(kind: .generic, options: options)
-        var fields: [String] = []
-        if let reader = try codec.makeReader(FileRangeInput(file, range: 0..<end), context: context) as? CSVReader {
-            try reader.start()
-            fields = reader.header?.names ?? []
-        }
-        return (ShardPlan.Header(end: end, lines: lines, fields: fields), min(rowStart, end))
-    }
-}
-
 // MARK: - One shard
 
 /// Which bytes of the file one shard is, as `--plan PLAN --shard K` or
@@ -170,7 +46,7 @@ struct ShardReading {
     let prefixLines: Int
     let isEmpty: Bool
 
-    init(_ source: ShardSource, range: ShardRange) throws(FerryError) {
+    init(_ source: PartSource, range: ShardRange) throws(FerryError) {
         let file = source.file
         guard range.start >= 0, range.start <= range.end, range.end <= file.size else {
             throw FerryError.shardBadRange("\(range.start):\(range.end)", size: file.size)
@@ -178,13 +54,13 @@ struct ShardReading {
         var prefix: [UInt8] = []
         var from = range.start
         var suffix: [UInt8] = []
-        if let header = source.header, range.start > 0 {
-            prefix = try file.bytes(source.headerRowStart..<header.end)
-            prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
+        if source.header != nil, range.start > 0 {
+            prefix = source.prefix
+            prefixLines = source.prefixLines
         } else {
             prefixLines = 0
         }
-        if source.codec.id == "json" {
+        if source.splitting.cut == .arrayElements {
             if range.start > 0 {
                 prefix = [UInt8(ascii: "[")]
                 from += 1

@@ -95,9 +95,7 @@ final class SpillFile {
 /// Spilled records: written self-contained (see the design note), read back
 /// as raw records whose text borrows the bytes read.
 enum SpilledRecord {
-    private enum Tag: UInt8 {
-        case null, no, yes, integer, double, number, text, bytes, value, date, array, object
-    }
+    private typealias Tag = CellTag
 
     /// Appends `record`, whose field list is shape `shape`, to `out`.
     static func encode(_ record: RawRecord, shape: Int, to out: inout [UInt8]) {

@@ -76,7 +76,7 @@ final class SpooledMerge {
     private struct Input {
         let path: String
         let codec: any Codec
-        let layout: LineLayout
+        let layout: PartSource
         /// Where the second half starts; nil for one part.
         let split: Int?
     }
@@ -85,16 +85,17 @@ final class SpooledMerge {
     /// is not for this way: an input that is not a file of lines, or an
     /// output in another format.
     init?(_ paths: [String], options: MergeOptions, outputCodec: any Codec, registry: CodecRegistry) {
-        guard outputCodec.id == "jsonl", outputCodec.capabilities.contains(.writesRaw), !paths.isEmpty else { return nil }
+        guard outputCodec.capabilities.isSuperset(of: [.writesLines, .writesRaw]), !paths.isEmpty else { return nil }
         var inputs: [Input] = []
         for path in paths {
             let input = try? OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) -> Input? in
                 let codec = try FormatResolver(registry: registry).inputCodec(
                     path: opened.formatPath, prefix: opened.prefix, from: options.from)
                 guard codec.capabilities.contains(.readsRaw), !opened.isEmpty,
-                    let layout = LineLayout(path: path, codec: codec, opened: opened, codecOptions: options.codecOptions)
+                    let layout = PartSource.rows(
+                        path: path, codec: codec, opened: opened, codecOptions: options.codecOptions)
                 else { return nil }
-                let halves = Halves(layout, threshold: options.halvesThreshold)
+                let halves = Halves(layout, threshold: options.halvesThreshold, jobs: options.jobs)
                 return Input(path: path, codec: codec, layout: layout, split: halves?.split)
             }
             guard let input = input ?? nil else { return nil }
@@ -184,7 +185,7 @@ final class SpooledMerge {
         let keptAt = Column<UInt32>()
         guard sequence < 1 << 32, keptAt.zeroed(count: sequence) else { return nil }
         self.keptAt = keptAt
-        let threads = sequence >= 1 << 16 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 1
+        let threads = sequence >= 1 << 16 && options.jobs > 1 ? 2 : 1
         // Pairs whose digests differ but which were found equal: under
         // keep-last each such pair wrongly moved its key's kept record on,
         // so the keys are matched again knowing them (rarely more than once:
@@ -749,7 +750,7 @@ private final class Part: @unchecked Sendable {
 private struct PartJob: @unchecked Sendable {
     let options: MergeOptions
     let codec: any Codec
-    let layout: LineLayout
+    let layout: PartSource
     let kind: RecordKind
     let keyFields: [String]
     let observesDefaultKey: Bool

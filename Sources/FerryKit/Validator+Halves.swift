@@ -52,29 +52,31 @@ struct Halves {
     init?(path: String, codec: any Codec, opened: OpenedInput, options: ValidationOptions) {
         self.init(
             path: path, codec: codec, opened: opened, codecOptions: options.codecOptions,
-            threshold: options.halvesThreshold)
+            threshold: options.halvesThreshold, jobs: options.jobs)
     }
 
     /// The halves of the file at `path`, read with `codecOptions`, when it
-    /// has at least `threshold` bytes (see above).
-    init?(path: String, codec: any Codec, opened: OpenedInput, codecOptions: OptionValues, threshold: Int) {
+    /// has at least `threshold` bytes and `jobs` allows two (see above).
+    init?(
+        path: String, codec: any Codec, opened: OpenedInput, codecOptions: OptionValues, threshold: Int, jobs: Int
+    ) {
         guard (opened.input.sizeHint ?? 0) >= threshold,
-            let layout = LineLayout(path: path, codec: codec, opened: opened, codecOptions: codecOptions)
+            let source = PartSource.rows(path: path, codec: codec, opened: opened, codecOptions: codecOptions)
         else { return nil }
-        self.init(layout, threshold: threshold)
+        self.init(source, threshold: threshold, jobs: jobs)
     }
 
-    /// The halves of a file laid out as `layout`, when it has at least
-    /// `threshold` bytes and there is a second core.
-    init?(_ layout: LineLayout, threshold: Int) {
-        guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1, layout.file.size >= max(threshold, 2),
-            let split = try? Self.split(layout.file, quote: layout.quote), split > layout.prefixEnd
+    /// The halves of `source`, when it has at least `threshold` bytes and
+    /// `jobs` (`--jobs`) allows a second thread.
+    init?(_ source: PartSource, threshold: Int, jobs: Int) {
+        guard jobs > 1, source.file.size >= max(threshold, 2),
+            let split = try? Self.split(source.file, quote: source.quote), split > source.dataStart
         else { return nil }
-        self.file = layout.file
+        self.file = source.file
         self.split = split
-        self.prefix = layout.prefix
-        self.prefixLines = layout.prefixLines
-        self.codecOptions = layout.codecOptions
+        self.prefix = source.prefix
+        self.prefixLines = source.prefixLines
+        self.codecOptions = source.codecOptions
     }
 
     var path: String { file.path }
@@ -143,91 +145,6 @@ struct Halves {
             moved.location = apply(to: diagnostic.location)
             return moved
         }
-    }
-}
-
-/// How a file of lines (CSV, TSV, JSON Lines) is read in parts: each part
-/// after the first is read with the header line before it, and with the
-/// delimiter guessed once from the file's start, so that no part guesses
-/// again from its own rows.
-struct LineLayout {
-    let file: RandomAccessFile
-    /// What a reader of a part reads before its bytes: the CSV header line.
-    let prefix: [UInt8]
-    /// The lines `prefix` ends (1 for a header line, 0 for none).
-    let prefixLines: Int
-    /// Where the header line ends in the file (0 for none).
-    let prefixEnd: Int
-    /// The user's codec options, with the delimiter guessed from the start.
-    let codecOptions: OptionValues
-    /// The quote of CSV; nil for JSON Lines.
-    let quote: UInt8?
-    /// About how many lines the file has, at the rate of its first 64 KiB.
-    let estimatedLines: Int
-
-    /// The layout of the file at `path`, or nil when it cannot be read in
-    /// parts: standard input, a compressed input, another format, a CSV
-    /// not in UTF-8, or a header line with a quoted line break.
-    init?(path: String, codec: any Codec, opened: OpenedInput, codecOptions options: OptionValues) {
-        guard path != "-", !opened.isCompressed else { return nil }
-        let quote: UInt8?
-        let hasHeader: Bool
-        switch codec.id {
-        case "jsonl":
-            (quote, hasHeader) = (nil, false)
-        case "csv", "tsv":
-            guard let dialect = try? CSVDialect(delimiter: UInt8(ascii: ","), options: options),
-                dialect.encoding == .utf8
-            else { return nil }
-            (quote, hasHeader) = (dialect.quote, dialect.hasHeader)
-        default:
-            return nil
-        }
-        guard let file = RandomAccessFile(path) else { return nil }
-        var start = [UInt8](repeating: 0, count: min(1 << 16, file.size))
-        guard let count = try? start.withUnsafeMutableBytes({ (buffer) throws(FerryError) in try file.read(into: buffer, at: 0) }),
-            count == start.count, !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF])
-        else { return nil }
-        var codecOptions = options
-        var delimiter = UInt8(ascii: ",")
-        if let quote {
-            if let named = codecOptions["delimiter"].flatMap(CSVDialect.delimiter(named:)) {
-                delimiter = named
-            } else {
-                let sample = Array(start.prefix(CSVDelimiterSniffer.sampleLength))
-                delimiter = CSVDelimiterSniffer.sniff(
-                    sample, isWhole: sample.count < CSVDelimiterSniffer.sampleLength, quote: quote,
-                    preferred: codec.id == "tsv" ? 0x09 : UInt8(ascii: ","))
-                codecOptions.values["delimiter"] = "\\x" + (delimiter < 0x10 ? "0" : "") + String(delimiter, radix: 16)
-            }
-        }
-        // The header line goes first in every later part: the first line
-        // after the `sep=` line (CSVSepLine.swift), blank lines and lines of
-        // delimiters only, which the reader skips. One with a quoted line
-        // break, or longer than the start read, is left to a single pass.
-        var prefix: [UInt8] = []
-        var prefixEnd = 0
-        if hasHeader, let quote {
-            var headerStart = CSVSepLine.length(in: start, isWhole: start.count == file.size, quote: quote)
-            while let lineFeed = start[headerStart...].firstIndex(of: 0x0A),
-                start[headerStart..<lineFeed].allSatisfy({ $0 == delimiter || $0 == 0x0D })
-            {
-                headerStart = lineFeed + 1
-            }
-            guard let lineFeed = start[headerStart...].firstIndex(of: 0x0A),
-                start[headerStart...lineFeed].count(where: { $0 == quote }) % 2 == 0
-            else { return nil }
-            prefix = Array(start[headerStart...lineFeed])
-            prefixEnd = lineFeed + 1
-        }
-        self.file = file
-        self.prefix = prefix
-        self.prefixEnd = prefixEnd
-        self.quote = quote
-        self.codecOptions = codecOptions
-        let sampleLines = max(start.count { $0 == 0x0A }, 1)
-        estimatedLines = Int(Double(file.size) * Double(sampleLines) / Double(max(start.count, 1))) + 1
-        prefixLines = prefix.withUnsafeBytes { LineCounter.lineEnds(in: $0) }
     }
 }
 

@@ -40,7 +40,7 @@ extension Validator {
     func check(
         shard range: ShardRange, path: String, into run: inout FileRun, options: ValidationOptions
     ) throws(FerryError) -> ShardTrace {
-        let source = try ShardSource(
+        let source = try PartSource(
             path: path, registry: registry, from: options.from, codecOptions: options.codecOptions,
             limits: options.limits)
         run.file.format = source.codec.id

@@ -18,6 +18,9 @@ public struct ValidationOptions: Sendable {
     /// Files of at least this many bytes are checked in two halves at once
     /// (`Validator+Halves.swift`); tests lower it, or raise it to `.max`.
     var halvesThreshold = Halves.threshold
+    /// How many parts of a file are read at once (`--jobs`): one reads each
+    /// file in one pass. The report is the same for every number.
+    public var jobs = Cores.usable
     /// One shard of the input to check, not the whole file; its report
     /// carries what `--combine` needs (`ShardTrace`).
     public var shard: ShardRange?

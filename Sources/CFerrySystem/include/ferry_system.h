@@ -46,6 +46,11 @@ int ferry_mapping_damaged(int slot);
 /// prefetches each one's slot first, so that the cache misses overlap.
 static inline void ferry_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
 
+/// The cores this process may run on (Linux's sched_getaffinity, which a
+/// container's or a job scheduler's CPU set narrows; CPU_COUNT is a macro
+/// Swift cannot reach). Falls back to the cores online, and is at least 1.
+int ferry_usable_cores(void);
+
 /// Stops guarding the mapping in `slot`; call it before unmapping.
 void ferry_mapping_unguard(int slot);
 

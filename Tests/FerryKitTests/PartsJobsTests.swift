@@ -1,0 +1,99 @@
+import FerryCore
+import FerryJSON
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryKit
+
+/// `--jobs N` reads a file in parts on N threads (`Validator+Halves.swift`,
+/// `PartSource`): the report must be the one a single pass gives, to the
+/// byte, for every N, on files with errors of every kind, keys repeated
+/// within and across parts, CRLF with a byte order mark, quoted line
+/// breaks across a cut, and a plugin's line format.
+@Suite struct PartsJobsTests {
+    let scratch: ScratchFolder
+    static let everyJobs = [1, 2, 3, 4, 8]
+
+    init() throws { scratch = try ScratchFolder() }
+
+    @Test func errorsOfEveryKind() throws {
+        let path = try scratch.write("products.csv", ValidationHalvesTests.productsCSV(seed: 21, lineEnd: "\n"))
+        try expectSameReports(path, inHalves: true, caps: [nil, 7], jobs: Self.everyJobs)
+    }
+
+    @Test func crlfWithAByteOrderMark() throws {
+        let text = "\u{FEFF}" + ValidationHalvesTests.productsCSV(seed: 22, lineEnd: "\r\n")
+        let path = try scratch.write("excel.csv", text)
+        try expectSameReports(path, inHalves: true, caps: [nil, 7], jobs: Self.everyJobs)
+    }
+
+    @Test func keysRepeatedWithinAndAcrossParts() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<2_000 { text += "Item \(index),1.5,K\(index % 700)\n" }
+        let path = try scratch.write("keys.csv", text)
+        let report = try expectSameReports(path, inHalves: true, caps: [nil, 60], jobs: Self.everyJobs)
+        #expect(report.diagnostics.count == 1_300)
+    }
+
+    @Test func quotedLineBreaksAcrossACut() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<3_000 {
+            let price = index % 97 == 0 ? "-1" : "\(index % 50).5"
+            text += "\"Pad \(index)\nsecond line\",\(price),S\(index % 2_900)\n"
+        }
+        let path = try scratch.write("quoted.csv", text)
+        try expectSameReports(path, inHalves: nil, caps: [nil, 7], jobs: Self.everyJobs)
+    }
+
+    /// A header row with a quoted line break: the one header rule reads it
+    /// as one row, and every part after the first reads it first.
+    @Test func aHeaderWithAQuotedLineBreak() throws {
+        var text = "\"na\nme\",price,sku\n"
+        for index in 0..<2_000 { text += "Item \(index),\(index % 13 == 0 ? "-1" : "2"),S\(index % 1_900)\n" }
+        let path = try scratch.write("header.csv", text)
+        let source = try PartSource(
+            path: path, registry: .standard, from: nil, codecOptions: OptionValues(), limits: ReadLimits())
+        #expect(source.header?.fields == ["na\nme", "price", "sku"])
+        #expect(source.prefix == Array("\"na\nme\",price,sku\n".utf8) && source.prefixLines == 2)
+        try expectSameReports(path, inHalves: true, caps: [nil], jobs: Self.everyJobs)
+    }
+
+    // MARK: - A plugin's line format
+
+    /// A plugin's codec of lines: JSON Lines under another name, which says
+    /// in its capabilities that its records split at line ends.
+    struct PluginLinesCodec: LineSplittingCodec {
+        let id = "plugin-lines"
+        let extensions = ["plines"]
+        let capabilities: CodecCapabilities = [.read, .readsRaw, .splitsAtLineEnds]
+        func sniff(_ prefix: [UInt8]) -> SniffResult { .no }
+        func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
+            try JSONLinesCodec().makeReader(input, context: context)
+        }
+        func lineSplitting(start: [UInt8], isWhole: Bool, options: OptionValues) throws(FerryError) -> LineSplitting? {
+            LineSplitting(cut: .rows, options: options)
+        }
+    }
+
+    @Test func aPluginLineCodecIsReadInParts() throws {
+        let registry = CodecRegistry.standard.registering(PluginLinesCodec())
+        let path = try scratch.write("products.plines", ValidationHalvesTests.productsJSONLines(seed: 23))
+        let report = try expectSameReports(
+            path, inHalves: true, caps: [nil, 7], jobs: Self.everyJobs, registry: registry,
+            options: { $0.from = "plugin-lines" })
+        #expect(report.files.first?.format == "plugin-lines")
+    }
+
+    @Test func aPluginLineCodecIsPlanned() throws {
+        let registry = CodecRegistry.standard.registering(PluginLinesCodec())
+        let path = try scratch.write("plan.plines", (0..<100).map { #"{"n":\#($0)}"# + "\n" }.joined())
+        var options = ValidationOptions()
+        options.from = "plugin-lines"
+        let plan = try ShardPlanner(registry: registry).plan(path, shards: 3, options: options)
+        #expect(plan.format == "plugin-lines")
+        #expect(plan.records == 100)
+        #expect(plan.shards.map(\.records).reduce(0, +) == 100)
+        #expect(plan.shards.count == 3)
+    }
+}

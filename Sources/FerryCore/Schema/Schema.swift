@@ -46,6 +46,8 @@ public struct Schema: Sendable {
 
     /// The targets of the schema's references, and its dynamic anchors.
     let plan: SchemaPlan
+    /// The check of raw records that passes most of them without a `Value`.
+    let rawCheck: RawSchemaCheck
 
     /// Compiles `document`, a schema that refers to no other file.
     /// - Parameters:
@@ -101,6 +103,7 @@ public struct Schema: Sendable {
             document, in: SchemaContext(resource: index, base: resource.uri, dialect: resource.dialect), at: "")
         try loader.compilePending(with: compiler)
         plan = SchemaPlan(loader)
+        rawCheck = RawSchemaCheck(root: root, plan: plan)
         let targets = plan.targets
         // A root that is only a reference (draft-07's `{"$ref":
         // "#/definitions/Product"}`) has its target's fields: the plan types

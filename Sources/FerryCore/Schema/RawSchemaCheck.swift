@@ -35,7 +35,37 @@ final class RawSchemaCheck: Sendable {
     /// A schema applied in place to the record (the root, a `$ref`'s
     /// target, an `allOf` branch, `if`, `then`, …), with its in-place
     /// applicators as indices into `nodes`.
-    struct RecordNode: Sendable {
+    ///
+    /// A class, as `Layout.Part` is: a node is read per record, and a copy
+    /// of a struct of arrays counts a reference to each.
+    final class RecordNode: Sendable {
+        let node: SchemaNode
+        let ref: Int?
+        let allOf: [Int]
+        let anyOf: [Int]
+        let oneOf: [Int]
+        let not: Int?
+        let ifSchema: Int?
+        let thenSchema: Int?
+        let elseSchema: Int?
+        let dependentSchemas: [(name: String, node: Int)]
+
+        init(_ draft: Draft) {
+            node = draft.node
+            ref = draft.ref
+            allOf = draft.allOf
+            anyOf = draft.anyOf
+            oneOf = draft.oneOf
+            not = draft.not
+            ifSchema = draft.ifSchema
+            thenSchema = draft.thenSchema
+            elseSchema = draft.elseSchema
+            dependentSchemas = draft.dependentSchemas
+        }
+    }
+
+    /// A `RecordNode` while it is compiled.
+    struct Draft {
         let node: SchemaNode
         var ref: Int?
         var allOf: [Int] = []
@@ -89,8 +119,8 @@ final class RawSchemaCheck: Sendable {
             open.insert(identity)
             defer { open.remove(identity) }
             let index = nodes.count
-            nodes.append(RecordNode(node: node))
-            var compiled = RecordNode(node: node)
+            nodes.append(RecordNode(Draft(node: node)))
+            var compiled = Draft(node: node)
             if let applicators = node.applicators {
                 guard applicators.dynamicRef == nil, applicators.propertyNames == nil,
                     applicators.unevaluatedItems == nil, applicators.unevaluatedProperties == nil
@@ -128,7 +158,7 @@ final class RawSchemaCheck: Sendable {
                     compiled.dependentSchemas.append((name, index))
                 }
             }
-            nodes[index] = compiled
+            nodes[index] = RecordNode(compiled)
             indices[identity] = index
             return index
         }
@@ -139,7 +169,30 @@ final class RawSchemaCheck: Sendable {
     /// Where each record node's fields sit in one field list, and which
     /// rule each other field falls to.
     struct Layout {
-        struct Part {
+        /// A class of constants, as `RecordNode` is: read per record without
+        /// a copy, or a check of exclusive access.
+        final class Part {
+            let properties: [(position: Int, node: SchemaNode)]
+            let required: [Int]
+            let missingRequired: Bool
+            let patterned: [(position: Int, node: SchemaNode)]
+            let additional: [Int]
+            let dependentRequired: [(position: Int, required: [Int], lacking: Bool)]
+            let dependentSchemas: [(position: Int, node: Int)]
+
+            init(_ draft: Draft) {
+                properties = draft.properties
+                required = draft.required
+                missingRequired = draft.missingRequired
+                patterned = draft.patterned
+                additional = draft.additional
+                dependentRequired = draft.dependentRequired
+                dependentSchemas = draft.dependentSchemas
+            }
+        }
+
+        /// A `Part` while it is worked out.
+        struct Draft {
             /// The properties the list has: a position and its schema.
             var properties: [(position: Int, node: SchemaNode)] = []
             /// The positions of the required names; `missingRequired` when
@@ -178,7 +231,7 @@ final class RawSchemaCheck: Sendable {
         }
         let parts = nodes.map { compiled -> Layout.Part in
             let node = compiled.node
-            var part = Layout.Part()
+            var part = Layout.Draft()
             for property in node.properties {
                 if let found = position(property.name) { part.properties.append((found, property.node)) }
             }
@@ -204,7 +257,7 @@ final class RawSchemaCheck: Sendable {
             for (dependency, index) in compiled.dependentSchemas {
                 if let found = Self.dependency(dependency, fields) { part.dependentSchemas.append((found, index)) }
             }
-            return part
+            return Layout.Part(part)
         }
         return Layout(fieldsAddress: address, parts: parts)
     }
@@ -269,7 +322,7 @@ final class RawSchemaCheck: Sendable {
         for (position, schema) in part.patterned where isPresent(record, position) {
             guard try passes(record, cell: position, schema) else { return false }
         }
-        if let applicators = node.applicators, applicators.minProperties != nil || applicators.maxProperties != nil {
+        if let applicators = node.inPlace, applicators.minProperties != nil || applicators.maxProperties != nil {
             let count = record.values.indices.reduce(0) { isPresent(record, $1) ? $0 + 1 : $0 }
             if let limit = applicators.minProperties, count < limit { return false }
             if let limit = applicators.maxProperties, count > limit { return false }
@@ -357,8 +410,8 @@ final class RawSchemaCheck: Sendable {
         default:
             break
         }
-        guard let applicators = node.applicators else { return true }
-        guard depth < Self.maxDepth, applicators.dynamicRef == nil else { throw Undecided() }
+        guard let applicators = node.inPlace else { return true }
+        guard depth < Self.maxDepth, !applicators.dynamic else { throw Undecided() }
         if let ref = applicators.ref {
             guard plan.targets.indices.contains(ref) else { throw Undecided() }
             guard try passes(cell, plan.targets[ref], depth: depth + 1) else { return false }
@@ -389,8 +442,11 @@ final class RawSchemaCheck: Sendable {
     /// equal exactly when the scalars are), the rest by its value.
     private static func equal(_ cell: Cell, _ value: Value?, _ other: Value) -> Bool {
         if let value { return SchemaValues.equal(value, other) }
-        guard case .text(let bytes) = cell, let text = SchemaValues.text(of: other) else { return false }
-        return text.utf8.elementsEqual(bytes)
+        guard case .text(let bytes) = cell, case .string(var text) = other else {
+            guard case .text(let bytes) = cell, let text = SchemaValues.text(of: other) else { return false }
+            return text.utf8.elementsEqual(bytes)
+        }
+        return text.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
     }
 
     /// The full check's `checkNumber`, as pass or fail.

@@ -50,6 +50,20 @@ struct ScalarPattern: Sendable {
 
     /// Whether the pattern matches anywhere in `text`, valid UTF-8.
     func matches(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Anchored at both ends with every step once (`^GS-[0-9]{7}$`): an
+        // ASCII text matches byte by byte, a step each.
+        if anchoredStart && anchoredEnd && optionalSteps == 0 && text.count == steps.count {
+            var ascii = true
+            for index in 0..<text.count {
+                let byte = text[index]
+                if byte >= 0x80 {
+                    ascii = false
+                    break
+                }
+                if !steps[index].contains(UInt32(byte)) { return false }
+            }
+            if ascii { return true }
+        }
         let accept: UInt64 = 1 << UInt64(steps.count)
         var reached = closure(1)
         if reached & accept != 0 && !anchoredEnd { return true }

@@ -28,6 +28,11 @@
 // knows: no `const`/`enum` on the record, no `propertyNames`,
 // `unevaluated*` or `$dynamicRef`. Else the schema has none, and every
 // record goes to the full check as before.
+//
+// Measured: `ferry validate` of 100,000 products against
+// Scripts/bench-schemas/shop.schema.json ran 5,906M instructions with the
+// full check per record, 1,051M with this one (and `ScalarPattern`); the
+// reports are byte for byte the same.
 
 /// Decides whether a raw record passes a schema, without making `Value`s;
 /// see the design note.

@@ -28,6 +28,11 @@ package struct RecordValidator {
     private var positions: [Int?] = []
     private var others: [Int] = []
     private var positionsAddress: UnsafeRawPointer?
+    /// For a schema checked as a whole record: the layouts of the field
+    /// lists seen lately (each list kept alive here, so no other list can
+    /// have its address), and the last one's.
+    private var rawLayouts: [(fields: FieldList, layout: RawSchemaCheck.Layout)] = []
+    private var rawLayout: RawSchemaCheck.Layout?
 
     /// A validator of the kind's built-in schema.
     package init(kind: RecordKind) {
@@ -88,6 +93,12 @@ package struct RecordValidator {
     package mutating func validate(_ record: RawRecord) throws(FerryError) {
         guard !checksNothing else { return }
         if checksWholeRecord {
+            // Most records pass, decided over the raw cells; the others get
+            // the full check's first error, as before (`RawSchemaCheck`).
+            if plan.raw.judgesRecords {
+                if rawLayout?.fieldsAddress != record.fieldsAddress { lookUpLayout(of: record.fields) }
+                if let rawLayout, plan.raw.passes(record, rawLayout) { return }
+            }
             if let error = plan.schema.firstError(in: record.record(), at: .unknown) { throw error }
             return
         }
@@ -182,7 +193,24 @@ package struct RecordValidator {
     /// Checks field `index`, at `position` in `record`, against the schema
     /// in full (its rule has other constraints).
     private func checkFully(_ record: RawRecord, _ index: Int, at position: Int) throws(FerryError) {
+        let properties = plan.schema.root.properties
+        if index < properties.count, (try? plan.raw.passes(record, cell: position, properties[index].node)) == true {
+            return
+        }
         if let error = plan.schema.firstError(inField: index, record.value(at: position), at: .unknown) { throw error }
+    }
+
+    /// Sets `rawLayout` to the layout of `fields`, from those seen lately
+    /// when it is one of them.
+    private mutating func lookUpLayout(of fields: FieldList) {
+        if let known = rawLayouts.first(where: { $0.fields === fields }) {
+            rawLayout = known.layout
+            return
+        }
+        let layout = plan.raw.layout(of: fields)
+        if rawLayouts.count == 8 { rawLayouts.removeFirst() }
+        rawLayouts.append((fields, layout))
+        rawLayout = layout
     }
 
     /// Sets `positions` to where each rule's field sits in `fields`, and
@@ -212,6 +240,7 @@ private final class ValidatorPlan: Sendable {
     let schema: Schema
     let names: [String]
     let rules: [ColumnRule]
+    let raw: RawSchemaCheck
 
     /// A `ColumnRule` folded into one byte: the type and its limit, or the
     /// full check.
@@ -245,6 +274,7 @@ private final class ValidatorPlan: Sendable {
 
     init(_ schema: Schema) {
         self.schema = schema
+        raw = schema.rawCheck
         names = schema.fieldRules.map(\.name)
         rules = schema.fieldRules.map(\.column)
     }

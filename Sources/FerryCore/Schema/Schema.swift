@@ -50,6 +50,8 @@ public struct Schema: Sendable {
     /// errors of every branch (at most `SchemaChecker.maxBranchDiagnostics`),
     /// rather than those of the branch that came closest (`--verbose`).
     public var reportsEveryBranch = false
+    /// The check of raw records that passes most of them without a `Value`.
+    let rawCheck: RawSchemaCheck
 
     /// Compiles `document`, a schema that refers to no other file.
     /// - Parameters:
@@ -105,6 +107,7 @@ public struct Schema: Sendable {
             document, in: SchemaContext(resource: index, base: resource.uri, dialect: resource.dialect), at: "")
         try loader.compilePending(with: compiler)
         plan = SchemaPlan(loader)
+        rawCheck = RawSchemaCheck(root: root, plan: plan)
         let targets = plan.targets
         // A root that is only a reference (draft-07's `{"$ref":
         // "#/definitions/Product"}`) has its target's fields: the plan types

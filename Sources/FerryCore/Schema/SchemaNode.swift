@@ -33,6 +33,11 @@ final class SchemaNode: Sendable {
     let evaluatesOtherProperties: Bool
     /// Every other keyword; nil when there are none.
     let applicators: SchemaApplicators?
+    /// The applicators a value in place meets (`$ref`, `allOf`, `anyOf`,
+    /// `oneOf`, `not`, `if`), in a class: `RawSchemaCheck` reads them per
+    /// cell, and a copy of `applicators` counts a reference to each of its
+    /// arrays.
+    let inPlace: InPlaceApplicators?
     /// The index of the schema resource the node belongs to (the document,
     /// or a schema with its own `$id`), for `$dynamicRef`.
     let resource: Int
@@ -69,6 +74,7 @@ final class SchemaNode: Sendable {
         self.additionalProperties = additionalProperties
         self.evaluatesOtherProperties = evaluatesOtherProperties
         self.applicators = applicators.flatMap { $0.isEmpty ? nil : $0 }
+        inPlace = self.applicators.map(InPlaceApplicators.init)
         self.resource = resource
     }
 
@@ -91,4 +97,35 @@ struct SchemaProperty: Sendable {
     let required: Bool
     /// `x-ferry-unique: true` (top-level properties only).
     let unique: Bool
+}
+
+/// `SchemaApplicators`' keywords that apply to a value in place, but for
+/// `dependentSchemas` (objects only); see `SchemaNode.inPlace`.
+final class InPlaceApplicators: Sendable {
+    let ref: Int?
+    /// A `$dynamicRef`, which `RawSchemaCheck` leaves to the full check.
+    let dynamic: Bool
+    let allOf: [SchemaNode]
+    let anyOf: [SchemaNode]
+    let oneOf: [SchemaNode]
+    let not: SchemaNode?
+    let ifSchema: SchemaNode?
+    let thenSchema: SchemaNode?
+    let elseSchema: SchemaNode?
+    let minProperties: Int?
+    let maxProperties: Int?
+
+    init(_ applicators: SchemaApplicators) {
+        ref = applicators.ref
+        dynamic = applicators.dynamicRef != nil
+        allOf = applicators.allOf
+        anyOf = applicators.anyOf
+        oneOf = applicators.oneOf
+        not = applicators.not
+        ifSchema = applicators.ifSchema
+        thenSchema = applicators.thenSchema
+        elseSchema = applicators.elseSchema
+        minProperties = applicators.minProperties
+        maxProperties = applicators.maxProperties
+    }
 }

@@ -54,6 +54,9 @@ final class SchemaPattern: @unchecked Sendable {
     /// instructions with the class, 486M with the scan (506M before ECMA's
     /// `\s`, with `Regex`'s own `\S`).
     private let set: ECMAScalarSet?
+    /// The pattern as single-scalar steps, when it is one (`^GS-[0-9]{7}$`):
+    /// matched over UTF-8 without `Regex` (`ScalarPattern`).
+    private let steps: ScalarPattern?
 
     /// - Throws: `ECMAPatternError` for a pattern ECMA-262 refuses or
     ///   Ferry cannot run, with the reason.
@@ -61,6 +64,7 @@ final class SchemaPattern: @unchecked Sendable {
         self.source = source
         regex = try Self.compile(source)
         set = ECMAScalarSet(escape: source)
+        steps = set == nil ? ScalarPattern(source) : nil
         _ = "".firstMatch(of: regex)
     }
 
@@ -87,8 +91,18 @@ final class SchemaPattern: @unchecked Sendable {
     /// patterns are not anchored).
     func matches(_ text: String) -> Bool {
         if let set { return text.unicodeScalars.contains(where: set.contains) }
+        if let steps, let found = text.utf8.withContiguousStorageIfAvailable(steps.matches) { return found }
         return text.firstMatch(of: regex) != nil
     }
+
+    /// Whether the pattern matches anywhere in `text`, valid UTF-8.
+    func matches(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let steps { return steps.matches(text) }
+        return matches(String(decoding: text, as: UTF8.self))
+    }
+
+    /// Whether the pattern is matched without `Regex` (for tests).
+    var matchesWithoutRegex: Bool { steps != nil }
 }
 
 /// One of ECMA-262's set escapes, as ranges of scalars: the table both the

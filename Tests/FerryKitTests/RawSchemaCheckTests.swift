@@ -1,0 +1,198 @@
+import FerryJSON
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryCore
+
+/// The check of raw records (`RawSchemaCheck`) only says "passes" when the
+/// full check finds nothing, and for schemas it judges, says it for every
+/// record the full check passes. Random records, valid and not, are read
+/// raw from JSON Lines and checked both ways; `RecordValidator`, which a
+/// validation runs, must throw the full check's first error either way.
+@Suite struct RawSchemaCheckTests {
+    /// Scripts/bench-schemas/shop.schema.json, the schema of the benchmark.
+    static let shop: String = {
+        let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scripts/bench-schemas/shop.schema.json")
+        return (try? String(contentsOf: scripts, encoding: .utf8)) ?? ""
+    }()
+
+    /// Every keyword the raw check judges, in place on the record and on its cells.
+    static let wide = #"""
+        {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "type": "object",
+          "required": ["id"],
+          "minProperties": 2,
+          "maxProperties": 7,
+          "properties": {
+            "id": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 90, "not": {"const": 13}},
+            "code": {"$ref": "#/$defs/code"},
+            "size": {"oneOf": [{"type": "integer", "multipleOf": 2}, {"type": "integer", "multipleOf": 3}]},
+            "tag": {"enum": ["a", "b", 1, true, null]},
+            "day": {"type": "string", "format": "date"},
+            "ratio": {"type": "number", "multipleOf": 0.25, "minimum": -1, "maximum": 1},
+            "flag": {"type": "boolean"},
+            "note": {"type": "string", "pattern": "x[0-9]?y", "maxLength": 5},
+            "list": {"type": "array", "items": {"type": "integer"}}
+          },
+          "patternProperties": {"^n_[a-z]{1,2}$": {"type": "string", "minLength": 2}},
+          "additionalProperties": {"type": ["integer", "string"], "maxLength": 3},
+          "dependentRequired": {"size": ["tag"]},
+          "dependentSchemas": {"flag": {"required": ["day"]}},
+          "allOf": [{"if": {"required": ["code"]}, "then": {"required": ["ratio"]}, "else": {"not": {"required": ["note"]}}}],
+          "anyOf": [{"required": ["code"]}, {"properties": {"id": {"maximum": 50}}}],
+          "$defs": {"code": {"type": "string", "pattern": "^[A-Z]{2}-\\d{3}$"}}
+        }
+        """#
+
+    /// A random product for the shop schema: mostly valid, sometimes not.
+    static func shopLine(_ generator: inout SeededGenerator) -> String {
+        func chance(_ percent: UInt64) -> Bool { generator.next() % 100 < percent }
+        // The first value fits the schema: it comes most often.
+        func pick(_ values: [String]) -> String {
+            chance(85) ? values[0] : values[Int(generator.next() % UInt64(values.count))]
+        }
+        var fields: [String] = []
+        func add(_ name: String, _ json: String) { fields.append("\"\(name)\":\(json)") }
+        if !chance(3) { add("name", pick(["\"Wii\"", "\"\"", "\"Gam\\u00e9\"", "12", "null", "\"" + String(repeating: "x", count: 201) + "\""])) }
+        if !chance(3) { add("sku", pick(["\"GS-1234567\"", "\"GS-123456\"", "\"gs-1234567\"", "\"GS-12345678\"", "\"GS-123456x\"", "7"])) }
+        if chance(90) { add("price", pick(["10", "10.5", "-1", "1000001", "null", "\"5\"", "0", "1000000", "3.0"])) }
+        if chance(90) { add("currency", pick(["\"USD\"", "\"JPY\"", "\"EUR\"", "\"XXX\"", "null", "1"])) }
+        if chance(50) { add("photo", pick(["\"a.png\"", "\"\"", "null", "3", "[\"a\"]"])) }
+        if chance(30) { add(pick(["name_de", "name_fr", "name_d", "name_DE", "name_abc"]), pick(["\"Spiel\"", "\"\"", "4"])) }
+        if chance(5) { add(pick(["nested", "extra"]), pick(["null", "1", "{\"a\":1}"])) }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// A random record for the wide schema.
+    static func wideLine(_ generator: inout SeededGenerator) -> String {
+        func chance(_ percent: UInt64) -> Bool { generator.next() % 100 < percent }
+        // The first values fit the schema: they come most often.
+        func pick(_ values: [String]) -> String {
+            chance(85) ? values[Int(generator.next() % 2)] : values[Int(generator.next() % UInt64(values.count))]
+        }
+        var fields: [String] = []
+        func add(_ name: String, _ json: String) { fields.append("\"\(name)\":\(json)") }
+        let candidates: [(String, [String])] = [
+            ("id", ["1", "49", "13", "60", "0", "90", "2.0", "\"1\"", "null"]),
+            ("code", ["\"AB-123\"", "\"AB-\\u0031\\u0032\\u0033\"", "\"AB-12\"", "\"ab-123\"", "5"]),
+            ("size", ["2", "3", "6", "5", "4.0", "\"2\""]),
+            ("tag", ["\"a\"", "\"b\"", "\"c\"", "1", "1.0", "true", "false"]),
+            ("day", ["\"2024-02-29\"", "\"2024-01-31\"", "\"2023-02-29\"", "\"x\""]),
+            ("ratio", ["0.5", "-1", "0.3", "1.25", "1", "0"]),
+            ("flag", ["true", "false", "0"]),
+            ("note", ["\"x1y\"", "\"ax2yb\"", "\"xy\"", "\"x12y\"", "\"xyxyxy\"", "\"é x1y\""]),
+            ("list", ["[1,2]", "[]", "[1,\"a\"]"]),
+            ("n_ab", ["\"ok\"", "\"okay\"", "\"o\"", "1"]),
+            ("n_abc", ["1", "\"ab\"", "\"abcd\""]),
+            ("other", ["1", "\"abc\"", "\"abcd\"", "true"]),
+        ]
+        for (name, values) in candidates where chance(30) { add(name, pick(values)) }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// Reads `lines` raw and checks every record both ways.
+    /// - Returns: how many records the raw check passed, and how many the full check failed.
+    static func compare(_ schemaText: String, _ lines: [String], judgesAll: Bool) throws -> (passed: Int, failed: Int) {
+        let schema = try JSONValues.schema(schemaText)
+        #expect(schema.checksWholeRecord)
+        #expect(schema.rawCheck.judgesRecords)
+        let reader = JSONReader(MemoryInput(Array((lines.joined(separator: "\n") + "\n").utf8)), layout: .lines)
+        var validator = RecordValidator(schema: schema)
+        var passed = 0
+        var failed = 0
+        var index = 0
+        while try reader.readRaw({ (record) throws(FerryError) in
+            defer { index += 1 }
+            let full = schema.firstError(in: record.record(), at: .unknown)
+            let raw = schema.rawCheck.passes(record, schema.rawCheck.layout(of: record.fields))
+            let inPlace = !record.values.contains { if case .other = $0 { true } else { false } }
+            if raw {
+                passed += 1
+                #expect(full == nil, "line \(index): \(lines[index]) passed raw, but \(String(describing: full?.code))")
+            } else if judgesAll && inPlace {
+                #expect(full != nil, "line \(index): \(lines[index]) failed raw only")
+            }
+            if full != nil { failed += 1 }
+            var thrown: FerryError?
+            do throws(FerryError) { try validator.validate(record) } catch { thrown = error }
+            #expect(thrown == full, "line \(index): \(lines[index])")
+        }) {}
+        return (passed, failed)
+    }
+
+    @Test func shopRecordsAgree() throws {
+        #expect(!Self.shop.isEmpty)
+        var generator = SeededGenerator(seed: 32)
+        let lines = (0..<4000).map { _ in Self.shopLine(&generator) }
+        let (passed, failed) = try Self.compare(Self.shop, lines, judgesAll: true)
+        // Both kinds are there in numbers, so the test says something.
+        #expect(passed > 500)
+        #expect(failed > 500)
+    }
+
+    @Test func wideRecordsAgree() throws {
+        var generator = SeededGenerator(seed: 7)
+        let lines = (0..<6000).map { _ in Self.wideLine(&generator) }
+        let (passed, failed) = try Self.compare(Self.wide, lines, judgesAll: true)
+        #expect(passed > 200)
+        #expect(failed > 500)
+    }
+
+    /// A keyword the raw check does not judge leaves every record to the full check.
+    @Test func unjudgedSchemasGoToTheFullCheck() throws {
+        let schema = try JSONValues.schema(
+            #"{"type": "object", "properties": {"a": {"type": "integer"}}, "unevaluatedProperties": false}"#)
+        #expect(!schema.rawCheck.judgesRecords)
+        let lines = [#"{"a":1}"#, #"{"a":1,"b":2}"#]
+        let reader = JSONReader(MemoryInput(Array((lines.joined(separator: "\n") + "\n").utf8)), layout: .lines)
+        var validator = RecordValidator(schema: schema)
+        var errors: [FerryError?] = []
+        while try reader.readRaw({ (record) throws(FerryError) in
+            #expect(!schema.rawCheck.passes(record, schema.rawCheck.layout(of: record.fields)))
+            do throws(FerryError) {
+                try validator.validate(record)
+                errors.append(nil)
+            } catch {
+                errors.append(error)
+            }
+        }) {}
+        #expect(errors.map { $0?.code } == [nil, .schemaUnevaluatedProperties])
+    }
+}
+
+/// Patterns of single scalars (`ScalarPattern`) match what `Regex` matches.
+@Suite struct ScalarPatternTests {
+    static let compiled = [
+        "^GS-[0-9]{7}$", "^name_[a-z]{2}$", "^[A-Z]{3}$", "\\.png$", "^a?b+c*$", "x[0-9]?y", "^[^a-c]{1,3}$",
+        "^\\d{2,}-\\w$", "^[\\d_-]+$", "abc", "", "^$", "^\\$\\.", "[^x]", "^\\D\\W$", "^a{0}b$",
+    ]
+    static let refused = [
+        "^(ab)+$", "a|b", "^\\bword", "\\p{L}", "^.$", "\\u00e9", "^é$", "^[é]$", "^a+?$", "\\s", "^[a-z]{1,99}$",
+    ]
+
+    @Test(arguments: compiled) func matchesAsRegexDoes(_ source: String) throws {
+        let pattern = try SchemaPattern(source)
+        #expect(pattern.matchesWithoutRegex)
+        let regex = try SchemaPattern.compile(source)
+        var generator = SeededGenerator(seed: UInt64(source.utf8.count))
+        let alphabet = Array("aAbcxyz019_-.$GSnme é🎮\n")
+        var texts = ["", "GS-1234567", "name_de", "a.png", "abc", "xy", "x1y", "12-a", "$.", "b", "é-"]
+        for _ in 0..<400 {
+            let count = Int(generator.next() % 12)
+            texts.append(String((0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }))
+        }
+        for text in texts {
+            let expected = text.firstMatch(of: regex) != nil
+            #expect(pattern.matches(text) == expected, "\(source) on \(text.debugDescription)")
+            let raw = Array(text.utf8).withUnsafeBufferPointer { pattern.matches(utf8: $0) }
+            #expect(raw == expected, "\(source) on \(text.debugDescription), raw")
+        }
+    }
+
+    @Test(arguments: refused) func othersKeepRegex(_ source: String) throws {
+        #expect(try !SchemaPattern(source).matchesWithoutRegex)
+    }
+}

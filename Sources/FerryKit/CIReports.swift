@@ -147,6 +147,7 @@ struct GitHubReport {
             properties.append("title=" + Self.property(diagnostic.code.rawValue))
             var message = formatter.message(diagnostic)
             var context: [String] = []
+            if let place = diagnostic.location.sheetAndCell { context.append(place) }
             if let record = diagnostic.recordNumber {
                 context.append(formatter.catalog.message(.diagnosticRecord, [.ungrouped(record)]))
             }

@@ -36,7 +36,7 @@ public struct DiagnosticFormatter: Sendable {
         _ severity: MessageKey, code: FerryError.Code, arguments: [MessageArgument], location: SourceLocation
     ) -> String {
         var text = ""
-        if let file = location.file {
+        if let file = location.fileAndCell {
             text = file
             if let line = location.line {
                 text += ":\(line)"

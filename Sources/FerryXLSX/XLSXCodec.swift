@@ -7,7 +7,7 @@ public struct XLSXCodec: Codec {
 
     public let id = "xlsx"
     public let extensions = ["xlsx"]
-    public let capabilities: CodecCapabilities = [.writesBinary]
+    public let capabilities: CodecCapabilities = [.read, .writesBinary]
     public var options: [CodecOption] {
         [CodecOption(name: XLSXCodec.sheetOption, helpKey: .optionXlsxSheet, valueName: "name|n", applies: .readWrite)]
     }
@@ -27,5 +27,11 @@ public struct XLSXCodec: Codec {
             return .likely
         }
         return .possible
+    }
+
+    /// Reads the sheet `--sheet` names, else the first, as records.
+    /// - Throws: `xlsx.*` zip, workbook and XML errors.
+    public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
+        try XLSXReader(input, context: context)
     }
 }

@@ -175,7 +175,7 @@ public final class XLSXReader: RecordReader {
     }
 
     private func startRow() throws(FerryError) {
-        row.offset = scanner.tokenLocation.byteOffset ?? 0
+        row.offset = scanner.tokenOffset
         if let range = scanner.attribute("r") {
             guard let number = CellReference.number(scanner.bytes(range)), number >= 1 else {
                 throw .xlsxBadCellReference(

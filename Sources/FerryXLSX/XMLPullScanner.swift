@@ -399,16 +399,26 @@ final class XMLPullScanner {
         return true
     }
 
+    /// Counts the lines of the window's `range` before it is discarded,
+    /// and the scalars after its last line break: memchr for the breaks,
+    /// then a loop the compiler vectorizes (a sheet is often one line).
     private func countLines(in range: Range<Int>) {
-        for index in range {
-            let current = byte(index)
-            if current == 0x0A {
-                discardedLines += 1
-                discardedColumn = 0
-            } else if current & 0xC0 != 0x80 {
-                discardedColumn += 1
-            }
+        let base = UnsafeRawPointer(buffer.baseAddress!)
+        var lineStart = range.lowerBound
+        var index = range.lowerBound
+        while index < range.upperBound,
+            let found = memchr(base + index, 0x0A, range.upperBound - index)
+        {
+            index = (UnsafeRawPointer(found) - base) + 1
+            discardedLines += 1
+            discardedColumn = 0
+            lineStart = index
         }
+        let tail = UnsafeBufferPointer(
+            start: base.assumingMemoryBound(to: UInt8.self) + lineStart, count: range.upperBound - lineStart)
+        var scalars = 0
+        for byte in tail { scalars &+= byte & 0xC0 != 0x80 ? 1 : 0 }
+        discardedColumn += scalars
     }
 
     // MARK: - Locations
@@ -428,6 +438,10 @@ final class XMLPullScanner {
         }
         return SourceLocation(file: file, byteOffset: discardedBytes + index, line: line, column: column)
     }
+
+    /// The byte offset of the current token in the part, without its
+    /// line and column (which cost a scan of the window).
+    var tokenOffset: Int { discardedBytes + tokenStart }
 
     /// The location of the current token.
     var tokenLocation: SourceLocation { location(at: tokenStart) }

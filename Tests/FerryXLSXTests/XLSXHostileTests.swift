@@ -101,3 +101,11 @@ import Testing
         #expect(error?.code == .xlsxNotZip)
     }
 }
+
+extension XLSXHostileTests {
+    @Test func zip64HeadersAreRead() throws {
+        let folder = try Self.made.get()
+        let reading = try FerryReading(bytes: try folder.read("zip64.xlsx"))
+        #expect(reading.rows == [[.string("Wii")]])
+    }
+}

@@ -4,6 +4,7 @@ the values openpyxl reads back from them.
     python workbooks.py write FOLDER      writes openpyxl.xlsx, xlsxwriter.xlsx, inline.xlsx
     python workbooks.py read FILE SHEET   prints the sheet's rows as JSON Lines of typed cells
     python workbooks.py hostile FOLDER    writes the hostile packages (bomb.xlsx, …)
+    python workbooks.py seeds FOLDER      writes the fuzz seeds: packages (first byte 0), sheets (1)
 """
 import datetime
 import json
@@ -160,7 +161,35 @@ def hostile(folder):
         '<?xml version="1.0"?>', '<?xml version="1.0"?><!DOCTYPE lol [<!ENTITY lol "lol">]>'))
     package(folder + "/crc.xlsx", stored=True)
     patch(folder + "/crc.xlsx", b"<t>Wii</t>", b"<t>Wij</t>")
+    # Zip64 local headers (sizes 0xFFFFFFFF and a zip64 extra field).
+    import zipfile
+    with zipfile.ZipFile(folder + "/zip64.xlsx", "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in PACKAGE.items():
+            archive.writestr(name, text)
+        with archive.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as part:
+            part.write(SHEET.encode())
     package(folder + "/malformed.xlsx", sheet=SHEET.replace("<row r=\"2\">", "<row r=\"2\"\n <c"))
+
+
+def seeds(folder):
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, arguments in (("good", {}), ("stored", {"stored": True}),
+                                ("entity", {"sheet": SHEET.replace("<sheetData>", "<!DOCTYPE x><sheetData>")})):
+            package(scratch + "/" + name, **arguments)
+            with open(folder + "/" + name + ".seed", "wb") as out:
+                out.write(b"\0" + open(scratch + "/" + name, "rb").read())
+    sheets = {
+        "cells": SHEET,
+        "typed": '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>d</t></is></c>'
+                 '<c r="C1" t="b"><v>1</v></c></row><row r="3"><c r="A3" t="s"><v>1</v></c><c r="B3" s="1"><v>45306.5</v></c>'
+                 '<c r="C3" t="e"><v>#N/A</v></c><c r="E3" s="2"><v>60</v></c><c r="F3" t="str"><f>A1</f><v>a&amp;b&#x41;</v></c>'
+                 '</row></sheetData><mergeCells><mergeCell ref="A1:B1"/></mergeCells></worksheet>',
+    }
+    for name, text in sheets.items():
+        with open(folder + "/" + name + ".seed", "wb") as out:
+            out.write(b"\1" + text.encode())
 
 
 if __name__ == "__main__":
@@ -168,5 +197,7 @@ if __name__ == "__main__":
         write(sys.argv[2])
     elif sys.argv[1] == "hostile":
         hostile(sys.argv[2])
+    elif sys.argv[1] == "seeds":
+        seeds(sys.argv[2])
     else:
         read(sys.argv[2], sys.argv[3])

@@ -22,7 +22,8 @@ public final class XLSXReader: RecordReader {
     /// The header's first column (0-based), and its rules.
     private var firstColumn = 0
     private var rules: [ColumnRule] = []
-    private var row = XLSXRow()
+    /// The row being read; unchecked, as the scanner's state is.
+    @exclusivity(unchecked) private var row = XLSXRow()
     private var recordIndex = 0
     private var failure: FerryError?
     private var lastErrorResumes = false

@@ -27,8 +27,13 @@ enum CellType: UInt8 {
             case UInt8(ascii: "d"): self = .date
             default: self = .number
             }
-        case 3 where bytes.elementsEqual("str".utf8): self = .formulaString
-        case 9 where bytes.elementsEqual("inlineStr".utf8): self = .inline
+        case 3 where bytes[0] == UInt8(ascii: "s") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "r"):
+            self = .formulaString
+        // `inlineStr`: its first eight bytes as one little-endian word, then `r`.
+        case 9
+        where UnsafeRawBufferPointer(bytes).loadUnaligned(as: UInt64.self) == 0x74_53_65_6E_69_6C_6E_69
+            && bytes[8] == UInt8(ascii: "r"):
+            self = .inline
         default: self = .number
         }
     }

@@ -104,3 +104,24 @@ import Testing
         #expect(WorkbookParts.resolve("../media/a.png", against: "xl/drawings") == "xl/media/a.png")
     }
 }
+
+extension XLSXPartsTests {
+    /// Columns count scalars, also over the bytes the window has let go.
+    @Test(arguments: [7, 1 << 16])
+    func columnsCountScalarsPastTheWindow(readSize: Int) {
+        let xml = "<a>\n<a>" + String(repeating: "<b>é</b>", count: 1000) + "<t>&bad;</t></a></a>"
+        let scanner = XMLPullScanner(
+            MemoryInput(xml, readSizes: { readSize }), part: "p.xml", file: "f.xlsx", maxTokenBytes: 1 << 20)
+        var text: [UInt8] = []
+        let error = ferryError {
+            while true {
+                let token = try scanner.next()
+                if token == .endOfDocument { break }
+                if token == .text { try scanner.appendText(scanner.textRange, to: &text) }
+            }
+        }
+        #expect(error?.code == .xlsxUnknownEntity)
+        #expect(error?.location.line == 2)
+        #expect(error?.location.column == 8007)
+    }
+}

@@ -50,20 +50,11 @@ enum ExcelDate {
 
     private static func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    /// The date `days` after 1970-01-01, proleptic Gregorian (Howard
-    /// Hinnant's days-to-civil).
+    /// The date `days` after 1970-01-01, by the core's calendar (`Timestamp`).
     private static func civil(_ days: Int64) -> String {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = Timestamp.civilDate(daysSince1970: days)
         var yearText = String(year)
         while yearText.count < 4 { yearText = "0" + yearText }
-        return yearText + "-" + two(month) + "-" + two(day)
+        return yearText + "-" + two(Int64(month)) + "-" + two(Int64(day))
     }
 }

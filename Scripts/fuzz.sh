@@ -81,7 +81,7 @@ for target in $TARGETS; do
             done ;;
         Bundle) python3 "$ROOT/Scripts/make-fuzz-bundles.py" "$corpus" ;;
         # Small packages (a first byte of 0) and sheets (of 1), stdlib only.
-        XLSX) python3 "$CORPORA/xlsx/workbooks.py" seeds "$corpus" ;;
+        XLSX) python3 "$ROOT/Scripts/make-workbooks.py" seeds "$corpus" ;;
         CLI) printf 'convert\0in.json\0out.csv\0--kind\0product' >"$corpus/convert"
             printf 'inspect\0--report-format\0json\0--max-objects\0100\0Products' >"$corpus/inspect"
             printf 'lint\0--from\0plist\0--\0-x' >"$corpus/lint" ;;

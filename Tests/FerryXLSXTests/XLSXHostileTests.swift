@@ -6,7 +6,7 @@ import Testing
 
 @testable import FerryXLSX
 
-/// Hostile packages (`workbooks.py hostile`), each a coded error, read
+/// Hostile packages (`Scripts/make-workbooks.py hostile`), each a coded error, read
 /// in little memory with nothing written to disk.
 @Suite struct XLSXHostileTests {
     nonisolated(unsafe) static let made = Result { () throws -> ScratchFolder in

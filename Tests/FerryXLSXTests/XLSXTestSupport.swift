@@ -7,9 +7,9 @@ import Testing
 @testable import FerryXLSX
 
 /// Workbooks that openpyxl and XlsxWriter write,
-/// made once per test process (`Tests/Corpora/xlsx/workbooks.py`), and what openpyxl reads from them.
+/// made once per test process (`Scripts/make-workbooks.py`), and what openpyxl reads from them.
 enum Workbooks {
-    static let script = TestPaths.corpus("xlsx/workbooks.py").path
+    static let script = TestPaths.packageRoot.appendingPathComponent("Scripts/make-workbooks.py").path
 
     /// The folder holding openpyxl.xlsx, xlsxwriter.xlsx and inline.xlsx.
     static func folder() throws -> ScratchFolder {

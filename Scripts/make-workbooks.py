@@ -1,10 +1,10 @@
 """Workbooks for FerryXLSXTests, written by openpyxl and XlsxWriter, and
 the values openpyxl reads back from them.
 
-    python workbooks.py write FOLDER      writes openpyxl.xlsx, xlsxwriter.xlsx, inline.xlsx
-    python workbooks.py read FILE SHEET   prints the sheet's rows as JSON Lines of typed cells
-    python workbooks.py hostile FOLDER    writes the hostile packages (bomb.xlsx, …)
-    python workbooks.py seeds FOLDER      writes the fuzz seeds: packages (first byte 0), sheets (1)
+    python make-workbooks.py write FOLDER      writes openpyxl.xlsx, xlsxwriter.xlsx, inline.xlsx
+    python make-workbooks.py read FILE SHEET   prints the sheet's rows as JSON Lines of typed cells
+    python make-workbooks.py hostile FOLDER    writes the hostile packages (bomb.xlsx, …)
+    python make-workbooks.py seeds FOLDER      writes the fuzz seeds: packages (first byte 0), sheets (1)
 """
 import datetime
 import json

@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "FerryCSVToJSONTests", dependencies: ["FerryCSVToJSON", "FerryCSV", "FerryJSON"]),
         .testTarget(name: "FerryGzipTests", dependencies: ["FerryGzip", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryPlistTests", dependencies: ["FerryPlist", "FerryKit", "FerryTestSupport"]),
-        .testTarget(name: "FerryXLSXTests", dependencies: ["FerryXLSX", "FerryKit", "FerryTestSupport"]),
+        .testTarget(name: "FerryXLSXTests", dependencies: ["ferry", "FerryXLSX", "FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryBundleTests", dependencies: ["ferry", "FerryBundle", "FerryKit", "FerryTestSupport"]),
         // What the tests that run `ferry` share: paths, processes, scratch folders.
         .target(name: "FerryTestSupport", dependencies: ["FerryKit"], path: "Tests/FerryTestSupport"),

@@ -16,6 +16,7 @@ let package = Package(
         .executableTarget(name: "FuzzArchive", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzXMLPlist", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(name: "FuzzBundle", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "FuzzXLSX", dependencies: ["FuzzSupport", .product(name: "FerryKit", package: "Ferry")]),
         .executableTarget(
             name: "FuzzCLI",
             dependencies: [

@@ -21,7 +21,7 @@ SECONDS_PER_TARGET=${1:-60}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${WORK:-${TMPDIR:-/tmp}/ferry-fuzz}
 BUILD=${BUILD:-$WORK/build}
-TARGETS=${TARGETS:-"JSON JSONL CSV Gzip Plist XMLPlist Archive Bundle CLI"}
+TARGETS=${TARGETS:-"JSON JSONL CSV Gzip Plist XMLPlist Archive Bundle XLSX CLI"}
 CORPORA="$ROOT/Tests/Corpora"
 
 die() { printf 'fuzz.sh: error: %s\n' "$*" >&2; exit 1; }
@@ -80,6 +80,8 @@ for target in $TARGETS; do
                 head -c 5 "$file" | grep -q '<?xml' && cp -n "$file" "$corpus"/
             done ;;
         Bundle) python3 "$ROOT/Scripts/make-fuzz-bundles.py" "$corpus" ;;
+        # Small packages (a first byte of 0) and sheets (of 1), stdlib only.
+        XLSX) python3 "$ROOT/Scripts/make-workbooks.py" seeds "$corpus" ;;
         CLI) printf 'convert\0in.json\0out.csv\0--kind\0product' >"$corpus/convert"
             printf 'inspect\0--report-format\0json\0--max-objects\0100\0Products' >"$corpus/inspect"
             printf 'lint\0--from\0plist\0--\0-x' >"$corpus/lint" ;;

@@ -13,10 +13,14 @@ public struct SourceLocation: Sendable, Hashable {
     /// 0-based record index; shown 1-based.
     public var record: Int?
     public var field: String?
+    /// The sheet of a workbook the place is in (`Sheet1`).
+    public var sheet: String?
+    /// The cell of that sheet, in A1 notation (`B12`).
+    public var cell: String?
 
     public init(
         file: String? = nil, byteOffset: Int? = nil, line: Int? = nil, column: Int? = nil,
-        record: Int? = nil, field: String? = nil
+        record: Int? = nil, field: String? = nil, sheet: String? = nil, cell: String? = nil
     ) {
         self.file = file
         self.byteOffset = byteOffset
@@ -24,6 +28,8 @@ public struct SourceLocation: Sendable, Hashable {
         self.column = column
         self.record = record
         self.field = field
+        self.sheet = sheet
+        self.cell = cell
     }
 
     /// A location that knows nothing.
@@ -34,6 +40,23 @@ public struct SourceLocation: Sendable, Hashable {
         SourceLocation(
             file: file ?? other.file, byteOffset: byteOffset ?? other.byteOffset,
             line: line ?? other.line, column: column ?? other.column,
-            record: record ?? other.record, field: field ?? other.field)
+            record: record ?? other.record, field: field ?? other.field,
+            sheet: sheet ?? other.sheet, cell: cell ?? other.cell)
+    }
+
+    /// The sheet and cell as a spreadsheet's formula names them
+    /// (`Sheet1!B12`, `Sheet1` without a cell); nil outside a workbook.
+    public var sheetAndCell: String? {
+        guard let sheet else { return nil }
+        return cell.map { sheet + "!" + $0 } ?? sheet
+    }
+
+    /// The file with the sheet and cell, as spreadsheets write a place:
+    /// `book.xlsx[Sheet1]!B12`; the file alone when there is no sheet.
+    public var fileAndCell: String? {
+        guard let sheet else { return file }
+        var text = (file ?? "") + "[" + sheet + "]"
+        if let cell { text += "!" + cell }
+        return text
     }
 }

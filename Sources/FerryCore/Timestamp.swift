@@ -58,7 +58,7 @@ public enum Timestamp {
     }
 
     /// The proleptic Gregorian date of a day count (Howard Hinnant's algorithm).
-    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int, day: Int) {
+    package static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097

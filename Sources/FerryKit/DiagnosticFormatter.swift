@@ -51,7 +51,7 @@ public struct DiagnosticFormatter: Sendable {
         schemaLocation: String? = nil
     ) -> String {
         var text = ""
-        if let file = location.file {
+        if let file = location.fileAndCell {
             text = file
             if let line = location.line {
                 text += ":\(line)"

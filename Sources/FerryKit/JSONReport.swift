@@ -65,6 +65,9 @@ struct JSONReport {
         object.set("line", optional(location.line))
         object.set("column", optional(location.column))
         object.set("byteOffset", optional(location.byteOffset))
+        // A workbook's sheet and cell, only for workbooks.
+        if let sheet = location.sheet { object.set("sheet", .string(sheet)) }
+        if let cell = location.cell { object.set("cell", .string(cell)) }
         object.set("code", diagnostic.code.rawValue)
         object.set("severity", diagnostic.severity.rawValue)
         object.set("value", optional(diagnostic.value))

@@ -88,18 +88,29 @@ struct SARIFReport {
             }
             var location = JSONObjectBuilder()
             location.set("physicalLocation", physical.value)
+            var logicals: [Value] = []
+            if let place = diagnostic.location.sheetAndCell {
+                // A workbook's cell: no line, so the sheet and cell name it.
+                var logical = JSONObjectBuilder()
+                logical.set("fullyQualifiedName", place)
+                logical.set("kind", "element")
+                logicals.append(logical.value)
+            }
             if let field = diagnostic.location.field {
                 var logical = JSONObjectBuilder()
                 logical.set("name", field)
                 logical.set("kind", "member")
-                location.set("logicalLocations", .array([logical.value]))
+                logicals.append(logical.value)
             }
+            if !logicals.isEmpty { location.set("logicalLocations", .array(logicals)) }
             result.set("locations", .array([location.value]))
         }
         if let related = schemaLocation(of: diagnostic) { result.set("relatedLocations", .array([related])) }
         var properties = JSONObjectBuilder()
         properties.set("record", diagnostic.recordNumber)
         properties.set("field", diagnostic.location.field)
+        properties.set("sheet", diagnostic.location.sheet)
+        properties.set("cell", diagnostic.location.cell)
         properties.set("value", diagnostic.value)
         properties.set("rule", diagnostic.rule)
         if !properties.pairs.isEmpty { result.set("properties", properties.value) }

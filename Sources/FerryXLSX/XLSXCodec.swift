@@ -7,7 +7,7 @@ public struct XLSXCodec: Codec {
 
     public let id = "xlsx"
     public let extensions = ["xlsx"]
-    public let capabilities: CodecCapabilities = [.write, .writesBinary, .writesRaw]
+    public let capabilities: CodecCapabilities = [.read, .write, .writesBinary, .writesRaw]
     public var options: [CodecOption] {
         [CodecOption(name: XLSXCodec.sheetOption, helpKey: .optionXlsxSheet, valueName: "name|n", applies: .readWrite)]
     }
@@ -35,5 +35,11 @@ public struct XLSXCodec: Codec {
             return .likely
         }
         return .possible
+    }
+
+    /// Reads the sheet `--sheet` names, else the first, as records.
+    /// - Throws: `xlsx.*` zip, workbook and XML errors.
+    public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
+        try XLSXReader(input, context: context)
     }
 }

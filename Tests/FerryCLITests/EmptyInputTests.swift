@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func everyStandardFormatIsCovered() {
-        #expect(Set(Self.readable) == ["json", "jsonl", "csv", "tsv", "plist", "plist-xml", "archive", "bundle"])
+        #expect(Set(Self.readable) == ["json", "jsonl", "csv", "tsv", "plist", "plist-xml", "archive", "bundle", "xlsx"])
     }
 
     @Test(arguments: readable, [false, true])

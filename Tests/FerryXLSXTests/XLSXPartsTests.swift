@@ -1,0 +1,127 @@
+import FerryCore
+import Testing
+
+@testable import FerryXLSX
+
+/// The pieces: date serials, number formats, the XML scanner, references.
+@Suite struct XLSXPartsTests {
+    @Test(arguments: [
+        (1.0, NumberFormatKind.date, false, "1900-01-01"), (59.0, .date, false, "1900-02-28"),
+        (60.0, .date, false, "1900-02-29"), (61.0, .date, false, "1900-03-01"),
+        (45306.5, .dateTime, false, "2024-01-15T12:00:00"), (45306.5, .date, false, "2024-01-15T12:00:00"),
+        (0.75, .time, false, "18:00:00"), (0.0, .date, true, "1904-01-01"), (1.25, .dateTime, true, "1904-01-02T06:00:00"),
+        (0.5, .time, true, "12:00:00"), (43831.0000115741, .dateTime, false, "2020-01-01T00:00:01"),
+        (1.0000005, .dateTime, false, "1900-01-01T00:00:00.043"),
+    ])
+    func serialsAreISO(serial: Double, kind: NumberFormatKind, uses1904: Bool, expected: String) {
+        #expect(ExcelDate.text(serial, kind: kind, uses1904: uses1904) == expected)
+    }
+
+    @Test func serialsOutOfRangeAreNotDates() {
+        #expect(ExcelDate.text(-1, kind: .date, uses1904: false) == nil)
+        #expect(ExcelDate.text(3_000_000, kind: .date, uses1904: false) == nil)
+    }
+
+    @Test(arguments: [
+        ("yyyy-mm-dd", NumberFormatKind.date), ("d/m/yy h:mm", .dateTime), ("hh:mm:ss", .time), ("mm:ss", .time),
+        ("[h]:mm", .time), ("0.00", .number), ("#,##0 \"days\"", .number), ("[Red]0.0", .number),
+        ("[$-409]mmm-yy", .date), ("0\\d", .number), ("General", .number), ("mmm", .date), ("_(* #,##0_)", .number),
+    ])
+    func customCodesAreClassified(code: String, kind: NumberFormatKind) {
+        #expect(CellStyles.kind(ofCode: code) == kind)
+    }
+
+    @Test func builtInDateFormats() {
+        #expect((14...22).allSatisfy { CellStyles.kind(ofBuiltIn: $0) != .number })
+        #expect((45...47).allSatisfy { CellStyles.kind(ofBuiltIn: $0) == .time })
+        #expect([0, 1, 2, 9, 13, 23, 44, 48, 49].allSatisfy { CellStyles.kind(ofBuiltIn: $0) == .number })
+    }
+
+    @Test func references() throws {
+        for (text, column, row) in [("A1", 0, 1), ("B12", 1, 12), ("Z3", 25, 3), ("AA10", 26, 10), ("XFD1048576", 16383, 1_048_576)] {
+            let reference = try #require(Array(text.utf8).withUnsafeBufferPointer { CellReference($0) })
+            #expect(reference.column == column && reference.row == row)
+            #expect(CellReference.name(column: column, row: row) == text)
+        }
+        for bad in ["1", "A", "ABCD1", "A-1", ""] {
+            #expect(Array(bad.utf8).withUnsafeBufferPointer { CellReference($0) } == nil)
+        }
+    }
+
+    /// The scanner's tokens, with entities undone, whatever the read sizes.
+    @Test(arguments: [1, 3, 7, 1 << 16])
+    func theScannerTokenizes(readSize: Int) throws {
+        let xml = #"<?xml version="1.0"?><!-- c --><x:a b='1 > 0' c="&lt;&amp;&#65;&#x42;&quot;"><t>a&gt;b</t><![CDATA[<&>]]><e/></x:a>"#
+        let scanner = XMLPullScanner(
+            MemoryInput(xml, readSizes: { readSize }), part: "p.xml", file: "f.xlsx", maxTokenBytes: 1 << 20)
+        var seen: [String] = []
+        while true {
+            let token = try scanner.next()
+            if token == .endOfDocument { break }
+            let name = String(decoding: scanner.bytes(scanner.nameStart..<scanner.nameEnd), as: UTF8.self)
+            switch token {
+            case .start:
+                var text: [UInt8] = []
+                for attribute in scanner.attributes {
+                    text += scanner.bytes(attribute.name) + Array("=".utf8)
+                    try scanner.appendText(attribute.value, to: &text)
+                    text += Array(";".utf8)
+                }
+                seen.append("<\(name) \(String(decoding: text, as: UTF8.self))")
+            case .end: seen.append("</\(name)")
+            case .text:
+                var text: [UInt8] = []
+                try scanner.appendText(scanner.textRange, cdata: scanner.isCDATA, to: &text)
+                seen.append(String(decoding: text, as: UTF8.self))
+            case .endOfDocument: break
+            }
+        }
+        #expect(seen == ["<a b=1 > 0;c=<&AB\";", "<t ", "a>b", "</t", "<&>", "<e ", "</e", "</a"])
+    }
+
+    @Test func unknownEntitiesAreCoded() {
+        let scanner = XMLPullScanner(MemoryInput("<t>&nbsp;</t>"), part: "p.xml", file: "f.xlsx", maxTokenBytes: 1 << 20)
+        var text: [UInt8] = []
+        let error = ferryError {
+            while try scanner.next() != .text {}
+            try scanner.appendText(scanner.textRange, to: &text)
+        }
+        #expect(error?.code == .xlsxUnknownEntity)
+        #expect(error?.arguments == [.string("nbsp"), .path("p.xml")])
+        #expect(error?.location.column == 4)
+    }
+
+    @Test func aTokenPastTheLimitIsCoded() {
+        let xml = "<t>" + String(repeating: "x", count: 200_000) + "</t>"
+        let scanner = XMLPullScanner(MemoryInput(xml), part: "p.xml", file: "f.xlsx", maxTokenBytes: 100_000)
+        let error = ferryError { while try scanner.next() != .endOfDocument {} }
+        #expect(error?.code == .recordTooLarge)
+    }
+
+    @Test func relationshipTargetsResolve() {
+        #expect(WorkbookParts.resolve("worksheets/sheet1.xml", against: "xl") == "xl/worksheets/sheet1.xml")
+        #expect(WorkbookParts.resolve("/xl/worksheets/sheet1.xml", against: "xl") == "xl/worksheets/sheet1.xml")
+        #expect(WorkbookParts.resolve("../media/a.png", against: "xl/drawings") == "xl/media/a.png")
+    }
+}
+
+extension XLSXPartsTests {
+    /// Columns count scalars, also over the bytes the window has let go.
+    @Test(arguments: [7, 1 << 16])
+    func columnsCountScalarsPastTheWindow(readSize: Int) {
+        let xml = "<a>\n<a>" + String(repeating: "<b>é</b>", count: 1000) + "<t>&bad;</t></a></a>"
+        let scanner = XMLPullScanner(
+            MemoryInput(xml, readSizes: { readSize }), part: "p.xml", file: "f.xlsx", maxTokenBytes: 1 << 20)
+        var text: [UInt8] = []
+        let error = ferryError {
+            while true {
+                let token = try scanner.next()
+                if token == .endOfDocument { break }
+                if token == .text { try scanner.appendText(scanner.textRange, to: &text) }
+            }
+        }
+        #expect(error?.code == .xlsxUnknownEntity)
+        #expect(error?.location.line == 2)
+        #expect(error?.location.column == 8007)
+    }
+}

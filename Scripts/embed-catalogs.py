@@ -3,7 +3,7 @@
 
 Writes two files:
 
-- Sources/FerryKit/EmbeddedCatalogs.swift: every catalog, built into the
+- Sources/FerryKit/Generated/EmbeddedCatalogs.swift: every catalog, built into the
   binary so that an installed `ferry` needs no resource folder next to it
   (Bundle.module would abort without one on Linux).
 - Sources/FerryCore/MessageKeys.swift: a typed key for every key of the
@@ -24,7 +24,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "Formats" / "Messages"
 SOURCES = ROOT / "Sources"
-CATALOGS_TARGET = SOURCES / "FerryKit" / "EmbeddedCatalogs.swift"
+CATALOGS_TARGET = SOURCES / "FerryKit" / "Generated" / "EmbeddedCatalogs.swift"
 KEYS_TARGET = SOURCES / "FerryCore" / "MessageKeys.swift"
 
 TOKEN = re.compile(r'\s+|//[^\n]*|/\*.*?\*/|"((?:[^"\\]|\\.)*)"|([=;])', re.S)

@@ -50,11 +50,11 @@ func codesInSources() throws -> Set<String> {
         #expect(files["en"] != nil, "Formats/Messages/en.strings is missing")
         #expect(
             Set(EmbeddedCatalogs.tables.keys) == Set(files.keys),
-            "Sources/FerryKit/EmbeddedCatalogs.swift is stale: run python3 Scripts/embed-catalogs.py")
+            "Sources/FerryKit/Generated/EmbeddedCatalogs.swift is stale: run python3 Scripts/embed-catalogs.py")
         for (language, table) in files {
             #expect(
                 EmbeddedCatalogs.tables[language] == table,
-                "\(language): Sources/FerryKit/EmbeddedCatalogs.swift is stale: run python3 Scripts/embed-catalogs.py")
+                "\(language): Sources/FerryKit/Generated/EmbeddedCatalogs.swift is stale: run python3 Scripts/embed-catalogs.py")
         }
     }
 

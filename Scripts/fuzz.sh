@@ -36,7 +36,11 @@ mkdir -p "$WORK"
 build_log="$WORK/build.log"
 # A failed build must stop the run: fuzzing the binaries an older build left
 # would test code that is no longer there.
+# -enable-testing: the targets reach the decoders' package API (the
+# readers, writers and raw records the public surface leaves out) through
+# `@testable import`, from a package of their own.
 if ! (cd "$ROOT/Fuzz" && swift build -c release --build-path "$BUILD" \
+    -Xswiftc -enable-testing \
     -Xswiftc -sanitize=address \
     -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
     -Xlinker "$runtime" -Xlinker -lstdc++) >"$build_log" 2>&1; then

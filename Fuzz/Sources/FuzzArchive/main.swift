@@ -1,7 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FerryKit
+@testable import FerryCore
+@testable import FerryJSON
+@testable import FerryCSV
+@testable import FerryGzip
+@testable import FerryPlist
+@testable import FerryBundle
+@testable import FerryXLSX
+@testable import FerryKit
 import FuzzSupport
 
 // Keyed archives, binary or XML: the object graph (UIDs, cycles, classes),

@@ -2,7 +2,14 @@
 import Glibc
 #endif
 import FerryCommandLine
-import FerryKit
+@testable import FerryCore
+@testable import FerryJSON
+@testable import FerryCSV
+@testable import FerryGzip
+@testable import FerryPlist
+@testable import FerryBundle
+@testable import FerryXLSX
+@testable import FerryKit
 import FuzzSupport
 
 // The command-line parser: the input is the arguments, separated by NUL

@@ -7,8 +7,8 @@ let package = Package(
     name: "FerryBenchmarks",
     dependencies: [.package(name: "Ferry", path: "..")],
     targets: [
-        .executableTarget(name: "BenchKeys", dependencies: [.product(name: "FerryKit", package: "Ferry")]),
-        .executableTarget(name: "BenchArchiveEdit", dependencies: [.product(name: "FerryKit", package: "Ferry")]),
+        .executableTarget(name: "BenchKeys", dependencies: [.product(name: "Ferry", package: "Ferry")]),
+        .executableTarget(name: "BenchArchiveEdit", dependencies: [.product(name: "Ferry", package: "Ferry")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,5 +11,6 @@ COUNT=${1:-100000}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 python3 "$ROOT/Scripts/gen-plists.py" archive --count "$COUNT" --out "$WORK/products.archive" >&2
-swift build -c release --package-path "$ROOT/Benchmarks" --product BenchArchiveEdit >&2
+# -enable-testing: the benchmarks drive package API through @testable imports.
+swift build -c release -Xswiftc -enable-testing --package-path "$ROOT/Benchmarks" --product BenchArchiveEdit >&2
 "$ROOT/Benchmarks/.build/release/BenchArchiveEdit" "$WORK/products.archive"

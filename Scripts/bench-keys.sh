@@ -7,5 +7,6 @@
 #   Scripts/bench-keys.sh 5000000
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-swift build -c release --package-path "$ROOT/Benchmarks" --product BenchKeys >&2
+# -enable-testing: the benchmarks drive package API through @testable imports.
+swift build -c release -Xswiftc -enable-testing --package-path "$ROOT/Benchmarks" --product BenchKeys >&2
 "$ROOT/Benchmarks/.build/release/BenchKeys" "${1:-1000000}"

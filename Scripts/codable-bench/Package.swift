@@ -12,7 +12,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "codable-bench",
-            dependencies: [.product(name: "FerryKit", package: "Ferry")]),
+            dependencies: [.product(name: "Ferry", package: "Ferry")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,11 @@
 // `KeyedArchiveWriter`, the way the issue asks edits not to work.
 //
 //     Scripts/bench-archive-edit.sh [count]
-import FerryKit
+@testable import FerryCore
+@testable import FerryJSON
+@testable import FerryCSV
+@testable import FerryPlist
+@testable import FerryKit
 
 #if canImport(Glibc)
 import Glibc

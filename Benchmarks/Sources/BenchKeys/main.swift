@@ -3,7 +3,11 @@
 // pairs of equal records read from two formats (269 against 269.0).
 //
 //     Scripts/bench-keys.sh [count]
-import FerryKit
+@testable import FerryCore
+@testable import FerryJSON
+@testable import FerryCSV
+@testable import FerryPlist
+@testable import FerryKit
 
 #if canImport(Glibc)
 import Glibc

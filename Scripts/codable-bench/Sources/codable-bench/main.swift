@@ -4,7 +4,7 @@
 //   ferry      FerryDecoder().decode([Product].self, from:), any format
 //   stream     FerryDecoder().records(of:from:), one record at a time
 //   foundation Foundation's JSONDecoder on a JSON array
-import FerryKit
+import Ferry
 import Foundation
 
 struct Product: Codable {

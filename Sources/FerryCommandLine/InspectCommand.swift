@@ -67,6 +67,23 @@ struct InspectCommand {
             }
             line(.inspectClasses, .string(classes.joined(separator: ", ")))
         }
+        if !inspection.structure.sheets.isEmpty {
+            let sheets = inspection.structure.sheets.map { sheet in
+                var notes: [String] = sheet.dimension.map { [$0] } ?? []
+                if sheet.isRead { notes.append(catalog.message(.inspectSheetRead)) }
+                switch sheet.state {
+                case "hidden"?: notes.append(catalog.message(.inspectSheetHidden))
+                case "veryHidden"?: notes.append(catalog.message(.inspectSheetVeryHidden))
+                default: break
+                }
+                if let rows = sheet.hiddenRows, rows > 0 { notes.append(catalog.message(.inspectHiddenRows, [.integer(rows)])) }
+                return notes.isEmpty ? sheet.name : sheet.name + " (" + notes.joined(separator: ", ") + ")"
+            }
+            line(.inspectSheets, .string(sheets.joined(separator: ", ")))
+        }
+        if !inspection.structure.numberFormats.isEmpty {
+            line(.inspectNumberFormats, .string(inspection.structure.numberFormats.joined(separator: ", ")))
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -88,6 +105,18 @@ struct InspectCommand {
                 Value.object(OrderedObject([("name", .string(entry.name)), ("count", .integer(Int64(entry.count)))]))
             }
             report.append(key: "classes", value: .array(classes))
+        }
+        if !inspection.structure.sheets.isEmpty {
+            let sheets = inspection.structure.sheets.map { sheet in
+                var object = OrderedObject([("name", .string(sheet.name))])
+                object.append(key: "dimension", value: sheet.dimension.map(Value.string) ?? .null)
+                object.append(key: "state", value: .string(sheet.state ?? "visible"))
+                object.append(key: "read", value: .bool(sheet.isRead))
+                if let rows = sheet.hiddenRows { object.append(key: "hiddenRows", value: .integer(Int64(rows))) }
+                return Value.object(object)
+            }
+            report.append(key: "sheets", value: .array(sheets))
+            report.append(key: "numberFormats", value: .array(inspection.structure.numberFormats.map(Value.string)))
         }
         return try JSONText.compact(.object(report))
     }

@@ -217,10 +217,41 @@ public struct InputStructure: Sendable {
     public var objectCount: Int?
     /// Class names with how many objects of each the file holds, most first.
     public var classes: [(name: String, count: Int)]
+    /// A workbook's sheets, in its order.
+    public var sheets: [Sheet]
+    /// The number formats the cells read use (`0.00`, `yyyy-mm-dd`), in
+    /// the order of their styles.
+    public var numberFormats: [String]
 
-    public init(objectCount: Int? = nil, classes: [(name: String, count: Int)] = []) {
+    /// One sheet of a workbook.
+    public struct Sheet: Sendable, Hashable {
+        public var name: String
+        /// The range the sheet says it covers (`A1:D11`), when it says.
+        public var dimension: String?
+        /// `hidden` or `veryHidden`; nil for a visible sheet.
+        public var state: String?
+        /// Whether its rows were the records read.
+        public var isRead: Bool
+        /// For the sheet read: how many of its rows are hidden (they are read all the same).
+        public var hiddenRows: Int?
+
+        public init(name: String, dimension: String?, state: String?, isRead: Bool, hiddenRows: Int? = nil) {
+            self.name = name
+            self.dimension = dimension
+            self.state = state
+            self.isRead = isRead
+            self.hiddenRows = hiddenRows
+        }
+    }
+
+    public init(
+        objectCount: Int? = nil, classes: [(name: String, count: Int)] = [], sheets: [Sheet] = [],
+        numberFormats: [String] = []
+    ) {
         self.objectCount = objectCount
         self.classes = classes
+        self.sheets = sheets
+        self.numberFormats = numberFormats
     }
 }
 

@@ -139,6 +139,18 @@ extension MessageKey {
     package static let inspectCompressed = MessageKey("inspect.compressed")
     /// %1$@ (%2$@)
     package static let inspectClassCount = MessageKey("inspect.classCount")
+    /// sheets: %1$@
+    package static let inspectSheets = MessageKey("inspect.sheets")
+    /// number formats: %1$@
+    package static let inspectNumberFormats = MessageKey("inspect.numberFormats")
+    /// read
+    package static let inspectSheetRead = MessageKey("inspect.sheetRead")
+    /// hidden
+    package static let inspectSheetHidden = MessageKey("inspect.sheetHidden")
+    /// very hidden
+    package static let inspectSheetVeryHidden = MessageKey("inspect.sheetVeryHidden")
+    /// hidden rows: %1$@
+    package static let inspectHiddenRows = MessageKey("inspect.hiddenRows")
     /// List the formats Ferry can read and write.
     package static let formatsAbstract = MessageKey("formats.abstract")
     /// FORMAT
@@ -673,6 +685,12 @@ extension MessageKey {
         .inspectClasses,
         .inspectCompressed,
         .inspectClassCount,
+        .inspectSheets,
+        .inspectNumberFormats,
+        .inspectSheetRead,
+        .inspectSheetHidden,
+        .inspectSheetVeryHidden,
+        .inspectHiddenRows,
         .formatsAbstract,
         .formatsColumnID,
         .formatsColumnExtensions,

@@ -7,7 +7,7 @@ import FerryCore
 /// `XMLPullScanner`), so memory stays flat; only the shared strings are
 /// held. Cells are typed by the kind's or the schema's rules as CSV's are
 /// (`XLSXCellTyping`); fields without a rule keep the cell's own type.
-public final class XLSXReader: RecordReader {
+package final class XLSXReader: RecordReader {
     private let context: ReadContext
     private let file: String
     /// The sheet read, and every sheet of the workbook.
@@ -17,6 +17,12 @@ public final class XLSXReader: RecordReader {
     let styles: CellStyles
     private let scanner: XMLPullScanner
     private let typing: XLSXCellTyping
+    /// The package and its limits, for `structure()`'s look at the other sheets.
+    private let archive: ZipArchive
+    private let limits: ReadLimits
+    /// Which cell styles the rows read use, by style index, for `inspect`.
+    private var stylesUsed: [Bool] = []
+    private var hiddenRows = 0
 
     private var header: FieldList?
     /// The header's first column (0-based), and its rules.
@@ -38,11 +44,13 @@ public final class XLSXReader: RecordReader {
     private var currentRowOffset = -1
 
     /// - Throws: zip and workbook errors; `xlsx.noSuchSheet`, `xlsx.missingPart`.
-    public init(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
+    package init(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
         self.context = context
         file = input.name
         let limits = context.limits
         let archive = try ZipArchive(ZipSource(input, limit: limits.maxInputBytes), limits: limits)
+        self.archive = archive
+        self.limits = limits
         workbook = try WorkbookParts(archive, limits: limits)
         sheet = try Self.choose(workbook.sheets, context.options[XLSXCodec.sheetOption], file: file)
         guard let entry = archive.entry(sheet.part) else {
@@ -70,9 +78,9 @@ public final class XLSXReader: RecordReader {
         throw .xlsxNoSuchSheet(wanted, available: sheets.map(\.name), at: SourceLocation(file: file))
     }
 
-    public var resumesAfterError: Bool { lastErrorResumes }
+    package var resumesAfterError: Bool { lastErrorResumes }
 
-    public func next() throws(FerryError) -> Record? {
+    package func next() throws(FerryError) -> Record? {
         if let failure { throw failure }
         lastErrorResumes = false
         do throws(FerryError) {
@@ -187,6 +195,9 @@ public final class XLSXReader: RecordReader {
             row.number = row.previousNumber + 1
         }
         row.previousNumber = row.number
+        if let range = scanner.attribute("hidden"), scanner.bytes(range).first == UInt8(ascii: "1") || scanner.bytes(range).first == UInt8(ascii: "t") {
+            hiddenRows += 1
+        }
     }
 
     private func startCell() throws(FerryError) {
@@ -206,6 +217,10 @@ public final class XLSXReader: RecordReader {
         var style = 0
         if let range = scanner.attribute("s") {
             style = CellReference.number(scanner.bytes(range)) ?? 0
+        }
+        if style < styles.formatCodes.count {
+            if stylesUsed.isEmpty { stylesUsed = Array(repeating: false, count: styles.formatCodes.count) }
+            stylesUsed[style] = true
         }
         row.startCell(column: column, type: type, format: styles.kind(style))
     }
@@ -298,7 +313,7 @@ public final class XLSXReader: RecordReader {
             cell: CellReference.name(column: column, row: row.number))
     }
 
-    public func location(ofByteOffset offset: Int) -> SourceLocation {
+    package func location(ofByteOffset offset: Int) -> SourceLocation {
         if offset == currentRowOffset {
             return SourceLocation(
                 file: file, sheet: sheet.name, cell: CellReference.name(column: firstColumn, row: currentRowNumber))
@@ -306,10 +321,48 @@ public final class XLSXReader: RecordReader {
         return SourceLocation(file: file, sheet: sheet.name)
     }
 
-    public func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
+    package func location(ofField name: String, inRecordAt byteOffset: Int) -> SourceLocation? {
         guard byteOffset == currentRowOffset, let index = header?.index(of: name) else { return nil }
         return SourceLocation(
             file: file, field: name, sheet: sheet.name,
             cell: CellReference.name(column: firstColumn + index, row: currentRowNumber))
+    }
+}
+
+extension XLSXReader: StructureReporting {
+    /// The workbook's sheets (each with the range it says it covers, and
+    /// whether it is hidden), the hidden rows of the sheet read, and the
+    /// number formats its cells use. Call it after the last record.
+    /// - Throws: zip and XML errors of the other sheets' parts.
+    package func structure() throws(FerryError) -> InputStructure {
+        var sheets: [InputStructure.Sheet] = []
+        for each in workbook.sheets {
+            let isRead = each.part == sheet.part
+            sheets.append(
+                InputStructure.Sheet(
+                    name: each.name, dimension: try dimension(of: each), state: each.state, isRead: isRead,
+                    hiddenRows: isRead ? hiddenRows : nil))
+        }
+        var formats: [String] = []
+        for (index, used) in stylesUsed.enumerated() where used && !formats.contains(styles.formatCodes[index]) {
+            formats.append(styles.formatCodes[index])
+        }
+        return InputStructure(sheets: sheets, numberFormats: formats)
+    }
+
+    /// The `ref` of a sheet's `<dimension>`, which comes before its rows; nil without one.
+    private func dimension(of sheet: WorkbookSheet) throws(FerryError) -> String? {
+        guard let entry = archive.entry(sheet.part) else { return nil }
+        let scanner = XMLPullScanner(
+            try ZipEntryInput(archive, entry: entry, limits: limits), part: entry.name, file: file,
+            maxTokenBytes: limits.maxRecordBytes)
+        var text: [UInt8] = []
+        while true {
+            let token = try scanner.next()
+            if token == .endOfDocument { return nil }
+            guard token == .start else { continue }
+            if scanner.nameIs("dimension") { return try WorkbookParts.value(scanner, "ref", into: &text) }
+            if scanner.nameIs("sheetData") { return nil }
+        }
     }
 }

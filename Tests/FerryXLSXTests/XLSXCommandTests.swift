@@ -58,6 +58,23 @@ import Testing
         #expect(result.out == "{\"title\":\"Dune\",\"pages\":412}\n")
     }
 
+    /// `inspect` lists the sheets with their ranges, which one was read and
+    /// which are hidden, the hidden rows read all the same, and the number
+    /// formats the cells read use.
+    @Test func inspectListsSheetsAndNumberFormats() throws {
+        let folder = try Workbooks.folder()
+        let text = try Ferry.run(["inspect", folder.path("openpyxl.xlsx")])
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.contains("  sheets: Products (A1:E7, read, hidden rows: 1), Books (A1:B2, hidden)"), "\(text.out)")
+        #expect(text.out.contains("  number formats: General, yyyy-mm-dd, yyyy-mm-dd hh:mm:ss, hh:mm"), "\(text.out)")
+        let json = try Ferry.run(["inspect", folder.path("xlsxwriter.xlsx"), "--sheet", "Second", "--report-format", "json"])
+        #expect(
+            json.out.contains(
+                #""sheets":[{"name":"First","dimension":"A1:F5","state":"visible","read":false},"#
+                    + #"{"name":"Second","dimension":"A1:B2","state":"visible","read":true,"hiddenRows":0}]"#),
+            "\(json.out)")
+    }
+
     @Test func anUnknownSheetIsACodedError() throws {
         let folder = try Workbooks.folder()
         let result = try Ferry.run(["convert", folder.path("xlsxwriter.xlsx"), "--sheet", "Nope", "--to", "jsonl", "-"])

@@ -146,9 +146,8 @@ struct GitHubReport {
             if let column = diagnostic.location.column { properties.append("col=\(column)") }
             properties.append("title=" + Self.property(diagnostic.code.rawValue))
             var message = formatter.message(diagnostic)
-            var context = formatter.context(of: diagnostic)
             // A workbook's cell has no line: the message says where it is.
-            if let place = diagnostic.location.sheetAndCell { context = context.isEmpty ? place : place + ", " + context }
+            let context = formatter.context(of: diagnostic, namingCell: true)
             if !context.isEmpty { message += " (" + context + ")" }
             lines.append(
                 "::\(diagnostic.severity.rawValue) " + properties.joined(separator: ",") + "::" + Self.data(message))

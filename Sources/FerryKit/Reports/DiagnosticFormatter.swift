@@ -33,8 +33,13 @@ public struct DiagnosticFormatter: Sendable {
 
     /// What follows a message in parentheses: the record, the field and,
     /// when shown, the schema location; empty when there is none.
-    func context(of diagnostic: Diagnostic) -> String {
-        context(of: diagnostic.location, schemaLocation: showsSchemaLocations ? diagnostic.schemaLocation : nil)
+    /// - Parameter namingCell: whether a workbook's sheet and cell lead
+    ///   (`Sheet1!B12`), for a form that has no place for them before the
+    ///   message, as the compiler-style line has.
+    func context(of diagnostic: Diagnostic, namingCell: Bool = false) -> String {
+        context(
+            of: diagnostic.location, schemaLocation: showsSchemaLocations ? diagnostic.schemaLocation : nil,
+            namingCell: namingCell)
     }
 
     /// The message text alone, without location or code.
@@ -66,8 +71,11 @@ public struct DiagnosticFormatter: Sendable {
     }
 
     /// - Parameter byteWithoutLine: whether a byte offset stands in for a missing line.
-    private func context(of location: SourceLocation, schemaLocation: String?, byteWithoutLine: Bool = false) -> String {
+    private func context(
+        of location: SourceLocation, schemaLocation: String?, byteWithoutLine: Bool = false, namingCell: Bool = false
+    ) -> String {
         var context: [String] = []
+        if namingCell, let place = location.sheetAndCell { context.append(place) }
         if byteWithoutLine, location.line == nil, let offset = location.byteOffset {
             context.append(catalog.message(.diagnosticByte, [.ungrouped(offset)]))
         }

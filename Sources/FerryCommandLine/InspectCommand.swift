@@ -72,9 +72,9 @@ struct InspectCommand {
                 var notes: [String] = sheet.dimension.map { [$0] } ?? []
                 if sheet.isRead { notes.append(catalog.message(.inspectSheetRead)) }
                 switch sheet.state {
-                case "hidden"?: notes.append(catalog.message(.inspectSheetHidden))
-                case "veryHidden"?: notes.append(catalog.message(.inspectSheetVeryHidden))
-                default: break
+                case .hidden: notes.append(catalog.message(.inspectSheetHidden))
+                case .veryHidden: notes.append(catalog.message(.inspectSheetVeryHidden))
+                case .visible: break
                 }
                 if let rows = sheet.hiddenRows, rows > 0 { notes.append(catalog.message(.inspectHiddenRows, [.integer(rows)])) }
                 return notes.isEmpty ? sheet.name : sheet.name + " (" + notes.joined(separator: ", ") + ")"
@@ -110,7 +110,7 @@ struct InspectCommand {
             let sheets = inspection.structure.sheets.map { sheet in
                 var object = OrderedObject([("name", .string(sheet.name))])
                 object.append(key: "dimension", value: sheet.dimension.map(Value.string) ?? .null)
-                object.append(key: "state", value: .string(sheet.state ?? "visible"))
+                object.append(key: "state", value: .string(sheet.state.rawValue))
                 object.append(key: "read", value: .bool(sheet.isRead))
                 if let rows = sheet.hiddenRows { object.append(key: "hiddenRows", value: .integer(Int64(rows))) }
                 return Value.object(object)

@@ -228,14 +228,23 @@ public struct InputStructure: Sendable {
         public var name: String
         /// The range the sheet says it covers (`A1:D11`), when it says.
         public var dimension: String?
-        /// `hidden` or `veryHidden`; nil for a visible sheet.
-        public var state: String?
+        /// Whether the sheet shows in the workbook's tabs.
+        public var state: State
         /// Whether its rows were the records read.
         public var isRead: Bool
         /// For the sheet read: how many of its rows are hidden (they are read all the same).
         public var hiddenRows: Int?
 
-        public init(name: String, dimension: String?, state: String?, isRead: Bool, hiddenRows: Int? = nil) {
+        /// A sheet's visibility, as SpreadsheetML names it (`state`).
+        public enum State: String, Sendable, Hashable {
+            case visible
+            /// Hidden, and shown again from the workbook's menu.
+            case hidden
+            /// Hidden, and shown again only by a program.
+            case veryHidden
+        }
+
+        public init(name: String, dimension: String?, state: State, isRead: Bool, hiddenRows: Int? = nil) {
             self.name = name
             self.dimension = dimension
             self.state = state

@@ -340,7 +340,7 @@ extension XLSXReader: StructureReporting {
             let isRead = each.part == sheet.part
             sheets.append(
                 InputStructure.Sheet(
-                    name: each.name, dimension: try dimension(of: each), state: each.state, isRead: isRead,
+                    name: each.name, dimension: try dimension(of: each), state: each.state.flatMap(InputStructure.Sheet.State.init(rawValue:)) ?? .visible, isRead: isRead,
                     hiddenRows: isRead ? hiddenRows : nil))
         }
         var formats: [String] = []

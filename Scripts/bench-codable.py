@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 
+from bench_timing import timed
+
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(SCRIPTS)
 PACKAGE = os.path.join(SCRIPTS, "codable-bench")
@@ -65,13 +67,10 @@ def generate(folder, count):
 
 
 def run(binary, way, path, folder):
-    timing = os.path.join(folder, "timing")
-    out = subprocess.run(
-        [sys.executable, os.path.join(SCRIPTS, "bench-run.py"), timing, binary, way, path],
-        check=True, capture_output=True, text=True).stdout.strip()
-    with open(timing) as f:
-        wall, rss, _, _ = f.read().split()
-    return float(wall), int(rss) / 1024, out
+    output = os.path.join(folder, "output.txt")
+    wall, rss, _ = timed([binary, way, path], stdout_path=output)
+    with open(output) as file:
+        return wall, rss, file.read().strip()
 
 
 def main():

@@ -43,8 +43,9 @@ import subprocess
 import sys
 import tempfile
 
+from bench_timing import timed
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUNNER = os.path.join(ROOT, "Scripts", "bench-run.py")
 DEFAULT_CONFLICTS = fractions.Fraction(1, 100)
 
 
@@ -134,24 +135,6 @@ COPY (
   ) WHERE k = 1 ORDER BY src, rn
 ) TO {q(out)} (FORMAT json)''')
 """
-
-
-def timed(command, stdout_path=None):
-    """Runs `command` under bench-run.py: (wall, peak RSS MB, CPU seconds)."""
-    timing = tempfile.mktemp(prefix="ferry-merge-timing-")
-    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
-    try:
-        status = subprocess.run([sys.executable, RUNNER, timing] + command, stdout=out).returncode
-    finally:
-        if stdout_path:
-            out.close()
-    if status != 0:
-        raise SystemExit(f"bench-merge.py: {' '.join(command)} exited {status}")
-    with open(timing) as file:
-        wall, rss_kib, user, system = file.read().split()
-    os.unlink(timing)
-    subprocess.run(["sync"])
-    return float(wall), int(rss_kib) / 1024, float(user) + float(system)
 
 
 def skus(path):

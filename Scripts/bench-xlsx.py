@@ -20,7 +20,7 @@ of photos null), made once per count in --work.
   from its read_only mode.
 
 Every run is timed by Scripts/bench-run.py (wall from spawn to reap, peak
-RSS and CPU from wait4), through bench-merge.py's `timed`; the medians are
+RSS and CPU from wait4), through bench_timing.py's `timed`; the medians are
 printed with the ratios of each peer to ferry. PYTHON is the interpreter
 with xlsxwriter, python-calamine and openpyxl (default: the test venv,
 .build/python-venv).
@@ -33,6 +33,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+from bench_timing import timed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -117,7 +119,7 @@ def report(title, results, base):
         print(f"{name:<12} {wall:>8.2f} {rss:>11.1f} {cpu:>7.2f} {ratio:>9}")
 
 
-def median_of(runs, timed, command, stdout_path=None):
+def median_of(runs, command, stdout_path=None):
     samples = [timed(command, stdout_path) for _ in range(runs)]
     return tuple(statistics.median(sample[i] for sample in samples) for i in range(3))
 
@@ -134,7 +136,6 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     ferry = os.environ.get("FERRY") or os.path.join(ROOT, ".build", "release", "ferry")
     python = os.environ.get("PYTHON") or os.path.join(ROOT, ".build", "python-venv", "bin", "python")
-    timed = load_script("bench-merge.py", "bench_merge").timed
 
     source = os.path.join(args.work, f"xlsx-products-{args.count}.jsonl")
     if not os.path.exists(source):
@@ -147,9 +148,9 @@ def main():
     workbook = os.path.join(args.work, f"xlsx-products-{args.count}-xlsxwriter.xlsx")
     if args.only != "read":
         results = {
-            "ferry": median_of(args.runs, timed, [ferry, "convert", source,
+            "ferry": median_of(args.runs, [ferry, "convert", source,
                                                   os.path.join(args.work, "xlsx-out-ferry.xlsx"), "--force"]),
-            "xlsxwriter": median_of(args.runs, timed, [python, "-c", XLSXWRITER, source, workbook]),
+            "xlsxwriter": median_of(args.runs, [python, "-c", XLSXWRITER, source, workbook]),
         }
         report(f"JSON Lines -> .xlsx, {args.count} products", results, "ferry")
     if args.only != "write":
@@ -157,12 +158,12 @@ def main():
             subprocess.run([python, "-c", XLSXWRITER, source, workbook], check=True)
         results = {}
         if ferry_reads_xlsx(ferry):
-            results["ferry"] = median_of(args.runs, timed, [ferry, "convert", workbook,
+            results["ferry"] = median_of(args.runs, [ferry, "convert", workbook,
                                                             os.path.join(args.work, "xlsx-out-ferry.jsonl"), "--force"])
         else:
             print("\nferry: skipped reading, `ferry formats` says xlsx READ no (the reader is not merged yet)")
         for name, script in [("calamine", CALAMINE), ("openpyxl", OPENPYXL)]:
-            results[name] = median_of(args.runs, timed, [python, "-c", script, workbook,
+            results[name] = median_of(args.runs, [python, "-c", script, workbook,
                                                          os.path.join(args.work, f"xlsx-out-{name}.jsonl")])
         report(f".xlsx (XlsxWriter's) -> JSON Lines, {args.count} products", results, "ferry")
 

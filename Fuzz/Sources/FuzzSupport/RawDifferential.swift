@@ -1,10 +1,6 @@
 @testable import FerryCore
 @testable import FerryJSON
 @testable import FerryCSV
-@testable import FerryGzip
-@testable import FerryPlist
-@testable import FerryBundle
-@testable import FerryXLSX
 @testable import FerryKit
 
 /// Reads every record with `next()`, checks it against `kind` and writes it

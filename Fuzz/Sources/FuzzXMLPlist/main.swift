@@ -2,12 +2,7 @@
 import Glibc
 #endif
 @testable import FerryCore
-@testable import FerryJSON
-@testable import FerryCSV
-@testable import FerryGzip
 @testable import FerryPlist
-@testable import FerryBundle
-@testable import FerryXLSX
 @testable import FerryKit
 import FuzzSupport
 

@@ -125,3 +125,44 @@ extension XLSXPartsTests {
         #expect(error?.location.column == 8007)
     }
 }
+
+extension XLSXPartsTests {
+    /// A zip64 end record whose entry count is just under `Int.max / 2`,
+    /// read with the entry limit raised as far as `--max-entries` goes: the
+    /// count is checked against the directory's size without overflowing.
+    @Test func aHugeZip64EntryCountIsCodedNotATrap() {
+        var bytes: [UInt8] = []
+        func append<Number: FixedWidthInteger>(_ value: Number) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        // zip64 end of central directory at 0: the count, a size and offset of 0.
+        append(UInt32(0x0606_4B50))
+        append(UInt64(44))
+        append(UInt16(45))
+        append(UInt16(45))
+        append(UInt32(0))
+        append(UInt32(0))
+        append(UInt64(Int.max / 2))
+        append(UInt64(Int.max / 2))
+        append(UInt64(0))
+        append(UInt64(0))
+        // Its locator, then the end record, which defers to it.
+        append(UInt32(0x0706_4B50))
+        append(UInt32(0))
+        append(UInt64(0))
+        append(UInt32(1))
+        append(UInt32(0x0605_4B50))
+        append(UInt32(0))
+        append(UInt16.max)
+        append(UInt16.max)
+        append(UInt32.max)
+        append(UInt32.max)
+        append(UInt16(0))
+        var limits = ReadLimits()
+        limits.maxEntries = .max
+        let error = ferryError {
+            _ = try ZipArchive(ZipSource(MemoryInput(bytes, name: "huge.xlsx"), limit: 1 << 20), limits: limits)
+        }
+        #expect(error?.code == .xlsxTruncated)
+    }
+}

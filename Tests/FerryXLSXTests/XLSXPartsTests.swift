@@ -166,3 +166,17 @@ extension XLSXPartsTests {
         #expect(error?.code == .xlsxTruncated)
     }
 }
+
+extension XLSXPartsTests {
+    /// A bracket is an elapsed time only when it repeats h, m or s alone: a
+    /// colour (`[White]`) or a currency (`[$CHF]`) with an h or s in it
+    /// leaves a number a number.
+    @Test(arguments: [
+        ("[White]0.00", NumberFormatKind.number), ("#,##0.00 [$CHF]", .number), ("[$USD-409]#,##0.00", .number),
+        ("[Magenta]0", .number), ("[]0", .number), ("[mm]:ss", .time), ("[ss]", .time), ("[hh]", .time),
+        ("[mm]", .time), ("[h]:mm:ss", .time), ("[White]yyyy-mm-dd", .date),
+    ])
+    func bracketsAreElapsedTimeOnlyWhenTheyAre(code: String, kind: NumberFormatKind) {
+        #expect(CellStyles.kind(ofCode: code) == kind)
+    }
+}

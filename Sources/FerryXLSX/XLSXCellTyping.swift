@@ -7,7 +7,6 @@ import FerryCore
 /// the file stores it, a date as ISO 8601, a bool as TRUE or FALSE); a
 /// field without a type keeps the cell's own type. An empty cell is null.
 struct XLSXCellTyping {
-    let mismatchedCells: ReadContext.MismatchedCells
     let uses1904: Bool
 
     enum Outcome {

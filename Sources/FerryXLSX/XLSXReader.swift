@@ -65,7 +65,7 @@ package final class XLSXReader: RecordReader {
         scanner = XMLPullScanner(
             try ZipEntryInput(archive, entry: entry, limits: limits), part: entry.name, file: file,
             maxTokenBytes: limits.maxRecordBytes)
-        typing = XLSXCellTyping(mismatchedCells: context.mismatchedCells, uses1904: workbook.uses1904)
+        typing = XLSXCellTyping(uses1904: workbook.uses1904)
     }
 
     /// The sheet `--sheet` names (a name, else a 1-based place), or the first.

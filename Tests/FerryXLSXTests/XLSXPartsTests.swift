@@ -180,3 +180,30 @@ extension XLSXPartsTests {
         #expect(CellStyles.kind(ofCode: code) == kind)
     }
 }
+
+extension XLSXPartsTests {
+    /// A repeated header name takes the first `_N` not taken, whatever
+    /// order the names come in: `x_3` and `x_2` in the header stay theirs.
+    @Test func repeatedHeaderNamesTakeTheFirstFreeSuffix() throws {
+        let header = ["x", "x_3", "x", "x", "x_2", "", "x"]
+        let cells = header.enumerated().map { column, name in
+            #"<c r="\#(CellReference.name(column: column, row: 1))" t="inlineStr"><is><t>\#(name)</t></is></c>"#
+        }.joined()
+        let sheet =
+            #"<worksheet><sheetData><row r="1">\#(cells)</row><row r="2"><c r="A2"><v>1</v></c></row>"#
+            + "</sheetData></worksheet>"
+        let output = MemoryOutput()
+        let zip = ZipWriter(output)
+        try zip.addDeflated(
+            "xl/workbook.xml", Array(#"<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>"#.utf8))
+        try zip.addDeflated(
+            "xl/_rels/workbook.xml.rels",
+            Array(
+                (#"<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/>"#
+                    + "</Relationships>").utf8))
+        try zip.addDeflated("xl/worksheets/sheet1.xml", Array(sheet.utf8))
+        try zip.finish()
+        let reading = try FerryReading(bytes: output.bytes)
+        #expect(reading.header == ["x", "x_3", "x_2", "x_4", "x_2_2", "column6", "x_5"])
+    }
+}

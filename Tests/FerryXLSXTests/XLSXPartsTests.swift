@@ -189,21 +189,43 @@ extension XLSXPartsTests {
         let cells = header.enumerated().map { column, name in
             #"<c r="\#(CellReference.name(column: column, row: 1))" t="inlineStr"><is><t>\#(name)</t></is></c>"#
         }.joined()
-        let sheet =
-            #"<worksheet><sheetData><row r="1">\#(cells)</row><row r="2"><c r="A2"><v>1</v></c></row>"#
-            + "</sheetData></worksheet>"
+        let sheet = #"<row r="1">\#(cells)</row><row r="2"><c r="A2"><v>1</v></c></row>"#
+        let reading = try FerryReading(bytes: try Self.workbook(rows: sheet))
+        #expect(reading.header == ["x", "x_3", "x_2", "x_4", "x_2_2", "column6", "x_5"])
+    }
+
+    /// Each shared string's offset counts against the limit as its text
+    /// does: 1,000 empty `<si/>` hold no text but 8,000 bytes of offsets.
+    @Test func sharedStringOffsetsCountAgainstTheLimit() throws {
+        let bytes = try Self.workbook(
+            rows: #"<row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c></row>"#
+                + #"<row r="2"><c r="A2"><v>1</v></c></row>"#,
+            sharedStrings: "<sst>" + String(repeating: "<si/>", count: 1000) + "</sst>")
+        #expect(bytes.count < 4096)
+        var limits = ReadLimits()
+        limits.maxInputBytes = 4096
+        let error = ferryError { _ = try FerryReading(bytes: bytes, limits: limits) }
+        #expect(error?.code == .xlsxSharedStringsTooLarge)
+        #expect(error?.arguments == [.integer(4096)])
+        #expect(try FerryReading(bytes: bytes).header == ["name"])
+    }
+
+    /// A workbook of one sheet holding `rows`, with `sharedStrings` as its
+    /// shared strings part when given.
+    static func workbook(rows: String, sharedStrings: String? = nil) throws -> [UInt8] {
         let output = MemoryOutput()
         let zip = ZipWriter(output)
         try zip.addDeflated(
             "xl/workbook.xml", Array(#"<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>"#.utf8))
+        var relationships = #"<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/>"#
+        if let sharedStrings {
+            relationships += #"<Relationship Id="rId2" Type="x/sharedStrings" Target="sharedStrings.xml"/>"#
+            try zip.addDeflated("xl/sharedStrings.xml", Array(sharedStrings.utf8))
+        }
+        try zip.addDeflated("xl/_rels/workbook.xml.rels", Array((relationships + "</Relationships>").utf8))
         try zip.addDeflated(
-            "xl/_rels/workbook.xml.rels",
-            Array(
-                (#"<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/>"#
-                    + "</Relationships>").utf8))
-        try zip.addDeflated("xl/worksheets/sheet1.xml", Array(sheet.utf8))
+            "xl/worksheets/sheet1.xml", Array(("<worksheet><sheetData>" + rows + "</sheetData></worksheet>").utf8))
         try zip.finish()
-        let reading = try FerryReading(bytes: output.bytes)
-        #expect(reading.header == ["x", "x_3", "x_2", "x_4", "x_2_2", "column6", "x_5"])
+        return output.bytes
     }
 }

@@ -84,13 +84,18 @@ struct CellStyles {
 
     /// The kind of a custom format code: a date when, outside quoted text,
     /// escaped characters and brackets (`[Red]`, `[$-409]`), it has y or
-    /// d, or m without h or s; a time when it has h or s; both, both.
+    /// d, or m without h or s; a time when it has h or s, or an elapsed
+    /// time in brackets (`[h]`, `[mm]`, `[ss]`); both, both.
     static func kind(ofCode code: String) -> NumberFormatKind {
         var hasDate = false
         var hasTime = false
         var hasMonthOrMinute = false
         var quoted = false
         var bracket = false
+        /// In a bracket, the letter it has repeated so far (h, m or s), `[`
+        /// before its first, else 0: `[White]` and `[$CHF]` are a colour
+        /// and a currency, not times.
+        var elapsed: UInt8 = 0
         var escaped = false
         // The first section (positive numbers) decides.
         for byte in code.utf8 {
@@ -103,17 +108,23 @@ struct CellStyles {
                 continue
             }
             if bracket {
-                if byte == UInt8(ascii: "]") { bracket = false }
-                // Elapsed time: [h], [mm], [ss].
-                switch byte | 0x20 {
-                case UInt8(ascii: "h"), UInt8(ascii: "s"): hasTime = true
-                default: break
+                if byte == UInt8(ascii: "]") {
+                    bracket = false
+                    if elapsed != 0 && elapsed != UInt8(ascii: "[") { hasTime = true }
+                } else {
+                    // Elapsed time: [h], [mm], [ss]: one of the three letters only.
+                    let letter = byte | 0x20
+                    let timeLetter =
+                        letter == UInt8(ascii: "h") || letter == UInt8(ascii: "m") || letter == UInt8(ascii: "s")
+                    elapsed = timeLetter && (elapsed == UInt8(ascii: "[") || elapsed == letter) ? letter : 0
                 }
                 continue
             }
             switch byte {
             case UInt8(ascii: "\""): quoted = true
-            case UInt8(ascii: "["): bracket = true
+            case UInt8(ascii: "["):
+                bracket = true
+                elapsed = UInt8(ascii: "[")
             case UInt8(ascii: "\\"), UInt8(ascii: "_"), UInt8(ascii: "*"): escaped = true
             case UInt8(ascii: ";"): break
             default:

@@ -2,7 +2,8 @@ import FerryCore
 
 /// A workbook's shared strings (`xl/sharedStrings.xml`), rich text
 /// flattened: the one part held whole while a sheet streams, as UTF-8 in
-/// one buffer with an offset per string, bounded by the input limit.
+/// one buffer with an offset per string, both bounded by the input limit
+/// (an empty `<si/>` is 5 bytes of XML but 8 of offset).
 ///
 ///     <sst><si><t>Wii</t></si><si><r><t>Dune</t></r><r><rPr><b/></rPr><t>, part 2</t></r></si></sst>
 ///     bytes "WiiDune, part 2", ends [3, 15]
@@ -14,8 +15,8 @@ struct SharedStrings {
 
     var count: Int { ends.count }
 
-    /// - Throws: `xlsx.sharedStringsTooLarge` past `limits.maxInputBytes`;
-    ///   XML and zip errors.
+    /// - Throws: `xlsx.sharedStringsTooLarge` when the text and offsets
+    ///   pass `limits.maxInputBytes`; XML and zip errors.
     init(_ archive: ZipArchive, entry: ZipEntry, limits: ReadLimits) throws(FerryError) {
         let scanner = XMLPullScanner(
             try ZipEntryInput(archive, entry: entry, limits: limits), part: entry.name, file: archive.source.name,
@@ -38,7 +39,10 @@ struct SharedStrings {
                 }
             case .end:
                 if scanner.nameIs("si") {
-                    if inItem { ends.append(bytes.count) }
+                    if inItem {
+                        ends.append(bytes.count)
+                        try checkSize(limits, scanner)
+                    }
                     inItem = false
                 } else if scanner.nameIs("t") {
                     inText = false
@@ -48,10 +52,16 @@ struct SharedStrings {
             case .text:
                 guard inItem, inText, phonetic == 0 else { continue }
                 try scanner.appendText(scanner.textRange, cdata: scanner.isCDATA, to: &bytes)
-                guard bytes.count <= limits.maxInputBytes else {
-                    throw .xlsxSharedStringsTooLarge(limit: limits.maxInputBytes, at: scanner.tokenLocation)
-                }
+                try checkSize(limits, scanner)
             }
+        }
+    }
+
+    /// - Throws: `xlsx.sharedStringsTooLarge` when the text and the offsets
+    ///   held so far pass `limits.maxInputBytes`.
+    private func checkSize(_ limits: ReadLimits, _ scanner: XMLPullScanner) throws(FerryError) {
+        guard bytes.count + ends.count * MemoryLayout<Int>.stride <= limits.maxInputBytes else {
+            throw .xlsxSharedStringsTooLarge(limit: limits.maxInputBytes, at: scanner.tokenLocation)
         }
     }
 

@@ -7,7 +7,6 @@ import FerryCore
 /// the file stores it, a date as ISO 8601, a bool as TRUE or FALSE); a
 /// field without a type keeps the cell's own type. An empty cell is null.
 struct XLSXCellTyping {
-    let mismatchedCells: ReadContext.MismatchedCells
     let uses1904: Bool
 
     enum Outcome {
@@ -54,7 +53,7 @@ struct XLSXCellTyping {
                     return typed(.string(text), rule: rule)
                 }
             }
-            guard let number = row.withText(index, Self.number) else {
+            guard let number = row.withText(index, DecimalText.parsedValue) else {
                 return .badNumber(row.withText(index) { String(decoding: $0, as: UTF8.self) })
             }
             natural = number
@@ -77,7 +76,7 @@ struct XLSXCellTyping {
         case (.bool, .bool):
             return .value(value)
         case (.number, .string(var text)), (.integer, .string(var text)):
-            let trimmed = text.withUTF8 { Self.number($0) }
+            let trimmed = text.withUTF8 { DecimalText.parsedValue($0) }
             switch (type, trimmed) {
             case (.number, let number?): return .value(number)
             case (.integer, .integer?): return .value(trimmed ?? .null)
@@ -98,14 +97,6 @@ struct XLSXCellTyping {
         default:
             return .mismatch(.xlsxInvalidNumber, Self.text(value))
         }
-    }
-
-    /// A number's value: an integer or double when the writers print it
-    /// back as the file wrote it, else its text kept (`NumberText`).
-    static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-        if JSONText.printsAsWritten(bytes) || JSONText.printsAsWrittenNegative(bytes) { return DecimalText.parse(bytes) }
-        guard DecimalText.value(bytes) != nil else { return nil }
-        return .number(NumberText(unchecked: String(decoding: bytes, as: UTF8.self)))
     }
 
     /// A value's text, for a string field and for the header.

@@ -152,8 +152,9 @@ struct ZipArchive {
             }
         }
         guard count <= limits.maxEntries else { throw .xlsxTooManyEntries(limit: limits.maxEntries, at: here) }
-        // Each central entry takes 46 bytes at least.
-        guard directorySize >= 46 * count, directoryOffset <= source.size, directorySize <= source.size - directoryOffset
+        // Each central entry takes 46 bytes at least (divided, not multiplied:
+        // a zip64 count under `Int.max / 2` and a raised limit would overflow).
+        guard directorySize / 46 >= count, directoryOffset <= source.size, directorySize <= source.size - directoryOffset
         else { throw .xlsxTruncated(at: SourceLocation(file: source.name, byteOffset: directoryOffset)) }
         let directory = try source.bytes(at: directoryOffset, count: directorySize)
         var entries: [ZipEntry] = []

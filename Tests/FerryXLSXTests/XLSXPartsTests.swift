@@ -125,3 +125,107 @@ extension XLSXPartsTests {
         #expect(error?.location.column == 8007)
     }
 }
+
+extension XLSXPartsTests {
+    /// A zip64 end record whose entry count is just under `Int.max / 2`,
+    /// read with the entry limit raised as far as `--max-entries` goes: the
+    /// count is checked against the directory's size without overflowing.
+    @Test func aHugeZip64EntryCountIsCodedNotATrap() {
+        var bytes: [UInt8] = []
+        func append<Number: FixedWidthInteger>(_ value: Number) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        // zip64 end of central directory at 0: the count, a size and offset of 0.
+        append(UInt32(0x0606_4B50))
+        append(UInt64(44))
+        append(UInt16(45))
+        append(UInt16(45))
+        append(UInt32(0))
+        append(UInt32(0))
+        append(UInt64(Int.max / 2))
+        append(UInt64(Int.max / 2))
+        append(UInt64(0))
+        append(UInt64(0))
+        // Its locator, then the end record, which defers to it.
+        append(UInt32(0x0706_4B50))
+        append(UInt32(0))
+        append(UInt64(0))
+        append(UInt32(1))
+        append(UInt32(0x0605_4B50))
+        append(UInt32(0))
+        append(UInt16.max)
+        append(UInt16.max)
+        append(UInt32.max)
+        append(UInt32.max)
+        append(UInt16(0))
+        var limits = ReadLimits()
+        limits.maxEntries = .max
+        let error = ferryError {
+            _ = try ZipArchive(ZipSource(MemoryInput(bytes, name: "huge.xlsx"), limit: 1 << 20), limits: limits)
+        }
+        #expect(error?.code == .xlsxTruncated)
+    }
+}
+
+extension XLSXPartsTests {
+    /// A bracket is an elapsed time only when it repeats h, m or s alone: a
+    /// colour (`[White]`) or a currency (`[$CHF]`) with an h or s in it
+    /// leaves a number a number.
+    @Test(arguments: [
+        ("[White]0.00", NumberFormatKind.number), ("#,##0.00 [$CHF]", .number), ("[$USD-409]#,##0.00", .number),
+        ("[Magenta]0", .number), ("[]0", .number), ("[mm]:ss", .time), ("[ss]", .time), ("[hh]", .time),
+        ("[mm]", .time), ("[h]:mm:ss", .time), ("[White]yyyy-mm-dd", .date),
+    ])
+    func bracketsAreElapsedTimeOnlyWhenTheyAre(code: String, kind: NumberFormatKind) {
+        #expect(CellStyles.kind(ofCode: code) == kind)
+    }
+}
+
+extension XLSXPartsTests {
+    /// A repeated header name takes the first `_N` not taken, whatever
+    /// order the names come in: `x_3` and `x_2` in the header stay theirs.
+    @Test func repeatedHeaderNamesTakeTheFirstFreeSuffix() throws {
+        let header = ["x", "x_3", "x", "x", "x_2", "", "x"]
+        let cells = header.enumerated().map { column, name in
+            #"<c r="\#(CellReference.name(column: column, row: 1))" t="inlineStr"><is><t>\#(name)</t></is></c>"#
+        }.joined()
+        let sheet = #"<row r="1">\#(cells)</row><row r="2"><c r="A2"><v>1</v></c></row>"#
+        let reading = try FerryReading(bytes: try Self.workbook(rows: sheet))
+        #expect(reading.header == ["x", "x_3", "x_2", "x_4", "x_2_2", "column6", "x_5"])
+    }
+
+    /// Each shared string's offset counts against the limit as its text
+    /// does: 1,000 empty `<si/>` hold no text but 8,000 bytes of offsets.
+    @Test func sharedStringOffsetsCountAgainstTheLimit() throws {
+        let bytes = try Self.workbook(
+            rows: #"<row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c></row>"#
+                + #"<row r="2"><c r="A2"><v>1</v></c></row>"#,
+            sharedStrings: "<sst>" + String(repeating: "<si/>", count: 1000) + "</sst>")
+        #expect(bytes.count < 4096)
+        var limits = ReadLimits()
+        limits.maxInputBytes = 4096
+        let error = ferryError { _ = try FerryReading(bytes: bytes, limits: limits) }
+        #expect(error?.code == .xlsxSharedStringsTooLarge)
+        #expect(error?.arguments == [.integer(4096)])
+        #expect(try FerryReading(bytes: bytes).header == ["name"])
+    }
+
+    /// A workbook of one sheet holding `rows`, with `sharedStrings` as its
+    /// shared strings part when given.
+    static func workbook(rows: String, sharedStrings: String? = nil) throws -> [UInt8] {
+        let output = MemoryOutput()
+        let zip = ZipWriter(output)
+        try zip.addDeflated(
+            "xl/workbook.xml", Array(#"<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>"#.utf8))
+        var relationships = #"<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/>"#
+        if let sharedStrings {
+            relationships += #"<Relationship Id="rId2" Type="x/sharedStrings" Target="sharedStrings.xml"/>"#
+            try zip.addDeflated("xl/sharedStrings.xml", Array(sharedStrings.utf8))
+        }
+        try zip.addDeflated("xl/_rels/workbook.xml.rels", Array((relationships + "</Relationships>").utf8))
+        try zip.addDeflated(
+            "xl/worksheets/sheet1.xml", Array(("<worksheet><sheetData>" + rows + "</sheetData></worksheet>").utf8))
+        try zip.finish()
+        return output.bytes
+    }
+}

@@ -135,6 +135,32 @@ import FerryKit
         #expect(pages.last == 2_000)
     }
 
+    /// A decode error hands reading over to a reader on the caller's
+    /// thread, which reads on from the record; a warning the reading thread
+    /// had already given past that record (here CSV's, at the end, for a
+    /// row of delimiters) is counted once, as without the error.
+    @Test func warningsPastADecodeErrorAreCountedOnce() throws {
+        struct Loose: Decodable {
+            var title: String
+            var pages: Int?
+        }
+        struct Strict: Decodable {
+            var title: String
+            var pages: Int
+        }
+        let data = Data("title,pages\nA,1\nB,\nC,3\n,\n".utf8)
+        var decoder = FerryDecoder(format: .csv)
+        decoder.validates = false
+        let loose = try decoder.records(of: Loose.self, from: data)
+        #expect(Array(loose).allSatisfy { (try? $0.get()) != nil })
+        #expect(loose.warnings.map(\.code) == [.csvDelimiterRowsSkipped])
+        let strict = try decoder.records(of: Strict.self, from: data)
+        let results = Array(strict)
+        #expect(results.map { (try? $0.get())?.title } == ["A", nil, "C"])
+        #expect(strict.warnings.map(\.code) == loose.warnings.map(\.code))
+        #expect(strict.warningCount == 1)
+    }
+
     @Test(arguments: [("de_DE", "de"), ("de-DE", "de"), ("de-AT.UTF-8", "de"), ("en_GB", "en-GB"), ("fr", "fr"), ("pt_BR", "en")])
     func catalogsByLocale(locale: String, language: String) {
         #expect(Messages.catalog(locale: locale).language == language)

@@ -161,6 +161,31 @@ import FerryKit
         #expect(strict.warningCount == 1)
     }
 
+    /// When the file changed before a decode error, the reader that would
+    /// read on after it cannot find its record again: the sequence says
+    /// so instead of ending as if the file had.
+    @Test func aFileChangedBeforeADecodeErrorIsAnErrorNotAnEnd() throws {
+        struct Strict: Decodable {
+            var title: String
+            var pages: Int
+        }
+        let folder = try ScratchFolder()
+        let path = try folder.write("books.csv", "title,pages\nA,1\nB,\nC,3\n")
+        var decoder = FerryDecoder(format: .csv)
+        decoder.validates = false
+        var iterator = try decoder.records(of: Strict.self, from: URL(fileURLWithPath: path)).makeIterator()
+        // The first batch, all three records, has been read.
+        #expect((try? iterator.next()?.get())?.title == "A")
+        _ = try folder.write("books.csv", "title,pages\n")
+        var codes: [FerryError.Code] = []
+        while let result = iterator.next() {
+            guard case .failure(let error) = result else { continue }
+            codes.append(error.code)
+        }
+        #expect(codes.count == 2)
+        #expect(codes.last == .ioInputChanged)
+    }
+
     @Test(arguments: [("de_DE", "de"), ("de-DE", "de"), ("de-AT.UTF-8", "de"), ("en_GB", "en-GB"), ("fr", "fr"), ("pt_BR", "en")])
     func catalogsByLocale(locale: String, language: String) {
         #expect(Messages.catalog(locale: locale).language == language)

@@ -45,6 +45,8 @@ final class RecordStream {
     private var background: BackgroundSource<Batch>?
     /// The reader on this thread, after a decode error.
     private var serial: RecordReading?
+    /// Why no reader could go on after a decode error: the last item.
+    private var lastFailure: FerryError?
     private var batch = Batch()
     private var next = 0
     private var finished = false
@@ -114,6 +116,11 @@ final class RecordStream {
     }
 
     private func nextItem() -> RecordReading.Item? {
+        if let lastFailure {
+            self.lastFailure = nil
+            finished = true
+            return .failure(lastFailure)
+        }
         if let serial {
             let item = serial.next()
             collect(serial.takeWarnings())
@@ -154,8 +161,16 @@ final class RecordStream {
             collect(Array(batch.warnings.prefix(read)))
             batch = Batch()
             next = 0
-            guard let reading = try? reopen(), reading.skip(to: record.origin.index) else { return located }
-            serial = reading
+            do throws(FerryError) {
+                let reading = try reopen()
+                guard reading.skip(to: record.origin.index) else { throw .ioInputChanged(path) }
+                serial = reading
+            } catch {
+                // The input changed since: the records after this one are
+                // not there to read, which the sequence says before it ends.
+                lastFailure = error
+                return located
+            }
         }
         guard let serial else { return located }
         return located.located(serial.location(of: error.location.field, inRecordAt: record.origin.byteOffset))

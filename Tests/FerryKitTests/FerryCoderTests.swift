@@ -186,6 +186,17 @@ import FerryKit
         #expect(codes.last == .ioInputChanged)
     }
 
+    /// A CSV codec made with a dialect writes by its delimiter.
+    @Test func aCSVCodecWithADialectWritesByItsDelimiter() throws {
+        var dialect = CSVDialect(delimiter: UInt8(ascii: ";"))
+        dialect.decimalComma = true
+        var encoder = FerryEncoder(format: .csv)
+        encoder.registry = CodecRegistry.standard.registering(CSVCodec(dialect: dialect))
+        let products = [Product(name: "Wii", price: Decimal(string: "269.5"), photo: nil)]
+        let written = try encoder.encode(products)
+        #expect(String(decoding: written, as: UTF8.self) == "name;price;photo\nWii;269,5;\n")
+    }
+
     @Test(arguments: [("de_DE", "de"), ("de-DE", "de"), ("de-AT.UTF-8", "de"), ("en_GB", "en-GB"), ("fr", "fr"), ("pt_BR", "en")])
     func catalogsByLocale(locale: String, language: String) {
         #expect(Messages.catalog(locale: locale).language == language)

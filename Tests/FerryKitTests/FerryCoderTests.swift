@@ -197,6 +197,17 @@ import FerryKit
         #expect(String(decoding: written, as: UTF8.self) == "name;price;photo\nWii;269,5;\n")
     }
 
+    /// `FerryDecoder` keeps the dialect of its registry's CSV codec,
+    /// setting over it only what its own properties set.
+    @Test func theDecoderKeepsItsRegistrysCSVDialect() throws {
+        var dialect = CSVDialect(delimiter: UInt8(ascii: ";"))
+        dialect.decimalComma = true
+        var decoder = FerryDecoder(format: .csv)
+        decoder.registry = CodecRegistry.standard.registering(CSVCodec(dialect: dialect))
+        let read = try decoder.decode([Product].self, from: Data("name;price\nWii;269,50\n".utf8))
+        #expect(read.first?.price == Decimal(string: "269.5"))
+    }
+
     @Test(arguments: [("de_DE", "de"), ("de-DE", "de"), ("de-AT.UTF-8", "de"), ("en_GB", "en-GB"), ("fr", "fr"), ("pt_BR", "en")])
     func catalogsByLocale(locale: String, language: String) {
         #expect(Messages.catalog(locale: locale).language == language)

@@ -29,8 +29,10 @@ public struct CSVCodec: LineSplittingCodec {
     /// with `dialect.delimiterGiven` false, a reader still guesses the
     /// delimiter from the first rows.
     public init(dialect: CSVDialect) {
-        self.init(id: "csv", extensions: ["csv"], delimiter: UInt8(ascii: ","))
-        self.dialect = configured(dialect).dialect
+        // The dialect's delimiter is the codec's own: what it writes, and
+        // what a reader falls back to when its guess is unsure.
+        self.init(id: "csv", extensions: ["csv"], delimiter: dialect.delimiter)
+        self.dialect = dialect
     }
 
     /// This codec, with its id and extensions, reading and writing by

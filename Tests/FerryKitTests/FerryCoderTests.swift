@@ -135,6 +135,79 @@ import FerryKit
         #expect(pages.last == 2_000)
     }
 
+    /// A decode error hands reading over to a reader on the caller's
+    /// thread, which reads on from the record; a warning the reading thread
+    /// had already given past that record (here CSV's, at the end, for a
+    /// row of delimiters) is counted once, as without the error.
+    @Test func warningsPastADecodeErrorAreCountedOnce() throws {
+        struct Loose: Decodable {
+            var title: String
+            var pages: Int?
+        }
+        struct Strict: Decodable {
+            var title: String
+            var pages: Int
+        }
+        let data = Data("title,pages\nA,1\nB,\nC,3\n,\n".utf8)
+        var decoder = FerryDecoder(format: .csv)
+        decoder.validates = false
+        let loose = try decoder.records(of: Loose.self, from: data)
+        #expect(Array(loose).allSatisfy { (try? $0.get()) != nil })
+        #expect(loose.warnings.map(\.code) == [.csvDelimiterRowsSkipped])
+        let strict = try decoder.records(of: Strict.self, from: data)
+        let results = Array(strict)
+        #expect(results.map { (try? $0.get())?.title } == ["A", nil, "C"])
+        #expect(strict.warnings.map(\.code) == loose.warnings.map(\.code))
+        #expect(strict.warningCount == 1)
+    }
+
+    /// When the file changed before a decode error, the reader that would
+    /// read on after it cannot find its record again: the sequence says
+    /// so instead of ending as if the file had.
+    @Test func aFileChangedBeforeADecodeErrorIsAnErrorNotAnEnd() throws {
+        struct Strict: Decodable {
+            var title: String
+            var pages: Int
+        }
+        let folder = try ScratchFolder()
+        let path = try folder.write("books.csv", "title,pages\nA,1\nB,\nC,3\n")
+        var decoder = FerryDecoder(format: .csv)
+        decoder.validates = false
+        var iterator = try decoder.records(of: Strict.self, from: URL(fileURLWithPath: path)).makeIterator()
+        // The first batch, all three records, has been read.
+        #expect((try? iterator.next()?.get())?.title == "A")
+        _ = try folder.write("books.csv", "title,pages\n")
+        var codes: [FerryError.Code] = []
+        while let result = iterator.next() {
+            guard case .failure(let error) = result else { continue }
+            codes.append(error.code)
+        }
+        #expect(codes.count == 2)
+        #expect(codes.last == .ioInputChanged)
+    }
+
+    /// A CSV codec made with a dialect writes by its delimiter.
+    @Test func aCSVCodecWithADialectWritesByItsDelimiter() throws {
+        var dialect = CSVDialect(delimiter: UInt8(ascii: ";"))
+        dialect.decimalComma = true
+        var encoder = FerryEncoder(format: .csv)
+        encoder.registry = CodecRegistry.standard.registering(CSVCodec(dialect: dialect))
+        let products = [Product(name: "Wii", price: Decimal(string: "269.5"), photo: nil)]
+        let written = try encoder.encode(products)
+        #expect(String(decoding: written, as: UTF8.self) == "name;price;photo\nWii;269,5;\n")
+    }
+
+    /// `FerryDecoder` keeps the dialect of its registry's CSV codec,
+    /// setting over it only what its own properties set.
+    @Test func theDecoderKeepsItsRegistrysCSVDialect() throws {
+        var dialect = CSVDialect(delimiter: UInt8(ascii: ";"))
+        dialect.decimalComma = true
+        var decoder = FerryDecoder(format: .csv)
+        decoder.registry = CodecRegistry.standard.registering(CSVCodec(dialect: dialect))
+        let read = try decoder.decode([Product].self, from: Data("name;price\nWii;269,50\n".utf8))
+        #expect(read.first?.price == Decimal(string: "269.5"))
+    }
+
     @Test(arguments: [("de_DE", "de"), ("de-DE", "de"), ("de-AT.UTF-8", "de"), ("en_GB", "en-GB"), ("fr", "fr"), ("pt_BR", "en")])
     func catalogsByLocale(locale: String, language: String) {
         #expect(Messages.catalog(locale: locale).language == language)

@@ -95,15 +95,19 @@ public struct FerryDecoder: Sendable {
     /// The registry with its CSV, TSV and JSON codecs configured by these
     /// properties (`CSVCodec.configured(_:)`, `JSONCodec(recordsAt:)`):
     /// the same typed configurations an app gives a `Converter`'s registry.
+    /// A property set applies over the dialect the registry's codec has;
+    /// one left alone keeps it, as `FerryEncoder` does.
     /// - Throws: `usage.invalidValue` for a delimiter CSV cannot use.
     func configuredRegistry() throws(FerryError) -> CodecRegistry {
-        var dialect = CSVDialect(delimiter: UInt8(ascii: ","))
-        if let csvDelimiter { try dialect.setDelimiter(csvDelimiter) }
-        dialect.decimalComma = decimalComma
-        if let encoding { dialect.encoding = encoding }
-        dialect.nullText = nullText.map { Array($0.utf8) }
         var configured = registry
-        for case let codec as CSVCodec in registry.codecs { configured.register(codec.configured(dialect)) }
+        for case let codec as CSVCodec in registry.codecs {
+            var dialect = codec.dialect ?? CSVDialect(delimiter: UInt8(ascii: ","))
+            if let csvDelimiter { try dialect.setDelimiter(csvDelimiter) }
+            if decimalComma { dialect.decimalComma = true }
+            if let encoding { dialect.encoding = encoding }
+            if let nullText { dialect.nullText = Array(nullText.utf8) }
+            configured.register(codec.configured(dialect))
+        }
         if let recordsAt, var json = registry.codec(id: FerryFormat.json.rawValue) as? JSONCodec {
             json.recordsPointer = recordsAt
             configured.register(json)

@@ -31,7 +31,11 @@ final class RecordStream {
     /// What the reading thread sends: records in order, each read or failed.
     struct Batch: Sendable {
         var items: [RecordReading.Item] = []
+        /// The reader's warnings, in the order it gave them.
         var warnings: [FerryWarning] = []
+        /// For each item, how many of `warnings` the reader had given once
+        /// it had read it: those a reader that skips to the item drops.
+        var warningsByItem: [Int] = []
     }
 
     private let path: String
@@ -41,6 +45,8 @@ final class RecordStream {
     private var background: BackgroundSource<Batch>?
     /// The reader on this thread, after a decode error.
     private var serial: RecordReading?
+    /// Why no reader could go on after a decode error: the last item.
+    private var lastFailure: FerryError?
     private var batch = Batch()
     private var next = 0
     private var finished = false
@@ -73,14 +79,17 @@ final class RecordStream {
             while !ended && !source.isCancelled {
                 var batch = Batch()
                 batch.items.reserveCapacity(Self.batchSize)
+                batch.warningsByItem.reserveCapacity(Self.batchSize)
                 while batch.items.count < Self.batchSize {
                     guard let item = reading.next() else {
                         ended = true
                         break
                     }
                     batch.items.append(item)
+                    reading.takeWarnings(into: &batch.warnings)
+                    batch.warningsByItem.append(batch.warnings.count)
                 }
-                batch.warnings = reading.takeWarnings()
+                reading.takeWarnings(into: &batch.warnings)
                 source.send(batch, kind: nil)
             }
             return nil
@@ -107,6 +116,11 @@ final class RecordStream {
     }
 
     private func nextItem() -> RecordReading.Item? {
+        if let lastFailure {
+            self.lastFailure = nil
+            finished = true
+            return .failure(lastFailure)
+        }
         if let serial {
             let item = serial.next()
             collect(serial.takeWarnings())
@@ -140,13 +154,23 @@ final class RecordStream {
         if let background {
             background.stop()
             self.background = nil
-            // The batch's warnings of records up to this one; the reader
-            // that goes on makes those of the records after it again.
-            collect(batch.warnings.filter { ($0.location.record ?? record.origin.index) <= record.origin.index })
+            // The batch's warnings until this record was read: the reader
+            // that goes on drops those and makes all after them again
+            // (`RecordReading.skip(to:)`), a warning of no record too.
+            let read = batch.warningsByItem.indices.contains(next - 1) ? batch.warningsByItem[next - 1] : 0
+            collect(Array(batch.warnings.prefix(read)))
             batch = Batch()
             next = 0
-            guard let reading = try? reopen(), reading.skip(to: record.origin.index) else { return located }
-            serial = reading
+            do throws(FerryError) {
+                let reading = try reopen()
+                guard reading.skip(to: record.origin.index) else { throw .ioInputChanged(path) }
+                serial = reading
+            } catch {
+                // The input changed since: the records after this one are
+                // not there to read, which the sequence says before it ends.
+                lastFailure = error
+                return located
+            }
         }
         guard let serial else { return located }
         return located.located(serial.location(of: error.location.field, inRecordAt: record.origin.byteOffset))
@@ -255,4 +279,10 @@ final class RecordReading: @unchecked Sendable {
     }
 
     func takeWarnings() -> [FerryWarning] { context.takeWarnings() }
+
+    /// Appends the warnings given since the last take to `warnings`; for
+    /// every record, so it costs nothing when there are none.
+    func takeWarnings(into warnings: inout [FerryWarning]) {
+        if !context.warnings.isEmpty { warnings += context.takeWarnings() }
+    }
 }

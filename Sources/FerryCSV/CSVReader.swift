@@ -245,24 +245,12 @@ package final class CSVReader: RecordReader {
     /// Names for the header: empty ones become `columnN`, repeated ones get
     /// `_2`, `_3`, … with a warning.
     private func uniqueNames(_ names: [String]) -> [String] {
-        var seen: Set<String> = []
-        var result: [String] = []
-        for (index, name) in names.enumerated() {
-            var candidate = name.isEmpty ? "column\(index + 1)" : name
-            if seen.contains(candidate) {
-                var suffix = 2
-                while seen.contains("\(candidate)_\(suffix)") { suffix += 1 }
-                let renamed = "\(candidate)_\(suffix)"
-                context.warn(
-                    FerryWarning(
-                        .csvRenamedHeader, [.string(candidate), .string(renamed)],
-                        at: SourceLocation(file: window.input.name, line: 1, column: nil, field: renamed)))
-                candidate = renamed
-            }
-            seen.insert(candidate)
-            result.append(candidate)
+        HeaderNames.unique(names) { name, renamed, _ in
+            context.warn(
+                FerryWarning(
+                    .csvRenamedHeader, [.string(name), .string(renamed)],
+                    at: SourceLocation(file: window.input.name, line: 1, column: nil, field: renamed)))
         }
-        return result
     }
 
     package func finish() {

@@ -234,22 +234,7 @@ package final class XLSXReader: RecordReader {
         for index in 0..<row.count {
             names[row.columns[index] - first] = typing.text(of: row, index, strings: strings) ?? ""
         }
-        var seen: Set<String> = []
-        // Per repeated name, where the search for its next free suffix
-        // resumes: the ones below were taken and stay taken, so a header of
-        // one name 16,384 times is linear, not 134M probes (46 s, debug).
-        var nextSuffix: [String: Int] = [:]
-        for index in names.indices {
-            var name = names[index].isEmpty ? "column\(index + 1)" : names[index]
-            if seen.contains(name) {
-                var suffix = nextSuffix[name] ?? 2
-                while seen.contains("\(name)_\(suffix)") { suffix += 1 }
-                nextSuffix[name] = suffix + 1
-                name = "\(name)_\(suffix)"
-            }
-            seen.insert(name)
-            names[index] = name
-        }
+        names = HeaderNames.unique(names)
         firstColumn = first
         let list = FieldList(names)
         header = list

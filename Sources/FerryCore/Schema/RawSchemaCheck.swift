@@ -90,7 +90,10 @@ final class RawSchemaCheck: Sendable {
     private let nodes: [RecordNode]
 
     /// The most references a cell's check follows before it leaves the
-    /// value to the full check.
+    /// value to the full check; and the most schemas nested in place on
+    /// the record that are compiled here (a longer chain, which a hostile
+    /// schema can make of `$ref`s, leaves its records to the full check
+    /// rather than recurse down the stack).
     private static let maxDepth = 32
 
     init(root: SchemaNode, plan: SchemaPlan) {
@@ -118,7 +121,9 @@ final class RawSchemaCheck: Sendable {
         mutating func add(_ node: SchemaNode) -> Int? {
             let identity = ObjectIdentifier(node)
             if let index = indices[identity] { return index }
-            guard !open.contains(identity), !node.rejectsAll, node.constant == nil, node.allowed == nil else {
+            guard !open.contains(identity), open.count < RawSchemaCheck.maxDepth, !node.rejectsAll,
+                node.constant == nil, node.allowed == nil
+            else {
                 return nil
             }
             open.insert(identity)

@@ -59,14 +59,12 @@ struct FieldProfile {
         switch record.values[position] {
         case .null:
             return
-        case .bool:
-            types.insert(.boolean)
+        case .bool(let flag):
+            observe(.bool(flag))
         case .integer(let number):
-            types.insert(.integer)
-            bound(Bound(integer: number, number: Double(number), value: .integer(number)))
+            observe(.integer(number))
         case .double(let number):
-            types.insert(.number)
-            bound(Bound(number: number, value: .double(number)))
+            observe(.double(number))
         case .number(let bytes):
             observeNumber(bytes)
         case .text(let bytes):

@@ -461,10 +461,10 @@ final class RawSchemaCheck: Sendable {
 
     /// The full check's `checkNumber`, as pass or fail.
     private func passesNumber(_ value: Value, _ node: SchemaNode) -> Bool {
-        if let limit = node.minimum, (SchemaValues.compare(value, with: limit) ?? -1) < 0 { return false }
-        if let limit = node.maximum, (SchemaValues.compare(value, with: limit) ?? 1) > 0 { return false }
-        if let limit = node.exclusiveMinimum, (SchemaValues.compare(value, with: limit) ?? 0) <= 0 { return false }
-        if let limit = node.exclusiveMaximum, (SchemaValues.compare(value, with: limit) ?? 0) >= 0 { return false }
+        if let limit = node.minimum, SchemaValues.isBelow(value, minimum: limit) { return false }
+        if let limit = node.maximum, SchemaValues.isAbove(value, maximum: limit) { return false }
+        if let limit = node.exclusiveMinimum, SchemaValues.isAtOrBelow(value, exclusiveMinimum: limit) { return false }
+        if let limit = node.exclusiveMaximum, SchemaValues.isAtOrAbove(value, exclusiveMaximum: limit) { return false }
         if let divisor = node.multipleOf, !SchemaValues.isMultiple(value, of: divisor) { return false }
         return true
     }

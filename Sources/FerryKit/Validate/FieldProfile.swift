@@ -73,6 +73,9 @@ struct FieldProfile {
             // Not JSON: no type is claimed for them (a photo's bytes).
             types = .all
         case .other(let other):
+            // A null handed over as a value (a record read without raw
+            // cells) is no more there than a null cell.
+            if case .null = record.others[other] { return }
             observe(record.others[other])
         }
         filled += 1

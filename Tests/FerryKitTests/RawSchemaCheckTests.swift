@@ -161,6 +161,23 @@ import Testing
         }) {}
         #expect(errors.map { $0?.code } == [nil, .schemaUnevaluatedProperties])
     }
+
+    /// A long chain of references in place on the record (a hostile
+    /// schema): compiling the raw check must not follow it down the stack;
+    /// it leaves such a schema to the full check, which stops at its depth.
+    @Test func longReferenceChainGoesToTheFullCheck() throws {
+        let count = 3_000
+        var definitions = (0..<count).map { ##""d\##($0)": {"$ref": "#/$defs/d\##($0 + 1)"}"## }
+        definitions.append(##""d\##(count)": {"type": "object"}"##)
+        let text = ##"{"$ref": "#/$defs/d0", "$defs": {"## + definitions.joined(separator: ",") + "}}"
+        let schema = try JSONValues.schema(text)
+        #expect(schema.checksWholeRecord)
+        #expect(!schema.rawCheck.judgesRecords)
+        // A chain just under the limit is still judged here.
+        let short = (0..<8).map { ##""d\##($0)": {"$ref": "#/$defs/d\##($0 + 1)"}"## } + [##""d8": {"type": "object"}"##]
+        let judged = try JSONValues.schema(##"{"$ref": "#/$defs/d0", "$defs": {"## + short.joined(separator: ",") + "}}")
+        #expect(judged.rawCheck.judgesRecords)
+    }
 }
 
 /// Patterns of single scalars (`ScalarPattern`) match what `Regex` matches.

@@ -90,7 +90,10 @@ final class RawSchemaCheck: Sendable {
     private let nodes: [RecordNode]
 
     /// The most references a cell's check follows before it leaves the
-    /// value to the full check.
+    /// value to the full check; and the most schemas nested in place on
+    /// the record that are compiled here (a longer chain, which a hostile
+    /// schema can make of `$ref`s, leaves its records to the full check
+    /// rather than recurse down the stack).
     private static let maxDepth = 32
 
     init(root: SchemaNode, plan: SchemaPlan) {
@@ -118,7 +121,9 @@ final class RawSchemaCheck: Sendable {
         mutating func add(_ node: SchemaNode) -> Int? {
             let identity = ObjectIdentifier(node)
             if let index = indices[identity] { return index }
-            guard !open.contains(identity), !node.rejectsAll, node.constant == nil, node.allowed == nil else {
+            guard !open.contains(identity), open.count < RawSchemaCheck.maxDepth, !node.rejectsAll,
+                node.constant == nil, node.allowed == nil
+            else {
                 return nil
             }
             open.insert(identity)
@@ -456,10 +461,10 @@ final class RawSchemaCheck: Sendable {
 
     /// The full check's `checkNumber`, as pass or fail.
     private func passesNumber(_ value: Value, _ node: SchemaNode) -> Bool {
-        if let limit = node.minimum, (SchemaValues.compare(value, with: limit) ?? -1) < 0 { return false }
-        if let limit = node.maximum, (SchemaValues.compare(value, with: limit) ?? 1) > 0 { return false }
-        if let limit = node.exclusiveMinimum, (SchemaValues.compare(value, with: limit) ?? 0) <= 0 { return false }
-        if let limit = node.exclusiveMaximum, (SchemaValues.compare(value, with: limit) ?? 0) >= 0 { return false }
+        if let limit = node.minimum, SchemaValues.isBelow(value, minimum: limit) { return false }
+        if let limit = node.maximum, SchemaValues.isAbove(value, maximum: limit) { return false }
+        if let limit = node.exclusiveMinimum, SchemaValues.isAtOrBelow(value, exclusiveMinimum: limit) { return false }
+        if let limit = node.exclusiveMaximum, SchemaValues.isAtOrAbove(value, exclusiveMaximum: limit) { return false }
         if let divisor = node.multipleOf, !SchemaValues.isMultiple(value, of: divisor) { return false }
         return true
     }

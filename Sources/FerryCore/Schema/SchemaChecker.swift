@@ -151,23 +151,23 @@ struct SchemaChecker {
     }
 
     private func checkNumber(_ value: Value, _ node: SchemaNode, name: String, at: SourceLocation) -> Bool {
-        if let limit = node.minimum, (SchemaValues.compare(value, with: limit) ?? -1) < 0 {
+        if let limit = node.minimum, SchemaValues.isBelow(value, minimum: limit) {
             let error: FerryError =
                 limit.isZero ? .recordNegative(name, at: at) : .schemaMinimum(name, limit: limit.argument, at: at)
             guard emit(error, value, rule: node.path + "/minimum") else { return false }
         }
-        if let limit = node.maximum, (SchemaValues.compare(value, with: limit) ?? 1) > 0 {
+        if let limit = node.maximum, SchemaValues.isAbove(value, maximum: limit) {
             guard emit(.schemaMaximum(name, limit: limit.argument, at: at), value, rule: node.path + "/maximum")
             else { return false }
         }
-        if let limit = node.exclusiveMinimum, (SchemaValues.compare(value, with: limit) ?? 0) <= 0 {
+        if let limit = node.exclusiveMinimum, SchemaValues.isAtOrBelow(value, exclusiveMinimum: limit) {
             guard
                 emit(
                     .schemaExclusiveMinimum(name, limit: limit.argument, at: at), value,
                     rule: node.path + "/exclusiveMinimum")
             else { return false }
         }
-        if let limit = node.exclusiveMaximum, (SchemaValues.compare(value, with: limit) ?? 0) >= 0 {
+        if let limit = node.exclusiveMaximum, SchemaValues.isAtOrAbove(value, exclusiveMaximum: limit) {
             guard
                 emit(
                     .schemaExclusiveMaximum(name, limit: limit.argument, at: at), value,

@@ -159,6 +159,27 @@ enum SchemaValues {
         }
     }
 
+    // The tests of `minimum`, `maximum`, `exclusiveMinimum` and
+    // `exclusiveMaximum`, which the full check (`checkNumber`) and
+    // `RawSchemaCheck` both call: whether `value` breaks the limit. A value
+    // that does not compare (NaN) breaks each.
+
+    static func isBelow(_ value: Value, minimum limit: SchemaNumber) -> Bool {
+        (compare(value, with: limit) ?? -1) < 0
+    }
+
+    static func isAbove(_ value: Value, maximum limit: SchemaNumber) -> Bool {
+        (compare(value, with: limit) ?? 1) > 0
+    }
+
+    static func isAtOrBelow(_ value: Value, exclusiveMinimum limit: SchemaNumber) -> Bool {
+        (compare(value, with: limit) ?? 0) <= 0
+    }
+
+    static func isAtOrAbove(_ value: Value, exclusiveMaximum limit: SchemaNumber) -> Bool {
+        (compare(value, with: limit) ?? 0) >= 0
+    }
+
     /// How `integer` compares with `double`, exactly.
     static func compare(_ integer: Int64, _ double: Double) -> Int? {
         if double.isNaN { return nil }

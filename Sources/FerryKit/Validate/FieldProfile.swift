@@ -59,14 +59,12 @@ struct FieldProfile {
         switch record.values[position] {
         case .null:
             return
-        case .bool:
-            types.insert(.boolean)
+        case .bool(let flag):
+            observe(.bool(flag))
         case .integer(let number):
-            types.insert(.integer)
-            bound(Bound(integer: number, number: Double(number), value: .integer(number)))
+            observe(.integer(number))
         case .double(let number):
-            types.insert(.number)
-            bound(Bound(number: number, value: .double(number)))
+            observe(.double(number))
         case .number(let bytes):
             observeNumber(bytes)
         case .text(let bytes):
@@ -75,6 +73,9 @@ struct FieldProfile {
             // Not JSON: no type is claimed for them (a photo's bytes).
             types = .all
         case .other(let other):
+            // A null handed over as a value (a record read without raw
+            // cells) is no more there than a null cell.
+            if case .null = record.others[other] { return }
             observe(record.others[other])
         }
         filled += 1

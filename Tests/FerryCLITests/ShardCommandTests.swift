@@ -403,6 +403,32 @@ import Testing
         }
     }
 
+    /// A plan whose shard numbers `ferry plan` never writes (a first
+    /// record or line below 1 or past the file's bytes) is `shard.badPlan`
+    /// for convert and validate, not a trap.
+    @Test func aPlanWithNumbersNoPlanHasIsBad() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let (path, original) = try Self.plan(input, 2, in: folder)
+        let size = try #require(original["size"] as? Int)
+        let cases: [(key: String, value: Int)] = [
+            ("firstRecord", Int.min), ("firstRecord", 0), ("firstRecord", size + 2), ("firstLine", Int.min),
+            ("firstLine", 0), ("firstLine", size + 2),
+        ]
+        for (key, value) in cases {
+            var plan = original
+            var shards = try #require(plan["shards"] as? [[String: Any]])
+            shards[1][key] = value
+            plan["shards"] = shards
+            try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: path))
+            for command in [["validate", input], ["convert", input, "-", "--to", "jsonl"]] {
+                let result = try Ferry.run(command + ["--plan", path, "--shard", "1"])
+                #expect(result.status == 2, "\(key) \(value), \(command[0]): \(result.err)")
+                #expect(result.diagnosticCodes.first == "shard.badPlan", "\(key) \(value), \(command[0]): \(result.err)")
+            }
+        }
+    }
+
     @Test func combineRefusesReportsThatLeaveAGap() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.productsCSV())

@@ -120,7 +120,9 @@ public struct CSVCodec: LineSplittingCodec {
     public func lineSplitting(start: [UInt8], isWhole: Bool, options: OptionValues) throws(FerryError)
         -> LineSplitting?
     {
-        let dialect = try CSVDialect(delimiter: delimiter, options: options)
+        // The dialect the parts' readers take (`makeReader`): a configured
+        // codec's quote, header and given delimiter hold here too.
+        let dialect = try runDialect(options)
         guard dialect.encoding == .utf8, !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF]) else {
             return nil
         }

@@ -353,6 +353,82 @@ import Testing
         }
     }
 
+    /// Shards' reports whose numbers no shard writes (a record number of
+    /// Int.min, a negative count, counts that add up past Int.max) are
+    /// `shard.badReport`, not a trap.
+    @Test func combineRefusesNumbersNoShardWrites() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let (plan, _) = try Self.plan(input, 2, in: folder)
+        var originals: [[String: Any]] = []
+        var reports: [String] = []
+        for shard in [0, 1] {
+            let report = folder.path("r\(shard).json")
+            _ = try Ferry.run(["validate", input, "--plan", plan, "--shard", String(shard), "--report-format", "json", "-o", report, "-q"])
+            let data = try Data(contentsOf: URL(fileURLWithPath: report))
+            originals.append(try #require(JSONSerialization.jsonObject(with: data) as? [String: Any]))
+            reports.append(report)
+        }
+        #expect((originals[0]["errors"] as? [Any])?.isEmpty == false, "the first shard has errors to damage")
+        /// Each report with `change` made to it.
+        func damaged(_ change: (inout [String: Any]) -> Void, in shards: [Int]) throws {
+            for shard in [0, 1] {
+                var report = originals[shard]
+                if shards.contains(shard) { change(&report) }
+                try JSONSerialization.data(withJSONObject: report).write(to: URL(fileURLWithPath: reports[shard]))
+            }
+        }
+        func setCount(_ key: String, _ value: Int) -> (inout [String: Any]) -> Void {
+            { report in
+                guard var files = report["files"] as? [[String: Any]] else { return }
+                files[0][key] = value
+                report["files"] = files
+            }
+        }
+        let cases: [(name: String, change: (inout [String: Any]) -> Void, shards: [Int])] = [
+            ("record Int.min", { report in
+                guard var errors = report["errors"] as? [[String: Any]] else { return }
+                errors[0]["record"] = Int.min
+                report["errors"] = errors
+            }, [0]),
+            ("records -1", setCount("records", -1), [1]),
+            ("records Int.max twice", setCount("records", Int.max), [0, 1]),
+            ("uncheckedRecords Int.max twice", setCount("uncheckedRecords", Int.max), [0, 1]),
+        ]
+        for (name, change, shards) in cases {
+            try damaged(change, in: shards)
+            let result = try Ferry.run(["validate", "--combine"] + reports)
+            #expect(result.status == 2, "\(name): \(result.err)")
+            #expect(result.diagnosticCodes.first == "shard.badReport", "\(name): \(result.err)")
+        }
+    }
+
+    /// A plan whose shard numbers `ferry plan` never writes (a first
+    /// record or line below 1 or past the file's bytes) is `shard.badPlan`
+    /// for convert and validate, not a trap.
+    @Test func aPlanWithNumbersNoPlanHasIsBad() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let (path, original) = try Self.plan(input, 2, in: folder)
+        let size = try #require(original["size"] as? Int)
+        let cases: [(key: String, value: Int)] = [
+            ("firstRecord", Int.min), ("firstRecord", 0), ("firstRecord", size + 2), ("firstLine", Int.min),
+            ("firstLine", 0), ("firstLine", size + 2),
+        ]
+        for (key, value) in cases {
+            var plan = original
+            var shards = try #require(plan["shards"] as? [[String: Any]])
+            shards[1][key] = value
+            plan["shards"] = shards
+            try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: path))
+            for command in [["validate", input], ["convert", input, "-", "--to", "jsonl"]] {
+                let result = try Ferry.run(command + ["--plan", path, "--shard", "1"])
+                #expect(result.status == 2, "\(key) \(value), \(command[0]): \(result.err)")
+                #expect(result.diagnosticCodes.first == "shard.badPlan", "\(key) \(value), \(command[0]): \(result.err)")
+            }
+        }
+    }
+
     @Test func combineRefusesReportsThatLeaveAGap() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.productsCSV())

@@ -1,3 +1,4 @@
+import FerryCSV
 import FerryCore
 import FerryJSON
 import FerryTestSupport
@@ -57,6 +58,33 @@ import Testing
         #expect(source.header?.fields == ["na\nme", "price", "sku"])
         #expect(source.prefix == Array("\"na\nme\",price,sku\n".utf8) && source.prefixLines == 2)
         try expectSameReports(path, inHalves: true, caps: [nil], jobs: Self.everyJobs)
+    }
+
+    // MARK: - A configured codec
+
+    /// A CSV codec configured as the library's documentation shows
+    /// (`CSVCodec(dialect:)`): no header row, `;` given as the delimiter
+    /// though the rows hold more commas, and `'` as the quote. The parts
+    /// are cut and read by that dialect, not by the codec's defaults.
+    @Test func aConfiguredCSVCodecIsCutByItsDialect() throws {
+        var dialect = CSVDialect(delimiter: UInt8(ascii: ","))
+        try dialect.setDelimiter(";")
+        dialect.hasHeader = false
+        dialect.quote = UInt8(ascii: "'")
+        let codec = CSVCodec(dialect: dialect)
+        var text = ""
+        for index in 0..<2_000 {
+            let name = index % 7 == 0 ? "'Item, \(index)\nsecond line'" : "Item, a, b \(index)"
+            text += "\(name);\(index % 11 == 0 ? "-1" : "2");K\(index % 1_900)\n"
+        }
+        let splitting = try codec.lineSplitting(start: Array(text.utf8), isWhole: true, options: OptionValues())
+        #expect(splitting?.hasHeader == false)
+        #expect(splitting?.quote == UInt8(ascii: "'"))
+        #expect(splitting?.delimiter == UInt8(ascii: ";"))
+        let path = try scratch.write("configured.csv", text)
+        let report = try expectSameReports(
+            path, inHalves: true, caps: [nil], jobs: [2], registry: CodecRegistry.standard.registering(codec))
+        #expect(report.files.first?.records == 2_000)
     }
 
     // MARK: - A plugin's line format

@@ -37,8 +37,10 @@ public struct MergeOptions: Sendable {
     /// Inputs of this size or more are read in two halves by a spooled
     /// merge; tests lower it.
     var halvesThreshold = Halves.threshold
-    /// How many parts are read at once (`--jobs`): one reads each input in
-    /// one pass. The output and the report are the same for every number.
+    /// The cores to use (`--jobs`): one reads each input in one pass; two or
+    /// more read a large input in two halves at once and match keys on two
+    /// threads, and more than two add no thread. The output and the report
+    /// are the same for every number.
     public var jobs = Cores.usable
 
     public init() {}

@@ -72,6 +72,19 @@ struct RowEndScanner {
         return bits.lineFeeds & ~inside
     }
 
+    /// The row ends among the 64 bytes at `block` of the `count` at `base`,
+    /// as `rowEnds(in64:)` gives them; the last block, when fewer than 64
+    /// bytes are left, padded with zeros (neither a quote nor a line feed).
+    @inline(__always)
+    mutating func rowEnds(at block: Int, of base: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        if block + 64 <= count { return rowEnds(in64: base + block) }
+        var tail = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &tail) { padded in
+            padded.copyMemory(from: UnsafeRawBufferPointer(start: base + block, count: count - block))
+            return padded.baseAddress.map { rowEnds(in64: $0.assumingMemoryBound(to: UInt8.self)) } ?? 0
+        }
+    }
+
     /// Calls `body` with the index just past each row end of `chunk`, in
     /// order, until it returns false.
     /// - Returns: false when `body` stopped the scan.
@@ -80,19 +93,8 @@ struct RowEndScanner {
     mutating func scan(_ chunk: UnsafeRawBufferPointer, _ body: (Int) -> Bool) -> Bool {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
         var block = 0
-        var tail = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         while block < chunk.count {
-            var ends: UInt64
-            if block + 64 <= chunk.count {
-                ends = rowEnds(in64: base + block)
-            } else {
-                // The last bytes, padded with zeros (neither a quote nor a line feed).
-                let count = chunk.count - block
-                ends = withUnsafeMutableBytes(of: &tail) { padded in
-                    padded.copyMemory(from: UnsafeRawBufferPointer(start: base + block, count: count))
-                    return padded.baseAddress.map { rowEnds(in64: $0.assumingMemoryBound(to: UInt8.self)) } ?? 0
-                }
-            }
+            var ends = rowEnds(at: block, of: base, count: chunk.count)
             while ends != 0 {
                 if !body(block + ends.trailingZeroBitCount + 1) { return false }
                 ends &= ends &- 1

@@ -109,11 +109,19 @@ public struct ShardPlan: Sendable, Hashable {
         }
         var read: [Shard] = []
         for shard in shards {
-            read.append(
-                Shard(
-                    start: try int(shard, "start"), end: try int(shard, "end"),
-                    firstRecord: try int(shard, "firstRecord"), firstLine: try int(shard, "firstLine"),
-                    records: try int(shard, "records")))
+            let parsed = Shard(
+                start: try int(shard, "start"), end: try int(shard, "end"),
+                firstRecord: try int(shard, "firstRecord"), firstLine: try int(shard, "firstLine"),
+                records: try int(shard, "records"))
+            // What `ferry plan` writes: a first record and line from 1, with
+            // no more records and lines before the shard than the file has
+            // bytes (each takes one at least). Numbers past these overflow
+            // where a shard's places move to the file's (`Halves.Shift`).
+            // Bytes outside the file are `shard.badRange` when read.
+            guard parsed.firstRecord >= 1, parsed.firstRecord - 1 <= size, parsed.firstLine >= 1,
+                parsed.firstLine - 1 <= size
+            else { throw FerryError.shardBadPlan(path) }
+            read.append(parsed)
         }
         self.shards = read
     }

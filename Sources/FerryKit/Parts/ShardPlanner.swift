@@ -237,18 +237,8 @@ public struct ShardPlanner {
             try file.scan(range) { chunk, offset in
                 guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
                 var block = 0
-                var padded = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
                 while block < chunk.count {
-                    var ends: UInt64
-                    if block + 64 <= chunk.count {
-                        ends = rows.rowEnds(in64: base + block)
-                    } else {
-                        let count = chunk.count - block
-                        ends = withUnsafeMutableBytes(of: &padded) { bytes in
-                            bytes.copyMemory(from: UnsafeRawBufferPointer(start: base + block, count: count))
-                            return bytes.baseAddress.map { rows.rowEnds(in64: $0.assumingMemoryBound(to: UInt8.self)) } ?? 0
-                        }
-                    }
+                    var ends = rows.rowEnds(at: block, of: base, count: chunk.count)
                     let lineFeeds = rows.lineFeeds
                     let returns = rows.carriageReturns
                     let feeds = lineFeeds.nonzeroBitCount

@@ -60,7 +60,10 @@ public struct ReportCombiner {
         var capRecord: Int?
         var relocator: RecordRelocator?
         for shard in shards {
-            run.file.records += shard.records
+            // Counts of reports that add up past Int.max are no shards'.
+            let (records, overflow) = run.file.records.addingReportingOverflow(shard.records)
+            guard !overflow else { throw .shardBadReport(shard.path) }
+            run.file.records = records
             run.file.complete = run.file.complete && shard.complete
             if sink.reachedCap { continue }
             // The keys an earlier shard had, each at its record here.
@@ -122,9 +125,17 @@ public struct ReportCombiner {
         }
         for warning in Self.combined(fileWarnings) { run.report(warning) }
         if let capRecord {
-            run.file.uncheckedRecords = max(run.file.records - (capRecord + 1), 0)
+            // Both are at least 0; a key's record may be Int.max in a damaged
+            // report, so 1 is taken away last.
+            run.file.uncheckedRecords = max(run.file.records - capRecord - 1, 0)
         } else {
-            run.file.uncheckedRecords = shards.reduce(0) { $0 + $1.uncheckedRecords }
+            var unchecked = 0
+            for shard in shards {
+                let (sum, overflow) = unchecked.addingReportingOverflow(shard.uncheckedRecords)
+                guard !overflow else { throw .shardBadReport(shard.path) }
+                unchecked = sum
+            }
+            run.file.uncheckedRecords = unchecked
         }
         report.files = [run.file]
         report.diagnostics = sink.diagnostics

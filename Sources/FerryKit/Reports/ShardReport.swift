@@ -59,6 +59,7 @@ struct ShardReport {
         self.path = path
         records = try int(counts, "records")
         uncheckedRecords = try int(counts, "uncheckedRecords")
+        guard records >= 0, uncheckedRecords >= 0 else { throw .shardBadReport(path) }
         guard case .bool(let complete)? = counts["complete"] else { throw .shardBadReport(path) }
         self.complete = complete
         kind = counts["kind"]?.stringValue.flatMap(RecordKind.init(rawValue:))
@@ -79,6 +80,10 @@ struct ShardReport {
             let severity = entry["severity"]?.stringValue.flatMap(Diagnostic.Severity.init(rawValue:)),
             case .array(let argumentValues)? = types["arguments"]
         else { return nil }
+        // Record numbers are 1-based: a smaller one is no shard's (and
+        // taking 1 from Int.min would trap).
+        let record = entry["record"]?.intValue
+        if let record, record < 1 { return nil }
         var arguments: [MessageArgument] = []
         for value in argumentValues {
             guard let argument = MessageArgument(json: value) else { return nil }
@@ -86,7 +91,7 @@ struct ShardReport {
         }
         let location = SourceLocation(
             file: entry["file"]?.stringValue, byteOffset: entry["byteOffset"]?.intValue, line: entry["line"]?.intValue,
-            column: entry["column"]?.intValue, record: entry["record"]?.intValue.map { $0 - 1 },
+            column: entry["column"]?.intValue, record: record.map { $0 - 1 },
             field: entry["field"]?.stringValue)
         return Diagnostic(
             severity, FerryError.Code(code, category), arguments, at: location, value: entry["value"]?.stringValue,

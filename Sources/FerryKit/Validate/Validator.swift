@@ -18,8 +18,10 @@ public struct ValidationOptions: Sendable {
     /// Files of at least this many bytes are checked in two halves at once
     /// (`Validator+Halves.swift`); tests lower it, or raise it to `.max`.
     var halvesThreshold = Halves.threshold
-    /// How many parts of a file are read at once (`--jobs`): one reads each
-    /// file in one pass. The report is the same for every number.
+    /// The cores to use (`--jobs`): one reads each file in one pass; two or
+    /// more read a large file that splits at line ends in two halves at once
+    /// (`Halves`), and more than two read no more parts. The report is the
+    /// same for every number.
     public var jobs = Cores.usable
     /// One shard of the input to check, not the whole file; its report
     /// carries what `--combine` needs (`ShardTrace`).

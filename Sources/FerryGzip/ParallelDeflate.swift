@@ -69,7 +69,14 @@ final class ParallelDeflate {
     /// Whether one worker compresses every block, in order, as one stream.
     private let streaming: Bool
 
+    /// The most threads a compression uses, whatever `--jobs` asks: each
+    /// one keeps two zlib streams and blocks in flight (about 1 MiB), and
+    /// past the cores there is nothing to gain. `--jobs 9223372036854775807`
+    /// would otherwise overflow `jobs * 2`.
+    static let maxJobs = 256
+
     init(level: Int, jobs: Int) throws(FerryError) {
+        let jobs = min(jobs, Self.maxJobs)
         streaming = jobs <= 1
         queue = DispatchQueue(label: "ferry.gzip", attributes: streaming ? [] : .concurrent)
         maxInFlight = max(3, jobs * 2)

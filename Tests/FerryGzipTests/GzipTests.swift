@@ -114,6 +114,13 @@ func run(_ arguments: [String], input: [UInt8]? = nil) throws -> (status: Int32,
         #expect(try gunzip(compressed) == large)
     }
 
+    /// Any number of jobs is a compression, not an overflow trap: the
+    /// workers are capped (`ParallelDeflate.maxJobs`).
+    @Test func anyNumberOfJobsCompresses() throws {
+        let bytes = Array(repeating: Array("Xbox 360,299.00\n".utf8), count: 20_000).flatMap { $0 }
+        #expect(try gunzip(try gzip(bytes, jobs: .max)) == bytes)
+    }
+
     @Test func gzipAndPythonReadFerrysOutput() throws {
         let compressed = try gzip(Self.text)
         let folder = NSTemporaryDirectory() + "ferry-gzip-\(UUID().uuidString)"

@@ -429,6 +429,23 @@ import Testing
         }
     }
 
+    /// `--range` with a first record or line past what the file could
+    /// hold is refused by name, not an overflow trap when the shard's
+    /// diagnostics are shifted by it.
+    @Test(arguments: ["--first-record", "--first-line"])
+    func rangeNumbersPastTheFileAreRefused(option: String) throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int)
+        for value in [String(Int.max), String(size + 2)] {
+            let result = try Ferry.run(["validate", input, "--range", "0:\(size)", option, value])
+            #expect(result.status == 2, "\(option) \(value): \(result.err)")
+            #expect(result.diagnosticCodes.first == "shard.numbersPastFile", "\(option) \(value): \(result.err)")
+        }
+        let fits = try Ferry.run(["validate", input, "--range", "0:\(size)", option, String(size + 1)])
+        #expect(fits.diagnosticCodes.first != "shard.numbersPastFile", "\(fits.err)")
+    }
+
     @Test func combineRefusesReportsThatLeaveAGap() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.csv", Self.productsCSV())

@@ -631,6 +631,7 @@ enum EmbeddedCatalogs {
             "xlsx.invalidBool": "Feld '%1$@': '%2$@' ist weder wahr noch falsch",
             "xlsx.errorCell": "die Zelle enthält den Fehler %1$@, als null gelesen",
             "xlsx.cellsOutsideHeader": "%1$@ Zellen rechts der letzten Spalte der Kopfzeile wurden ausgelassen",
+            "shard.numbersPastFile": "ein Shard, der bei Datensatz %1$@ und Zeile %2$@ beginnt, kann nicht in einer Datei von %3$@ Byte liegen: jeder Datensatz und jede Zeile davor belegt mindestens ein Byte",
         ],
         "el": [
             "cli.abstract": "Το Ferry μετατρέπει, συγχωνεύει και ελέγχει σύνολα δεδομένων προϊόντων και βιβλίων.",
@@ -1261,6 +1262,7 @@ enum EmbeddedCatalogs {
             "xlsx.invalidBool": "πεδίο '%1$@': το '%2$@' δεν είναι ούτε αληθές ούτε ψευδές",
             "xlsx.errorCell": "το κελί περιέχει το σφάλμα %1$@, διαβάστηκε ως null",
             "xlsx.cellsOutsideHeader": "παραλείφθηκαν %1$@ κελιά δεξιά της τελευταίας στήλης της κεφαλίδας",
+            "shard.numbersPastFile": "ένα τμήμα που αρχίζει στην εγγραφή %1$@ και στη γραμμή %2$@ δεν μπορεί να βρίσκεται σε αρχείο %3$@ byte: κάθε εγγραφή και γραμμή πριν από αυτό πιάνει τουλάχιστον ένα byte",
         ],
         "en-GB": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -1891,6 +1893,7 @@ enum EmbeddedCatalogs {
             "xlsx.invalidBool": "field '%1$@': '%2$@' is not true or false",
             "xlsx.errorCell": "the cell holds the error %1$@, read as null",
             "xlsx.cellsOutsideHeader": "%1$@ cells right of the header's last column were left out",
+            "shard.numbersPastFile": "a shard starting at record %1$@ and line %2$@ cannot be in a file whose size in bytes is %3$@: each record and line before it takes a byte at least",
         ],
         "en": [
             "cli.abstract": "Ferry converts, merges and validates product and book datasets.",
@@ -2521,6 +2524,7 @@ enum EmbeddedCatalogs {
             "xlsx.invalidBool": "field '%1$@': '%2$@' is not true or false",
             "xlsx.errorCell": "the cell holds the error %1$@, read as null",
             "xlsx.cellsOutsideHeader": "%1$@ cells right of the header's last column were left out",
+            "shard.numbersPastFile": "a shard starting at record %1$@ and line %2$@ cannot be in a file whose size in bytes is %3$@: each record and line before it takes a byte at least",
         ],
         "es": [
             "cli.abstract": "Ferry convierte, combina y valida conjuntos de datos de productos y libros.",
@@ -3194,6 +3198,7 @@ enum EmbeddedCatalogs {
             "xlsx.invalidBool": "campo '%1$@': '%2$@' no es verdadero ni falso",
             "xlsx.errorCell": "la celda contiene el error %1$@, leído como null",
             "xlsx.cellsOutsideHeader": "se omitieron %1$@ celdas a la derecha de la última columna de la cabecera",
+            "shard.numbersPastFile": "un fragmento que empieza en el registro %1$@ y la línea %2$@ no puede estar en un archivo de %3$@ bytes: cada registro y cada línea anteriores ocupan al menos un byte",
         ],
         "fr": [
             "cli.abstract": "Ferry convertit, fusionne et valide des jeux de données de produits et de livres.",
@@ -3867,6 +3872,7 @@ enum EmbeddedCatalogs {
             "xlsx.invalidBool": "champ '%1$@' : '%2$@' n’est ni vrai ni faux",
             "xlsx.errorCell": "la cellule contient l’erreur %1$@, lue comme null",
             "xlsx.cellsOutsideHeader": "%1$@ cellules à droite de la dernière colonne de l’en-tête ont été omises",
+            "shard.numbersPastFile": "un fragment qui commence à l’enregistrement %1$@ et à la ligne %2$@ ne peut pas se trouver dans un fichier de %3$@ octets : chaque enregistrement et chaque ligne avant lui occupe au moins un octet",
         ],
         "it": [
             "cli.abstract": "Ferry converte, unisce e convalida dataset di prodotti e libri.",
@@ -4540,6 +4546,7 @@ enum EmbeddedCatalogs {
             "xlsx.invalidBool": "campo '%1$@': '%2$@' non è né vero né falso",
             "xlsx.errorCell": "la cella contiene l’errore %1$@, letto come null",
             "xlsx.cellsOutsideHeader": "%1$@ celle a destra dell’ultima colonna dell’intestazione sono state omesse",
+            "shard.numbersPastFile": "uno shard che inizia al record %1$@ e alla riga %2$@ non può stare in un file di %3$@ byte: ogni record e ogni riga prima di esso occupa almeno un byte",
         ],
     ]
 }

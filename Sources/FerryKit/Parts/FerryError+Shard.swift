@@ -14,6 +14,9 @@ extension FerryError.Code {
     public static let shardPlanStale = Self("shard.planStale", .usage)
     /// A `--range` outside the file, or with its end before its start.
     public static let shardBadRange = Self("shard.badRange", .usage)
+    /// A shard's first record or first line past what its file can hold:
+    /// a record or a line before it takes a byte at least.
+    public static let shardNumbersPastFile = Self("shard.numbersPastFile", .usage)
     /// A shard's output in a format whose parts cannot be concatenated.
     public static let shardOutputNotConcatenable = Self("shard.outputNotConcatenable", .usage)
     /// An option of shards without the one it goes with (`--shard` without `--plan`).
@@ -58,6 +61,14 @@ extension FerryError {
     ///   - size: the file's size.
     public static func shardBadRange(_ range: String, size: Int) -> FerryError {
         FerryError(.shardBadRange, [.string(range), .ungrouped(size)])
+    }
+
+    /// - Parameters:
+    ///   - firstRecord: the shard's first record number, as given.
+    ///   - firstLine: its first line, as given.
+    ///   - size: the file's size.
+    public static func shardNumbersPastFile(firstRecord: Int, firstLine: Int, size: Int) -> FerryError {
+        FerryError(.shardNumbersPastFile, [.ungrouped(firstRecord), .ungrouped(firstLine), .ungrouped(size)])
     }
 
     /// - Parameter format: the output's format id.

@@ -51,6 +51,13 @@ struct ShardReading {
         guard range.start >= 0, range.start <= range.end, range.end <= file.size else {
             throw FerryError.shardBadRange("\(range.start):\(range.end)", size: file.size)
         }
+        // The numbers shift every diagnostic's: past the file, they would overflow (a library caller's range too).
+        guard range.firstRecord >= 1, range.firstRecord - 1 <= file.size, range.firstLine >= 1,
+            range.firstLine - 1 <= file.size
+        else {
+            throw FerryError.shardNumbersPastFile(
+                firstRecord: range.firstRecord, firstLine: range.firstLine, size: file.size)
+        }
         var prefix: [UInt8] = []
         var from = range.start
         var suffix: [UInt8] = []

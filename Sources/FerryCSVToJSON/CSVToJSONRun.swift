@@ -75,10 +75,10 @@ package struct CSVToJSONAccelerator: ConversionAccelerator {
 
     package func start(
         reading reader: any RecordReader, from input: any Codec, to output: any Codec,
-        destination: any ByteOutput
+        destination: any ByteOutput, jobs: Int
     ) -> (any AcceleratedConversion)? {
         guard let reader = reader as? CSVReader, output is JSONCodec || output is JSONLinesCodec else { return nil }
-        return CSVToJSONRun(reader, destination: destination)
+        return CSVToJSONRun(reader, destination: destination, jobs: jobs)
     }
 }
 
@@ -86,6 +86,8 @@ package struct CSVToJSONAccelerator: ConversionAccelerator {
 /// the plans of the two threads that lay rows out, and the output thread.
 final class CSVToJSONRun: AcceleratedConversion {
     let reader: CSVReader
+    /// The cores to use, of those the process may run on.
+    private let jobs: Int
     private let output: BackgroundOutput
     private var writer: JSONWriter?
     /// How plain rows are laid out, made on first use; nil when the header
@@ -99,8 +101,11 @@ final class CSVToJSONRun: AcceleratedConversion {
     /// through toward the share that makes both threads finish together.
     private var firstHalfShare = 0.5
 
-    init(_ reader: CSVReader, destination: any ByteOutput) {
+    /// - Parameter jobs: the cores to use; with 2 or more (of those the
+    ///   process may run on), a second thread lays out half of each window.
+    init(_ reader: CSVReader, destination: any ByteOutput, jobs: Int) {
         self.reader = reader
+        self.jobs = min(jobs, Cores.usable)
         output = BackgroundOutput(destination)
     }
 
@@ -204,7 +209,7 @@ final class CSVToJSONRun: AcceleratedConversion {
         plan = PlainRowPlan(
             layout: writer.jsonLayout(for: header), cells: columns.map(PlainRowPlan.Cell.init), signed: signed,
             nonBlank: nonBlank, delimiter: dialect.delimiter, quote: dialect.quote, maxFieldBytes: dialect.maxFieldBytes)
-        helper = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? plan?.twin() : nil
+        helper = jobs > 1 ? plan?.twin() : nil
         return plan
     }
 

@@ -71,7 +71,7 @@ struct ConvertCommand {
         options.limits = try CodecOptions.limits(arguments)
         options.compressOutput = arguments.flag("gzip")
         if let level = arguments["level"].flatMap(Int.init) { options.compressionLevel = level }
-        if let jobs = try CodecOptions.positive(arguments, "jobs") { options.compressionJobs = jobs }
+        if let jobs = try CodecOptions.positive(arguments, "jobs") { options.jobs = jobs }
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
 
         let input = arguments.positionals[0]

@@ -44,12 +44,15 @@ public struct CodecRegistry: Sendable {
 
     /// An accelerated conversion of `reader`'s records from `input` to
     /// `output`, by the first accelerator that serves them; nil when none
-    /// does.
+    /// does. `jobs`: the cores it may use.
     package func accelerate(
-        _ reader: any RecordReader, from input: any Codec, to output: any Codec, destination: any ByteOutput
+        _ reader: any RecordReader, from input: any Codec, to output: any Codec, destination: any ByteOutput,
+        jobs: Int
     ) -> (any AcceleratedConversion)? {
         for accelerator in accelerators {
-            if let run = accelerator.start(reading: reader, from: input, to: output, destination: destination) {
+            if let run = accelerator.start(
+                reading: reader, from: input, to: output, destination: destination, jobs: jobs)
+            {
                 return run
             }
         }

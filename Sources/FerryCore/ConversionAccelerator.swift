@@ -12,10 +12,13 @@ package protocol ConversionAccelerator: Sendable {
     /// Starts converting the records of `reader`, made by `input`, for the
     /// writer that `output` will make; nil when this accelerator does not
     /// serve the pair, or that reader.
-    /// - Parameter destination: where the writer will write.
+    /// - Parameters:
+    ///   - destination: where the writer will write.
+    ///   - jobs: the cores the conversion may use (`--jobs`): with 1, the
+    ///     accelerator works on the converting thread alone.
     func start(
         reading reader: any RecordReader, from input: any Codec, to output: any Codec,
-        destination: any ByteOutput
+        destination: any ByteOutput, jobs: Int
     ) -> (any AcceleratedConversion)?
 }
 

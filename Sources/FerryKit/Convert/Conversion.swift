@@ -29,9 +29,11 @@ public struct ConversionOptions: Sendable {
     /// The gzip level, 1 (fastest) to 9 (smallest); nil for the default, 6.
     /// Given without compressed output, it is refused.
     public var compressionLevel: Int?
-    /// Threads that compress gzip output; more than one compresses blocks in
-    /// parallel, as pigz does. The default is the cores the process may use.
-    public var compressionJobs = Cores.usable
+    /// The cores the conversion may use (`--jobs`): gzip output is
+    /// compressed on this many threads, as pigz does, and CSV to JSON lays
+    /// out rows on a second thread when there are two. The default is the
+    /// cores the process may use.
+    public var jobs = Cores.usable
     /// Options of the codecs (`compact`, …).
     public var codecOptions = OptionValues()
     public var limits = ReadLimits()
@@ -124,7 +126,7 @@ public struct Converter {
         let gzip =
             compress
             ? try GzipOutput(
-                destination, level: options.compressionLevel ?? 6, jobs: options.compressionJobs,
+                destination, level: options.compressionLevel ?? 6, jobs: options.jobs,
                 fileName: outputFormatPath.flatMap { $0 == "-" ? nil : $0.split(separator: "/").last.map(String.init) },
                 modified: UInt32(clamping: time(nil)))
             : nil
@@ -151,7 +153,8 @@ public struct Converter {
                 options.rawRecords && !embedPhotos && options.photosDirectory == nil
                 && inputCodec.capabilities.contains(.readsRaw) && outputCodec.capabilities.contains(.writesRaw)
             if rawPath && options.laidOutRecords {
-                accelerated = registry.accelerate(reader, from: inputCodec, to: outputCodec, destination: output)
+                accelerated = registry.accelerate(
+                    reader, from: inputCodec, to: outputCodec, destination: output, jobs: options.jobs)
             }
             let writerOutput = accelerated?.destination ?? output
             readContext.jsonValue = { JSONCodec.value($0, maxDepth: $1) }

@@ -1,9 +1,9 @@
 import CFerrySystem
 
 /// The cores a run may use.
-enum Cores {
+package enum Cores {
     /// The cores this process may run on: its CPU set (`sched_getaffinity`),
     /// which a container or a job scheduler narrows, not every core online.
     /// The default of `--jobs`.
-    static let usable = Int(ferry_usable_cores())
+    package static let usable = Int(ferry_usable_cores())
 }

@@ -163,6 +163,8 @@ extension SchemaChecker {
             }
             if everyBranch {
                 every += found.prefix(Self.maxBranchDiagnostics - every.count)
+                // The branches after the cap would add nothing to the report.
+                if every.count == Self.maxBranchDiagnostics { break }
                 continue
             }
             let weak =

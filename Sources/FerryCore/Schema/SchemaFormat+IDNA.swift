@@ -31,7 +31,7 @@ extension SchemaFormat {
     /// a U-label's A-label form.
     static func idnHostname(_ text: String) -> Bool {
         // Longer is never valid: no need to look at a megabyte of it.
-        guard text.unicodeScalars.count <= 253 else { return false }
+        guard text.unicodeScalars.dropFirst(253).isEmpty else { return false }
         var labels: [[Unicode.Scalar]] = [[]]
         for scalar in text.unicodeScalars {
             switch scalar.value {

@@ -79,18 +79,35 @@ import Testing
         #expect(report.parts == files.flatMap { Self.parts(of: URL(fileURLWithPath: $0).lastPathComponent) })
     }
 
-    /// The check fails on a workbook that breaks the schema (cells of a
-    /// type that does not exist, `<cols>` after `<sheetData>`), on a part
-    /// without a content type, and on a relationship to a missing part.
-    @Test func theCheckFindsPartsThatBreakTheSchema() throws {
+    /// The check fails on parts that break the schema (a cell type that
+    /// does not exist, `<cols>` after `<sheetData>`), on Excel's rules that
+    /// the schema cannot say (cells out of order, a number that is not one,
+    /// a bool of 2, a dimension short of the cells, a style count that is
+    /// not its list's length), on a part without a content type, and on a
+    /// relationship or content type for a part that is not there.
+    @Test func theCheckFindsWhatExcelWouldRepair() throws {
+        func replacing(_ bytes: [UInt8], _ old: String, _ new: String) throws -> [UInt8] {
+            let text = String(decoding: bytes, as: UTF8.self)
+            try #require(text.contains(old))
+            return Array(text.replacingOccurrences(of: old, with: new).utf8)
+        }
         let folder = try ScratchFolder()
         let output = MemoryOutput()
         let zip = ZipWriter(output)
-        try zip.addDeflated("[Content_Types].xml", XLSXParts.contentTypes)
+        let missing = "/xl/sharedStrings.xml"
+        try zip.addDeflated(
+            "[Content_Types].xml",
+            try replacing(XLSXParts.contentTypes, "</Types>", #"<Override PartName="\#(missing)" ContentType="application/xml"/></Types>"#))
         try zip.addDeflated("_rels/.rels", XLSXParts.packageRelationships)
         try zip.addDeflated("xl/workbook.xml", XLSXParts.workbook(sheetName: "Sheet1"))
-        try zip.addDeflated("xl/_rels/workbook.xml.rels", XLSXParts.workbookRelationships)
-        let sheet = XLSXParts.sheetHead(lastCell: nil, widths: []) + Array(#"<row r="1"><c r="A1" t="x"><v>1</v></c></row>"#.utf8)
+        try zip.addDeflated(
+            "xl/_rels/workbook.xml.rels",
+            try replacing(
+                XLSXParts.workbookRelationships, "</Relationships>",
+                #"<Relationship Id="rId3" Type="t" Target="sharedStrings.xml"/></Relationships>"#))
+        try zip.addDeflated("xl/styles.xml", try replacing(XLSXParts.styles, #"<cellXfs count="4">"#, #"<cellXfs count="5">"#))
+        let row = #"<row r="1"><c r="A1" t="x"><v>1</v></c><c r="C1"><v>INF</v></c><c r="B1" t="b"><v>2</v></c></row>"#
+        let sheet = XLSXParts.sheetHead(lastCell: nil, widths: []) + Array(row.utf8)
             + Array(#"</sheetData><cols><col min="1" max="1" width="9"/></cols></worksheet>"#.utf8)
         try zip.addDeflated(XLSXParts.sheetPath, sheet)
         try zip.addDeflated("xl/extra.bin", [1, 2, 3])
@@ -98,14 +115,20 @@ import Testing
         let path = try folder.write("broken.xlsx", output.bytes)
 
         let report = try Self.validate([path])
+        let sheetPart = "broken.xlsx: xl/worksheets/sheet1.xml"
         #expect(report.errors.contains { $0.hasPrefix("broken.xlsx:xl/worksheets/sheet1.xml:") && $0.contains("'x'") })
-        #expect(report.errors.contains("broken.xlsx: xl/extra.bin: no content type"))
-        #expect(report.errors.contains("broken.xlsx: xl/extra.bin: no schema for this part"))
-        #expect(
-            report.errors.contains(
-                "broken.xlsx: xl/_rels/workbook.xml.rels: rId2 points to xl/styles.xml, which is not in the package"))
-        #expect(
-            report.errors.contains(
-                "broken.xlsx: [Content_Types].xml: Override names /xl/styles.xml, which is not in the package"))
+        for error in [
+            "\(sheetPart): cell C1: number 'INF' is not a finite xsd:double",
+            "\(sheetPart): cell B1 out of order or past XFD",
+            "\(sheetPart): cell B1: bool '2'",
+            "\(sheetPart): dimension A1 does not cover the cells used",
+            #"broken.xlsx: xl/styles.xml: <cellXfs count="5"> has 4 items"#,
+            "broken.xlsx: xl/extra.bin: no content type",
+            "broken.xlsx: xl/extra.bin: no schema for this part",
+            "broken.xlsx: xl/_rels/workbook.xml.rels: rId3 points to xl/sharedStrings.xml, which is not in the package",
+            "broken.xlsx: [Content_Types].xml: Override names \(missing), which is not in the package",
+        ] {
+            #expect(report.errors.contains(error), "\(error)")
+        }
     }
 }

@@ -25,8 +25,10 @@ through by hand. Its value must still be `default` or `preserve`.
 Then the rules Excel holds that the schemas cannot say, each of which
 makes Excel repair a file: rows and their cells in ascending order, each
 cell in its row; at most 1,048,576 rows and 16,384 columns (XFD); the
-`<dimension>` covering every cell; a number cell's `<v>` a finite
-xsd:double, a bool's 0 or 1; text of at most 32,767 characters (UTF-16
+`<dimension>` covering every cell; a number cell's `<v>` written as Excel
+writes numbers (JSON's grammar: the schema allows any xsd:double, but Excel
+2013 called a workbook corrupt for `<v>+41…</v>`, xlsx.js issue 30), a
+bool's 0 or 1; text of at most 32,767 characters (UTF-16
 units); a style index inside `cellXfs`; `<col>` ranges ascending, apart,
 and at most 255 wide; in styles.xml, each list's `count` its number of
 items, and every font, fill, border and number format an `xf` names
@@ -99,7 +101,8 @@ def check_package(archive, names, errors, label):
 
 
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-DOUBLE = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+# Numbers as Excel writes them (JSON's grammar): no "+", no leading zeros, a digit each side of the point.
+NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?")
 REFERENCE = re.compile(r"([A-Z]{1,3})([1-9]\d*)")
 BUILT_IN_FORMATS = set(range(0, 50))
 
@@ -160,8 +163,8 @@ def check_sheet(root, styles, errors, where):
             kind, value = cell.get("t", "n"), cell.find(MAIN + "v")
             if int(cell.get("s", "0")) >= max(styles, 1):
                 errors.append(f"{where}: cell {cell.get('r')}: style {cell.get('s')} past cellXfs")
-            if kind == "n" and value is not None and not DOUBLE.fullmatch(value.text or ""):
-                errors.append(f"{where}: cell {cell.get('r')}: number {value.text!r} is not a finite xsd:double")
+            if kind == "n" and value is not None and not NUMBER.fullmatch(value.text or ""):
+                errors.append(f"{where}: cell {cell.get('r')}: number {value.text!r} is not written as Excel writes numbers")
             if kind == "b" and (value is None or value.text not in ("0", "1")):
                 errors.append(f"{where}: cell {cell.get('r')}: bool {None if value is None else value.text!r}")
             if kind == "inlineStr":

@@ -68,11 +68,17 @@ import Testing
             let (bytes, _) = try XLSXWriterInteropTests.write(records, kind: nil, options: options)
             files.append(try folder.write(name, bytes))
         }
-        // The command line's raw path (CSV in, no records made).
+        // The command line's raw path (CSV in, no records made), with numbers
+        // written as Excel would not write them.
         let raw = folder.url.appendingPathComponent("books.xlsx").path
         let converted = try Ferry.run(["convert", TestPaths.example("books.csv"), raw, "--quiet"])
         try #require(converted.status == 0, "\(converted.err)")
         files.append(raw)
+        let prices = try folder.write("prices.csv", "name,price\na,+3\nb,.5\nc,1.\nd,00012\ne,-0\n")
+        let numbers = folder.url.appendingPathComponent("numbers.xlsx").path
+        let typed = try Ferry.run(["convert", prices, numbers, "--kind", "product", "--quiet"])
+        try #require(typed.status == 0, "\(typed.err)")
+        files.append(numbers)
 
         let report = try Self.validate(files)
         #expect(report.errors == [])
@@ -118,7 +124,7 @@ import Testing
         let sheetPart = "broken.xlsx: xl/worksheets/sheet1.xml"
         #expect(report.errors.contains { $0.hasPrefix("broken.xlsx:xl/worksheets/sheet1.xml:") && $0.contains("'x'") })
         for error in [
-            "\(sheetPart): cell C1: number 'INF' is not a finite xsd:double",
+            "\(sheetPart): cell C1: number 'INF' is not written as Excel writes numbers",
             "\(sheetPart): cell B1 out of order or past XFD",
             "\(sheetPart): cell B1: bool '2'",
             "\(sheetPart): dimension A1 does not cover the cells used",

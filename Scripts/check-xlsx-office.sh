@@ -28,7 +28,8 @@
 # xlsx.photoAsDataURI); a plist of dates (midnight, with a time, before
 # 1900), bools, integers past 2^32, doubles, text with non-ASCII, XML
 # specials and edge spaces, text over a cell's 32,767 characters, nested
-# values and a field that first appears late; 0 records; 1,024 columns.
+# values and a field that first appears late; a CSV of prices typed as +3,
+# .5, 1. and 00012; 0 records; 1,024 columns.
 set -Eeuo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -71,9 +72,11 @@ with open("wide.jsonl", "w") as out:
     for row in range(3):
         out.write(json.dumps({f"c{j}": (row * 1024 + j) * 0.5 if j % 3 else f"r{row}c{j}" for j in range(1024)}) + "\n")
 open("empty.json", "w").write("[]\n")
+# Prices as people type them: a plus, leading zeros, a bare point.
+open("numbers.csv", "w").write("name,price\na,+3\nb,.5\nc,1.\nd,00012\ne,-0\nf,299.00\n")
 PY
 cp "$ROOT/Examples/products.json" "$ROOT/Examples/books.json" .
-INPUTS=(products.json books.json "$ROOT/Examples/Products" special.plist empty.json wide.jsonl)
+INPUTS=(products.json books.json "$ROOT/Examples/Products" special.plist numbers.csv empty.json wide.jsonl)
 NAMES=()
 for input in "${INPUTS[@]}"; do
     name=$(basename "$input")

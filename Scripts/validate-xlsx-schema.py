@@ -1,9 +1,9 @@
-"""Validates every XML part of .xlsx workbooks against the ECMA-376 schemas.
+r"""Validates every XML part of .xlsx workbooks against the ECMA-376 schemas.
 
     python3 Scripts/validate-xlsx-schema.py WORKBOOK.xlsx...
 
 Excel's "We found a problem with some content ... Do you want us to try to
-recover?" comes, in most cases, from a part that breaks the schema: an
+recover?" comes, as a rule, from a part that breaks the schema: an
 element out of its sequence's order, an attribute the type lacks, a value
 outside its type. Excel does not run here; the schemas are the nearest
 check we have. Each part is validated with `xmllint --schema` (Debian's
@@ -19,11 +19,12 @@ Tests/Corpora/SOURCES.md):
 One thing is taken out before validating: the `xml:space` attribute. XML
 1.0 itself defines it (section 2.10) and Excel writes it on `<t>`, but the
 ECMA schemas declare `<t>` as a simple type, which no attribute may carry,
-so every validator of these schemas (the Open XML SDK's too) lets it
-through by hand. Its value must still be `default` or `preserve`.
+so a validator of these schemas has to let it through by hand. Its value
+must still be `default` or `preserve`.
 
-Then the rules Excel holds that the schemas cannot say, each of which
-makes Excel repair a file: rows and their cells in ascending order, each
+Then the rules Excel holds that the schemas cannot say (its limits, and
+the order and references its own files keep; not each one has been seen to
+make Excel repair a file, as there is no Excel here): rows and their cells in ascending order, each
 cell in its row; at most 1,048,576 rows and 16,384 columns (XFD); the
 `<dimension>` covering every cell; a number cell's `<v>` written as Excel
 writes numbers (JSON's grammar: the schema allows any xsd:double, but Excel

@@ -41,6 +41,9 @@ public struct FerryDecoder: Sendable {
     public var limits = ReadLimits()
     /// The codecs that can be named or sniffed.
     public var registry: CodecRegistry = .standard
+    /// The smallest file `decode` reads in two halves (`DecodingHalves`);
+    /// tests lower it.
+    var halvesThreshold = Halves.threshold
 
     public init(format: FerryFormat? = nil, kind: RecordKind? = nil) {
         self.format = format
@@ -50,7 +53,7 @@ public struct FerryDecoder: Sendable {
     /// Every record of the file at `url`, as `T`s.
     /// - Throws: the first error, reading or decoding.
     public func decode<T: Decodable>(_ type: [T].Type, from url: URL) throws(FerryError) -> [T] {
-        try collect(try records(of: T.self, from: url))
+        try decodeInOnePass(type, from: url)
     }
 
     /// Every record in `data`, as `T`s.

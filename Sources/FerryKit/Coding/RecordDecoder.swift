@@ -151,6 +151,19 @@ struct DecodingRules {
     init(photo: ((String) throws(FerryError) -> [UInt8])? = nil) {
         self.photo = photo
     }
+
+    /// Rules that resolve photo names in `photoFolder`; none when nil (the
+    /// bytes came from memory).
+    init(photoFolder: String?, limits: ReadLimits) {
+        guard let photoFolder else {
+            self.init()
+            return
+        }
+        let store = PhotoStore(
+            inputDirectory: photoFolder, outputDirectory: photoFolder, photosDirectory: nil, overwrite: false,
+            maxPhotoBytes: limits.maxRecordBytes)
+        self.init(photo: { (name) throws(FerryError) in try store.read(reference: name, at: .unknown) })
+    }
 }
 
 /// A coding path as the errors show it, and the top-level field the

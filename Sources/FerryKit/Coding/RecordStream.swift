@@ -109,14 +109,7 @@ final class RecordStream {
     ) throws(FerryError) {
         self.path = path
         reopen = { () throws(FerryError) in try RecordReading(opened: open(), path: path, decoder: decoder) }
-        if let photoFolder {
-            let store = PhotoStore(
-                inputDirectory: photoFolder, outputDirectory: photoFolder, photosDirectory: nil, overwrite: false,
-                maxPhotoBytes: decoder.limits.maxRecordBytes)
-            rules = DecodingRules(photo: { (name) throws(FerryError) in try store.read(reference: name, at: .unknown) })
-        } else {
-            rules = DecodingRules()
-        }
+        rules = DecodingRules(photoFolder: photoFolder, limits: decoder.limits)
         let reading = try reopen()
         let background = BackgroundSource<Batch>(counting: reading.opened.counting) { (source) throws(FerryError) in
             // From here on only this thread touches `reading`.
@@ -266,16 +259,32 @@ final class RecordReading: @unchecked Sendable {
     private var validator: RecordValidator?
     private var finished = false
 
+    /// - Parameters:
+    ///   - codec: the codec that reads the input; nil to recognise it.
+    ///   - part: the codec options and type inference of one part of a
+    ///     file (`DecodingHalves`); nil for a whole input.
     /// - Throws: what recognising the format and making its reader throw.
-    init(opened: OpenedInput, path: String, decoder: FerryDecoder) throws(FerryError) {
+    init(
+        opened: OpenedInput, path: String, decoder: FerryDecoder, codec chosen: (any Codec)? = nil,
+        part: OptionValues? = nil
+    ) throws(FerryError) {
         self.opened = opened
         self.path = path
         validates = decoder.validates
         kind = decoder.kind
         do throws(FerryError) {
-            let codec = try FormatResolver(registry: try decoder.configuredRegistry()).inputCodec(
-                path: opened.formatPath, prefix: opened.prefix, from: decoder.format?.rawValue)
-            context = ReadContext(kind: decoder.kind, limits: decoder.limits)
+            let codec: any Codec
+            if let chosen {
+                codec = chosen
+            } else {
+                codec = try FormatResolver(registry: try decoder.configuredRegistry()).inputCodec(
+                    path: opened.formatPath, prefix: opened.prefix, from: decoder.format?.rawValue)
+            }
+            context = ReadContext(kind: decoder.kind, options: part ?? OptionValues())
+            context.limits = decoder.limits
+            // A part cannot see the whole file's columns: its cells keep the
+            // types the kind gives them, as validate's halves do.
+            if part != nil { context.infersTypes = false }
             context.resumesAfterBadRecords = true
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             reader = try opened.makeReader(codec, path: path, context: context)
@@ -334,6 +343,13 @@ final class RecordReading: @unchecked Sendable {
             return error.located(SourceLocation(file: path, record: record.origin.index))
                 .located(location(of: error.location.field, inRecordAt: record.origin.byteOffset))
         }
+    }
+
+    /// The kind of the records: the reader's declared one, else the one
+    /// the first record's fields make; nil when no record can be read.
+    func firstKind() -> RecordKind? {
+        guard let record = try? reader.next() else { return nil }
+        return kind ?? reader.declaredKind ?? RecordKind.infer(from: record.fields)
     }
 
     /// The next record, checked by the kind's rules, or its error; nil at the end.

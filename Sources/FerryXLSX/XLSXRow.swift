@@ -39,6 +39,48 @@ enum CellType: UInt8 {
     }
 }
 
+/// Which element of a cell the scanner is in, so that only a value's text
+/// counts: a `<v>`, or a `<t>` of an inline string outside its phonetic
+/// runs (`<rPh>`). The reader and the editor's map (`SheetMap`) share it,
+/// so that both see the same rows as holding values.
+struct CellTextState {
+    private var inValue = false
+    private var inInline = false
+    private var inText = false
+    private var phonetic = 0
+
+    /// Whether text here is the cell's value.
+    var holdsValue: Bool { inValue || (inText && phonetic == 0) }
+
+    /// A start tag inside a `<c>`.
+    @inline(__always)
+    mutating func start(_ scanner: XMLPullScanner) {
+        if scanner.nameIs("v") {
+            inValue = true
+        } else if scanner.nameIs("is") {
+            inInline = true
+        } else if inInline && scanner.nameIs("t") {
+            inText = true
+        } else if scanner.nameIs("rPh") {
+            phonetic += 1
+        }
+    }
+
+    /// An end tag inside a `<c>`, other than its own.
+    @inline(__always)
+    mutating func end(_ scanner: XMLPullScanner) {
+        if scanner.nameIs("v") {
+            inValue = false
+        } else if scanner.nameIs("is") {
+            inInline = false
+        } else if scanner.nameIs("t") {
+            inText = false
+        } else if scanner.nameIs("rPh") {
+            phonetic -= 1
+        }
+    }
+}
+
 /// The cells of one `<row>` as read: per cell its column, type, number
 /// format and the text of its value, all in reused storage.
 struct XLSXRow {

@@ -1,0 +1,231 @@
+import FerryCore
+import FerryKit
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryXLSX
+
+/// `ferry edit`, `add` and `remove` on workbooks that openpyxl and
+/// XlsxWriter wrote: the record's cells change, and every other zip entry
+/// keeps its local header, compressed bytes and CRC, as Python's `zipfile`
+/// reads them; openpyxl reads the edited values and the rest as before.
+@Suite struct XLSXEditTests {
+    /// A copy of a workbook of `Scripts/make-workbooks.py` in a new folder,
+    /// and the original's path.
+    static func copy(_ name: String, into folder: ScratchFolder) throws -> (copy: String, original: String) {
+        let original = try Workbooks.folder().path(name)
+        let copy = try folder.write(name, [UInt8](try Data(contentsOf: URL(fileURLWithPath: original))))
+        return (copy, original)
+    }
+
+    static func change(_ assignments: String...) throws -> RecordChange {
+        var change = RecordChange()
+        try change.assign(assignments)
+        return change
+    }
+
+    // MARK: - Edit, add, remove
+
+    @Test func editChangesOnlyTheRecordsCells() throws {
+        let folder = try ScratchFolder()
+        let (path, original) = try Self.copy("openpyxl.xlsx", into: folder)
+        let file = try EditedFile(path: path)
+        var change = try Self.change("price=24.50", "note=new & <note>")
+        change.removed = ["in_stock"]
+        try file.edit("1", change: change)
+        try file.save()
+
+        let report = try XLSXEditPython.compare(original, path)
+        #expect(report.sameNames && report.testzip == nil)
+        #expect(report.changed == ["xl/worksheets/sheet1.xml"])
+        #expect(report.after["Books"] == report.before["Books"])
+        let before = try #require(report.before["Products"])
+        let after = try #require(report.after["Products"])
+        var expected = before.rows
+        expected[1][1] = "24.5"
+        expected[1][3] = nil
+        expected[1][4] = "'new & <note>'"
+        #expect(after.rows == expected)
+        #expect(after.merged == ["A7:B7"] && after.merged == before.merged)
+        #expect(after.dimension == before.dimension)
+
+        let reading = try FerryReading(path, sheet: "Products")
+        #expect(reading.rows.count == 5)
+        #expect(reading.rows[0][1] == .number(NumberText(unchecked: "24.50")))
+        #expect(reading.rows[0][4] == .string("new & <note>"))
+    }
+
+    /// openpyxl writes every string inline: XlsxWriter makes the workbook
+    /// with shared strings (used by both sheets), a bold number style and a
+    /// merged range.
+    @Test func editKeepsSharedStringsAndTheCellsStyle() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path("shared.xlsx")
+        let script = """
+            import sys, xlsxwriter
+            book = xlsxwriter.Workbook(sys.argv[1])
+            money = book.add_format({"bold": True, "num_format": "0.00"})
+            sheet = book.add_worksheet("Products")
+            sheet.write_row(0, 0, ["name", "price", "sku"])
+            sheet.write_string(1, 0, "Wii")
+            sheet.write_number(1, 1, 19.99, money)
+            sheet.write_string(1, 2, "W-1")
+            sheet.write_string(2, 0, "PS5")
+            sheet.write_number(2, 1, 499, money)
+            sheet.merge_range("A4:C4", "Totals")
+            notes = book.add_worksheet("Notes")
+            notes.write_column(0, 0, ["name", "Wii", "PS5"])
+            book.close()
+            """
+        let made = try Subprocess.run(try PythonEnvironment.python(), ["-c", script, path])
+        guard made.status == 0 else { throw ScriptFailure(description: made.err) }
+        let original = try folder.write("original.xlsx", try folder.read("shared.xlsx"))
+        let file = try EditedFile(path: path)
+        try file.edit("1", change: try Self.change("price=24.50", "sku=W-2"))
+        try file.edit("2", change: try Self.change("sku=P-5"))
+        try file.save()
+
+        let report = try XLSXEditPython.compare(original, path)
+        #expect(report.sameNames && report.testzip == nil)
+        #expect(report.changed == ["xl/worksheets/sheet1.xml"])
+        #expect(report.after["Notes"] == report.before["Notes"])
+        let before = try #require(report.before["Products"])
+        let after = try #require(report.after["Products"])
+        #expect(after.rows == [
+            ["'name'", "'price'", "'sku'"], ["'Wii'", "24.5", "'W-2'"], ["'PS5'", "499", "'P-5'"],
+            ["'Totals'", nil, nil],
+        ])
+        // The price keeps its bold 0.00 style; the new cell C3 has none.
+        #expect(after.formats[1][1] == "0.00 bold")
+        #expect(after.formats == before.formats)
+        #expect(after.merged == ["A4:C4"])
+    }
+
+    @Test func addPutsARowAfterTheLastRecord() throws {
+        let folder = try ScratchFolder()
+        let (path, original) = try Self.copy("openpyxl.xlsx", into: folder)
+        let file = try EditedFile(path: path)
+        try file.add(try Self.change("name=Lamp", "price=5", "note= spaced "))
+        try file.save()
+
+        let report = try XLSXEditPython.compare(original, path)
+        #expect(report.sameNames && report.testzip == nil)
+        #expect(report.changed == ["xl/worksheets/sheet1.xml"])
+        #expect(report.after["Books"] == report.before["Books"])
+        let before = try #require(report.before["Products"])
+        let after = try #require(report.after["Products"])
+        #expect(before.dimension == "A1:E7" && after.dimension == "A1:E8")
+        #expect(after.rows == before.rows + [["'Lamp'", "5", nil, nil, "' spaced '"]])
+        #expect(after.merged == before.merged)
+        #expect(try FerryReading(path, sheet: "Products").rows.count == 6)
+    }
+
+    @Test func removeCutsTheRowAndKeepsLaterRowNumbers() throws {
+        let folder = try ScratchFolder()
+        let (path, original) = try Self.copy("openpyxl.xlsx", into: folder)
+        let file = try EditedFile(path: path)
+        try file.remove("2")
+        try file.save()
+
+        let report = try XLSXEditPython.compare(original, path)
+        #expect(report.sameNames && report.testzip == nil)
+        #expect(report.changed == ["xl/worksheets/sheet1.xml"])
+        #expect(report.after["Books"] == report.before["Books"])
+        let before = try #require(report.before["Products"])
+        let after = try #require(report.after["Products"])
+        var expected = before.rows
+        expected[2] = [String?](repeating: nil, count: 5)
+        #expect(after.rows == expected)
+        #expect(after.merged == ["A7:B7"])
+        let reading = try FerryReading(path, sheet: "Products")
+        #expect(reading.rows.map { $0[0] } == ["Wii", "Early", "Sparse", "Merged"].map(Value.string))
+    }
+
+    @Test func sheetOptionChoosesTheSheetEdited() throws {
+        let folder = try ScratchFolder()
+        let (path, original) = try Self.copy("openpyxl.xlsx", into: folder)
+        let file = try EditedFile(path: path, options: OptionValues([XLSXCodec.sheetOption: "Books"]))
+        try file.edit("1", change: try Self.change("pages=500"))
+        try file.save()
+        let report = try XLSXEditPython.compare(original, path)
+        #expect(report.changed == ["xl/worksheets/sheet2.xml"])
+        #expect(report.after["Products"] == report.before["Products"])
+        #expect(report.after["Books"]?.rows == [["'title'", "'pages'"], ["'Dune'", "500"]])
+    }
+
+    // MARK: - Refusals
+
+    @Test func recordPastTheEndIsTheErrorOtherFormatsGive() throws {
+        let folder = try ScratchFolder()
+        let (path, _) = try Self.copy("openpyxl.xlsx", into: folder)
+        let csv = try folder.write("p.csv", "name,price\nA,1\nB,2\nC,3\nD,4\nE,5\n")
+        let workbook = try #require(throws: FerryError.self) {
+            try EditedFile(path: path).edit("6", change: try Self.change("price=1"))
+        }
+        let text = try #require(throws: FerryError.self) {
+            try EditedFile(path: csv).edit("6", change: try Self.change("price=1"))
+        }
+        #expect(workbook.code == .editIndexOutOfRange && workbook.code == text.code)
+        #expect(workbook.arguments == text.arguments)
+        #expect(workbook.location.file == path)
+        #expect(throws: FerryError.self) { try EditedFile(path: path).remove("6") }
+    }
+
+    @Test func formulaCellsAreNotChanged() throws {
+        let folder = try ScratchFolder()
+        let (path, original) = try Self.copy("xlsxwriter.xlsx", into: folder)
+        let bytes = try folder.read("xlsxwriter.xlsx")
+        let file = try EditedFile(path: path)
+        let edit = try #require(throws: FerryError.self) { try file.edit("1", change: try Self.change("total=5")) }
+        #expect(edit.code == .xlsxEditFormulaCell)
+        #expect(edit.arguments == [.string("E2")])
+        #expect(edit.location.sheet == "First" && edit.location.cell == "E2" && edit.location.record == 0)
+        let remove = try #require(throws: FerryError.self) { try file.remove("1") }
+        #expect(remove.code == .xlsxEditFormulaCell)
+        try file.save()
+        #expect(try folder.read("xlsxwriter.xlsx") == bytes)
+
+        // A value beside a formula is edited; the formula stays.
+        let again = try EditedFile(path: path)
+        try again.edit("1", change: try Self.change("price=20"))
+        try again.save()
+        let report = try XLSXEditPython.compare(original, path)
+        #expect(report.changed == ["xl/worksheets/sheet1.xml"])
+        let after = try #require(report.after["First"]?.rows)
+        #expect(after[1][1] == "20" && after[1][4] == "'=B2*2'")
+        #expect(report.after["Second"] == report.before["Second"])
+    }
+
+    @Test func addAndRemoveAreRefusedUnderATable() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path("table.xlsx")
+        let script = """
+            import openpyxl, sys
+            from openpyxl.worksheet.table import Table
+            book = openpyxl.Workbook()
+            sheet = book.active
+            sheet.append(["name", "price"])
+            sheet.append(["Wii", 1])
+            sheet.append(["PS5", 2])
+            sheet.add_table(Table(displayName="Products", ref="A1:B3"))
+            book.save(sys.argv[1])
+            """
+        let made = try Subprocess.run(try PythonEnvironment.python(), ["-c", script, path])
+        guard made.status == 0 else { throw ScriptFailure(description: made.err) }
+        let bytes = try folder.read("table.xlsx")
+        let file = try EditedFile(path: path)
+        let add = try #require(throws: FerryError.self) { try file.add(try Self.change("name=Lamp")) }
+        #expect(add.code == .xlsxEditRangeWouldBreak)
+        #expect(add.arguments == [.string("tableParts"), .string("Sheet")])
+        let remove = try #require(throws: FerryError.self) { try file.remove("1") }
+        #expect(remove.code == .xlsxEditRangeWouldBreak)
+        try file.save()
+        #expect(try folder.read("table.xlsx") == bytes)
+        // An edit inside the table leaves its range right.
+        let again = try EditedFile(path: path)
+        try again.edit("2", change: try Self.change("price=3"))
+        try again.save()
+        #expect(try FerryReading(path).rows.map { $0[1] }.map(Cell.init) == [.number(1), .number(3)])
+    }
+}

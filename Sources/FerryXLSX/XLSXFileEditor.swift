@@ -47,6 +47,8 @@ final class XLSXFileEditor: RecordFileEditor {
     private var header: [String]
     private var firstColumn: Int
     private var changed = false
+    /// Sizes and offsets from this one on are zip64 (see `ZipWriter`); tests lower it.
+    var zip64From: UInt64 = 0xFFFF_FFFF
 
     /// - Throws: the reader's errors; `xlsx.corruptZip` for entries that
     ///   overlap; `edit.formatNotEditable` when the sheet's rows do not
@@ -167,7 +169,7 @@ final class XLSXFileEditor: RecordFileEditor {
     func encoded() throws(FerryError) -> [UInt8] {
         guard changed else { return original }
         let output = MemoryOutput()
-        let zip = ZipWriter(output)
+        let zip = ZipWriter(output, zip64From: zip64From, zip64Count: zip64From < 0xFFFF ? Int(zip64From) : 0xFFFF)
         for (index, entry) in archive.entries.enumerated() {
             if index == sheetEntry {
                 try zip.addDeflated(entry.name, xml)

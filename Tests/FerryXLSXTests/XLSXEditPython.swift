@@ -20,7 +20,8 @@ enum XLSXEditPython {
                     file.seek(info.header_offset)
                     local = file.read(30 + name_length + extra_length + info.compress_size)
                     entries[info.filename] = (local.hex(), info.CRC, info.compress_size)
-                return archive.namelist(), entries, archive.testzip()
+                described = [i.filename for i in archive.infolist() if i.flag_bits & 8]
+                return archive.namelist(), entries, archive.testzip(), described
 
         def sheets(path):
             book = openpyxl.load_workbook(path)
@@ -35,12 +36,13 @@ enum XLSXEditPython {
             }
 
         before, after = sys.argv[1], sys.argv[2]
-        names_before, raw_before, _ = raw(before)
-        names_after, raw_after, testzip = raw(after)
+        names_before, raw_before, _, _ = raw(before)
+        names_after, raw_after, testzip, described = raw(after)
         json.dump({
             "sameNames": names_before == names_after,
             "changed": [n for n in names_before if raw_before[n] != raw_after.get(n)],
             "testzip": testzip,
+            "described": described,
             "before": sheets(before),
             "after": sheets(after),
         }, sys.stdout)
@@ -59,6 +61,8 @@ enum XLSXEditPython {
         /// The entries whose local header, compressed bytes or CRC differ.
         var changed: [String]
         var testzip: String?
+        /// The entries of the edited workbook that have a data descriptor.
+        var described: [String]
         var before: [String: Sheet]
         var after: [String: Sheet]
     }

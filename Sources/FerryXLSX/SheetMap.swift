@@ -48,6 +48,9 @@ struct SheetMap {
     /// the `<sheetData/>` to replace.
     private(set) var sheetDataInsertion = 0
     private(set) var sheetDataEmptyElement: Range<Int>?
+    /// The cells of array formulas (`<f t="array" ref="D2:D5">`): those
+    /// past the first have a value and no formula of their own.
+    private(set) var arrayFormulas: [CellRange] = []
     /// The value of `<dimension ref="…">`.
     private(set) var dimensionRef: Range<Int>?
     /// `tableParts` or `autoFilter` when the sheet has one: a range over
@@ -71,7 +74,15 @@ struct SheetMap {
             case .start:
                 if cell != nil {
                     text.start(scanner)
-                    if scanner.nameIs("f") { cell?.hasFormula = true }
+                    if scanner.nameIs("f") {
+                        cell?.hasFormula = true
+                        if let type = scanner.attribute("t"), scanner.equals(type, "array"),
+                            let ref = scanner.attribute("ref"),
+                            let range = CellRange(ArraySlice(scanner.bytes(ref)))
+                        {
+                            arrayFormulas.append(range)
+                        }
+                    }
                 } else if row != nil {
                     if scanner.nameIs("c") {
                         var column = nextColumn

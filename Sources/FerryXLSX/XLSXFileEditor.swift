@@ -21,8 +21,9 @@ import FerryCore
 // a merged range, a defined name, a hyperlink) has to move.
 //
 // What would break is refused, with the workbook left as it was: a cell
-// with a formula is not edited nor its row removed (`xlsx.editFormulaCell`:
-// the calculation chain lists it), and rows are not added to or removed
+// with a formula, or inside an array formula's range, is not edited nor
+// its row removed (`xlsx.editFormulaCell`: the calculation chain lists
+// it), and rows are not added to or removed
 // from a sheet with a table or an autofilter, whose range would no longer
 // cover the records (`xlsx.editRangeWouldBreak`).
 
@@ -110,7 +111,7 @@ final class XLSXFileEditor: RecordFileEditor {
             if let place = header.firstIndex(of: name) { changes.append((firstColumn + place, .null)) }
         }
         let map = try self.map()
-        try splice(rewriting(map.rows[map.recordRows[index]], with: changes, record: index))
+        try splice(rewriting(map.rows[map.recordRows[index]], with: changes, record: index, in: map))
         records[index] = record
     }
 
@@ -135,7 +136,7 @@ final class XLSXFileEditor: RecordFileEditor {
         if let last, last + 1 < map.rows.count, map.rows[last + 1].number == number {
             // An empty row element (a height, a style) is where the record goes.
             let changes = values.enumerated().map { (column: firstColumn + $0.offset, value: $0.element) }
-            splices += try rewriting(map.rows[last + 1], with: changes, record: index)
+            splices += try rewriting(map.rows[last + 1], with: changes, record: index, in: map)
         } else if let after {
             splices.append(Splice(range: after..<after, bytes: added + (try newRow(number, values, record: index))))
         } else if let empty = map.sheetDataEmptyElement {
@@ -159,6 +160,10 @@ final class XLSXFileEditor: RecordFileEditor {
         if let formula = row.cells.first(where: \.hasFormula) {
             throw .xlsxEditFormulaCell(
                 CellReference.name(column: formula.column, row: row.number), sheet: sheetName, record: index)
+        }
+        if let array = map.arrayFormulas.first(where: { $0.holds(row: row.number) }) {
+            throw .xlsxEditFormulaCell(
+                CellReference.name(column: array.first.column, row: row.number), sheet: sheetName, record: index)
         }
         try splice([Splice(range: row.range, bytes: [])])
         records.remove(at: index)
@@ -194,12 +199,16 @@ final class XLSXFileEditor: RecordFileEditor {
     /// rewritten, a missing one is put in column order.
     /// - Throws: `xlsx.editFormulaCell`, `xlsx.nonFiniteNumber`.
     private func rewriting(
-        _ row: SheetMap.Row, with changes: [(column: Int, value: Value)], record: Int
+        _ row: SheetMap.Row, with changes: [(column: Int, value: Value)], record: Int, in map: SheetMap
     ) throws(FerryError) -> [Splice] {
         let cells = EditedRowCells(names: header, firstColumn: firstColumn, styles: styles)
         var splices: [Splice] = []
         var inserted: [(at: Int, bytes: [UInt8])] = []
         for (column, value) in changes.sorted(by: { $0.column < $1.column }) {
+            if map.arrayFormulas.contains(where: { $0.holds(column: column, row: row.number) }) {
+                throw .xlsxEditFormulaCell(
+                    CellReference.name(column: column, row: row.number), sheet: sheetName, record: record)
+            }
             if let cell = row.cells.first(where: { $0.column == column }) {
                 if cell.hasFormula {
                     throw .xlsxEditFormulaCell(
@@ -247,11 +256,8 @@ final class XLSXFileEditor: RecordFileEditor {
     /// The bytes of a `<dimension ref>` value grown to hold row `row` and
     /// the header's columns; nil when it holds them, or is not a range.
     private func widened(_ range: Range<Int>, toRow row: Int) -> [UInt8]? {
-        let corners = xml[range].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        guard corners.count <= 2, let first = corners.first, let last = corners.last,
-            let from = Array(first).withUnsafeBufferPointer(CellReference.init),
-            let to = Array(last).withUnsafeBufferPointer(CellReference.init)
-        else { return nil }
+        guard let old = CellRange(xml[range]) else { return nil }
+        let (from, to) = (old.first, old.last)
         let lastColumn = max(to.column, firstColumn + header.count - 1)
         guard row > to.row || lastColumn > to.column || firstColumn < from.column else { return nil }
         let start = CellReference.name(column: min(from.column, firstColumn), row: from.row)

@@ -181,3 +181,26 @@ struct CellReference {
         return String(decoding: letters.reversed(), as: UTF8.self) + String(row)
     }
 }
+
+/// A range of cells, `A1:C7` (or one cell, `B2`), as a `ref` attribute gives it.
+struct CellRange {
+    var first: CellReference
+    var last: CellReference
+
+    /// - Returns: nil when `bytes` is not one or two references.
+    init?(_ bytes: ArraySlice<UInt8>) {
+        let corners = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard corners.count <= 2, let from = corners.first, let to = corners.last,
+            let first = Array(from).withUnsafeBufferPointer(CellReference.init),
+            let last = Array(to).withUnsafeBufferPointer(CellReference.init)
+        else { return nil }
+        self.first = first
+        self.last = last
+    }
+
+    func holds(column: Int, row: Int) -> Bool {
+        column >= first.column && column <= last.column && holds(row: row)
+    }
+
+    func holds(row: Int) -> Bool { row >= first.row && row <= last.row }
+}

@@ -273,6 +273,40 @@ import Testing
         #expect(after[1][1] == "20" && after[1][4] == "'=B2*2'")
     }
 
+    @Test func cellsOfAnArrayFormulaAreNotChanged() throws {
+        let folder = try ScratchFolder()
+        let path = folder.path("array.xlsx")
+        let script = """
+            import sys, xlsxwriter
+            book = xlsxwriter.Workbook(sys.argv[1])
+            sheet = book.add_worksheet("Sheet1")
+            sheet.write_row(0, 0, ["name", "price", "double"])
+            sheet.write_row(1, 0, ["Wii", 1])
+            sheet.write_row(2, 0, ["PS5", 2])
+            sheet.write_row(3, 0, ["Lamp", 3, 6])
+            sheet.write_array_formula("C2:C3", "{=B2:B3*2}", None, 2)
+            book.close()
+            """
+        let made = try Subprocess.run(try PythonEnvironment.python(), ["-c", script, path])
+        guard made.status == 0 else { throw ScriptFailure(description: made.err) }
+        let bytes = try folder.read("array.xlsx")
+        let file = try EditedFile(path: path)
+        let edit = try #require(throws: FerryError.self) { try file.edit("2", change: try Self.change("double=5")) }
+        #expect(edit.code == .xlsxEditFormulaCell && edit.arguments == [.string("C3")])
+        let remove = try #require(throws: FerryError.self) { try file.remove("2") }
+        #expect(remove.code == .xlsxEditFormulaCell && remove.arguments == [.string("C3")])
+        try file.save()
+        #expect(try folder.read("array.xlsx") == bytes)
+        // Outside the range, a row is removed and a cell edited.
+        let again = try EditedFile(path: path)
+        try again.remove("3")
+        try again.edit("2", change: try Self.change("price=7"))
+        try again.save()
+        #expect(try FerryReading(path).rows.map { $0.map(Cell.init) } == [
+            [.string("Wii"), .number(1), .number(2)], [.string("PS5"), .number(7), .number(0)],
+        ])
+    }
+
     @Test func addAndRemoveAreRefusedUnderATable() throws {
         let folder = try ScratchFolder()
         let path = folder.path("table.xlsx")

@@ -177,7 +177,7 @@ final class XLSXFileEditor: RecordFileEditor {
         let zip = ZipWriter(output, zip64From: zip64From, zip64Count: zip64From < 0xFFFF ? Int(zip64From) : 0xFFFF)
         for (index, entry) in archive.entries.enumerated() {
             if index == sheetEntry {
-                try zip.addDeflated(entry.name, xml)
+                try zip.addDeflated(entry.name, xml, level: XLSXWriter.sheetLevel)
             } else {
                 try zip.addCopy(entry, local: original[spans[index]], record: archive.directory[archive.centralRecords[index]])
             }

@@ -33,27 +33,29 @@ final class XLSXFileEditor: RecordFileEditor {
     let keepsLayout = true
     private let original: [UInt8]
     private let archive: ZipArchive
-    /// Each entry's local header, data and data descriptor in `original`, by directory index.
-    private let spans: [Range<Int>]
+    /// Each entry's local header, data and data descriptor in `original`,
+    /// by directory index; found with the sheet's XML, on the first change.
+    private var spans: [Range<Int>] = []
     /// The edited sheet: its entry's index, name and part name.
     private let sheetEntry: Int
     private let sheetName: String
     private let limits: ReadLimits
     private let styles: CellStyles
-    /// The sheet part's XML, as edited so far.
-    private var xml: [UInt8]
+    /// The sheet part's XML, as edited so far; inflated on the first change
+    /// (`ferry list` makes an editor too, and changes nothing).
+    private var xml: [UInt8] = []
+    private var loaded = false
     /// The map of `xml`, made again after a splice when it is next needed.
     private var cachedMap: SheetMap?
     /// The header's fields, by column from `firstColumn`.
     private var header: [String]
     private var firstColumn: Int
     private var changed = false
+    private let format: String
     /// Sizes and offsets from this one on are zip64 (see `ZipWriter`); tests lower it.
     var zip64From: UInt64 = 0xFFFF_FFFF
 
-    /// - Throws: the reader's errors; `xlsx.corruptZip` for entries that
-    ///   overlap; `edit.formatNotEditable` when the sheet's rows do not
-    ///   match the records read.
+    /// - Throws: the reader's errors.
     init(_ bytes: [UInt8], records: [Record], context: ReadContext, format: String) throws(FerryError) {
         // The reader again, for the sheet it chooses, its header and the
         // package: reading to the first record reads the header.
@@ -71,12 +73,9 @@ final class XLSXFileEditor: RecordFileEditor {
         styles = reader.styles
         header = reader.header?.names ?? []
         firstColumn = reader.firstColumn
-        spans = try Self.spans(of: archive)
-        xml = try ZipEntryInput(archive, entry: archive.entries[sheetEntry], limits: limits).readAll(limit: limits.maxEntryBytes)
         original = bytes
         self.records = records
-        let map = try map()
-        guard map.recordRows.count == records.count else { throw .editFormatNotEditable(format) }
+        self.format = format
     }
 
     /// Where each entry's bytes are: from its local header to the next
@@ -275,9 +274,23 @@ final class XLSXFileEditor: RecordFileEditor {
         changed = true
     }
 
+    /// The map of the sheet as it is now; on the first call, the sheet's
+    /// XML inflated and the entries' places found.
+    /// - Throws: `xlsx.corruptZip` for entries that overlap;
+    ///   `edit.formatNotEditable` when the sheet's rows do not match the
+    ///   records read; zip and XML errors.
     private func map() throws(FerryError) -> SheetMap {
         if let cachedMap { return cachedMap }
-        let map = try SheetMap(xml, part: archive.entries[sheetEntry].name, file: archive.source.name, limits: limits)
+        let entry = archive.entries[sheetEntry]
+        if !loaded {
+            spans = try Self.spans(of: archive)
+            xml = try ZipEntryInput(archive, entry: entry, limits: limits).readAll(limit: limits.maxEntryBytes)
+        }
+        let map = try SheetMap(xml, part: entry.name, file: archive.source.name, limits: limits)
+        if !loaded {
+            guard map.recordRows.count == records.count else { throw .editFormatNotEditable(format) }
+            loaded = true
+        }
         cachedMap = map
         return map
     }

@@ -16,7 +16,7 @@ import FerryCore
 //     text     <c r="A2" t="inlineStr"><is><t>Lamp &amp; shade</t></is></c>
 //
 // Two writers use them: `XLSXWriter`, for a whole sheet, and
-// `SheetRowEditor`, for the cells `ferry edit` changes in a workbook it
+// `EditedRowCells`, for the cells `ferry edit` changes in a workbook it
 // keeps. They differ only in the cell's start (`appendReference`: the
 // editor keeps the cell's style) and in the style of a date.
 
@@ -39,8 +39,8 @@ extension XLSXWriter: CellWriting {
     /// A cell's longest text: Excel refuses longer ones.
     static let maxCellCharacters = 32_767
     /// The serial day of 1970-01-01, and the first past 9999-12-31.
-    static let serialOf1970 = 25_569.0
-    static let serialPast9999 = 2_958_466.0
+    fileprivate static let serialOf1970 = 25_569.0
+    fileprivate static let serialPast9999 = 2_958_466.0
 
     /// The name of field `field` of the current record.
     func fieldName(_ field: Int) -> String { rowFields?.names[field] ?? "" }

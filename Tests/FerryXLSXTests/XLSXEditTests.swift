@@ -229,6 +229,38 @@ import Testing
         #expect(try FerryReading(edited, sheet: "Products").rows[0][1] == .number(NumberText(unchecked: "1")))
     }
 
+    /// A date keeps its cell's date style, else takes the workbook's first
+    /// date style; a value that is no date loses a date style.
+    @Test func datesTakeADateStyle() throws {
+        let folder = try ScratchFolder()
+        let (path, original) = try Self.copy("openpyxl.xlsx", into: folder)
+        let bytes = try folder.read("openpyxl.xlsx")
+        let context = ReadContext()
+        context.mismatchedCells = .keepText
+        let reader = try XLSXReader(MemoryInput(bytes), context: context)
+        var records: [Record] = []
+        while let record = try reader.next() { records.append(record) }
+        let editor = try XLSXFileEditor(bytes, records: records, context: context, format: "xlsx")
+        // 2025-03-01, midnight UTC.
+        let day = Value.date(Date(timeIntervalSince1970: 1_740_787_200))
+        func with(_ record: Record, _ field: String, _ value: Value) -> Record {
+            Record(fields: record.fields, values: record.fields.names.map { $0 == field ? value : record[$0] ?? .null })
+        }
+        try editor.replace(at: 0, with: with(records[0], "added", day))
+        try editor.replace(at: 4, with: with(records[4], "added", day))
+        try editor.replace(at: 1, with: with(records[1], "added", .string("soon")))
+        _ = try folder.write("openpyxl.xlsx", try editor.encoded())
+
+        let report = try Self.judged(original, path, unchanged: "Books")
+        let after = try #require(report.after["Products"])
+        #expect(after.rows[1][2] == "datetime.datetime(2025, 3, 1, 0, 0)")
+        #expect(after.formats[1][2] == "yyyy-mm-dd")
+        // C7 had a time style: the date takes the first date style.
+        #expect(after.rows[6][2] == "datetime.datetime(2025, 3, 1, 0, 0)")
+        #expect(after.formats[6][2] == "yyyy-mm-dd")
+        #expect(after.rows[2][2] == "'soon'" && after.formats[2][2] == "General")
+    }
+
     // MARK: - Refusals
 
     @Test func recordPastTheEndIsTheErrorOtherFormatsGive() throws {

@@ -10,6 +10,9 @@ extension FerryError.Code {
     /// Adding or removing a row of a sheet with a table or an autofilter,
     /// whose range would no longer cover the records.
     public static let xlsxEditRangeWouldBreak = Self("xlsx.editRangeWouldBreak", .usage)
+    /// A record added or edited with no value in any field: its row would
+    /// hold no value, and reading skips such rows.
+    public static let xlsxEditEmptyRow = Self("xlsx.editEmptyRow", .usage)
 }
 
 extension FerryError {
@@ -25,5 +28,9 @@ extension FerryError {
     ///   - sheet: the sheet's name.
     public static func xlsxEditRangeWouldBreak(_ range: String, sheet: String, record: Int) -> FerryError {
         FerryError(.xlsxEditRangeWouldBreak, [.string(range), .string(sheet)], at: SourceLocation(record: record, sheet: sheet))
+    }
+
+    public static func xlsxEditEmptyRow(sheet: String, record: Int) -> FerryError {
+        FerryError(.xlsxEditEmptyRow, [.string(sheet)], at: SourceLocation(record: record, sheet: sheet))
     }
 }

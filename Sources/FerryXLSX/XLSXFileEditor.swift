@@ -25,7 +25,8 @@ import FerryCore
 // its row removed (`xlsx.editFormulaCell`: the calculation chain lists
 // it), and rows are not added to or removed
 // from a sheet with a table or an autofilter, whose range would no longer
-// cover the records (`xlsx.editRangeWouldBreak`).
+// cover the records (`xlsx.editRangeWouldBreak`). A record with no value
+// at all would be a row that reading skips (`xlsx.editEmptyRow`).
 
 /// Edits a workbook in place (see the design note).
 final class XLSXFileEditor: RecordFileEditor {
@@ -109,6 +110,7 @@ final class XLSXFileEditor: RecordFileEditor {
         for name in old.fields.names where record[name] == nil {
             if let place = header.firstIndex(of: name) { changes.append((firstColumn + place, .null)) }
         }
+        try requireValue(record, index: index)
         let map = try self.map()
         try splice(rewriting(map.rows[map.recordRows[index]], with: changes, record: index, in: map))
         records[index] = record
@@ -116,6 +118,7 @@ final class XLSXFileEditor: RecordFileEditor {
 
     func append(_ record: Record) throws(FerryError) {
         let index = records.count
+        try requireValue(record, index: index)
         let map = try self.map()
         if let ranges = map.rangesOverRows { throw .xlsxEditRangeWouldBreak(ranges, sheet: sheetName, record: index) }
         var splices: [Splice] = []
@@ -233,6 +236,14 @@ final class XLSXFileEditor: RecordFileEditor {
         return splices
     }
 
+    /// - Throws: `xlsx.editEmptyRow` when no field of `record` would
+    ///   give its cell a value: reading skips such a row.
+    private func requireValue(_ record: Record, index: Int) throws(FerryError) {
+        guard record.values.contains(where: { $0 != .null && $0 != .string("") }) else {
+            throw .xlsxEditEmptyRow(sheet: sheetName, record: index)
+        }
+    }
+
     /// A cell's bytes: empty for a null without a style to keep.
     private func written(
         _ value: Value, _ column: Int, _ row: Int, _ record: Int, _ style: [UInt8]?, _ cells: EditedRowCells
@@ -287,10 +298,8 @@ final class XLSXFileEditor: RecordFileEditor {
             xml = try ZipEntryInput(archive, entry: entry, limits: limits).readAll(limit: limits.maxEntryBytes)
         }
         let map = try SheetMap(xml, part: entry.name, file: archive.source.name, limits: limits)
-        if !loaded {
-            guard map.recordRows.count == records.count else { throw .editFormatNotEditable(format) }
-            loaded = true
-        }
+        guard map.recordRows.count == records.count else { throw .editFormatNotEditable(format) }
+        loaded = true
         cachedMap = map
         return map
     }

@@ -282,6 +282,22 @@ import Testing
         #expect(file.editor.keepsLayout)
     }
 
+    @Test func aRecordWithoutValuesIsRefused() throws {
+        let folder = try ScratchFolder()
+        let (path, _) = try Self.copy("openpyxl.xlsx", into: folder)
+        let bytes = try folder.read("openpyxl.xlsx")
+        let file = try EditedFile(path: path, kind: .generic)
+        let add = try #require(throws: FerryError.self) { try file.add(try Self.change("note=")) }
+        #expect(add.code == .xlsxEditEmptyRow && add.arguments == [.string("Products")] && add.location.record == 5)
+        var change = RecordChange()
+        change.removed = ["name", "price", "added", "in_stock", "note"]
+        let edit = try #require(throws: FerryError.self) { try file.edit("4", change: change) }
+        #expect(edit.code == .xlsxEditEmptyRow && edit.location.record == 3)
+        try file.save()
+        #expect(try folder.read("openpyxl.xlsx") == bytes)
+        #expect(file.records.count == 5)
+    }
+
     @Test func formulaCellsAreNotChanged() throws {
         let folder = try ScratchFolder()
         let (path, original) = try Self.copy("xlsxwriter.xlsx", into: folder)

@@ -261,6 +261,25 @@ import Testing
         #expect(after.rows[2][2] == "'soon'" && after.formats[2][2] == "General")
     }
 
+    @Test func theCommandLineEditsAWorkbook() throws {
+        let folder = try ScratchFolder()
+        let (_, original) = try Self.copy("openpyxl.xlsx", into: folder)
+        let edit = try Ferry.run(["edit", "openpyxl.xlsx", "1", "--set", "price=24.50"], in: folder.url)
+        #expect(edit.status == 0 && edit.err == "openpyxl.xlsx: record 1 was changed\n")
+        let add = try Ferry.run(["add", "openpyxl.xlsx", "--set", "name=Lamp", "--set", "price=3"], in: folder.url)
+        #expect(add.status == 0)
+        let report = try Self.judged(original, folder.path("openpyxl.xlsx"), unchanged: "Books")
+        #expect(report.after["Products"]?.rows[1][1] == "24.5" && report.after["Products"]?.rows[7][0] == "'Lamp'")
+
+        let formula = try Self.copy("xlsxwriter.xlsx", into: folder)
+        let bytes = try folder.read("xlsxwriter.xlsx")
+        let refused = try Ferry.run(["edit", "xlsxwriter.xlsx", "1", "--set", "total=3"], in: folder.url)
+        #expect(refused.status == 2)
+        #expect(refused.err.hasPrefix("xlsxwriter.xlsx[First]!E2: error: ") && refused.err.contains("[xlsx.editFormulaCell]"))
+        #expect(try folder.read("xlsxwriter.xlsx") == bytes && formula.copy == folder.path("xlsxwriter.xlsx"))
+        #expect(try folder.contents().sorted() == ["openpyxl.xlsx", "xlsxwriter.xlsx"])
+    }
+
     // MARK: - Refusals
 
     @Test func recordPastTheEndIsTheErrorOtherFormatsGive() throws {

@@ -301,7 +301,7 @@ import Testing
         #expect(file.editor.keepsLayout)
     }
 
-    @Test func aRecordWithoutValuesIsRefused() throws {
+    @Test func aRecordWithoutValuesOrANewColumnIsRefused() throws {
         let folder = try ScratchFolder()
         let (path, _) = try Self.copy("openpyxl.xlsx", into: folder)
         let bytes = try folder.read("openpyxl.xlsx")
@@ -312,6 +312,9 @@ import Testing
         change.removed = ["name", "price", "added", "in_stock", "note"]
         let edit = try #require(throws: FerryError.self) { try file.edit("4", change: change) }
         #expect(edit.code == .xlsxEditEmptyRow && edit.location.record == 3)
+        // A field the header has no column for, as in CSV.
+        let column = try #require(throws: FerryError.self) { try file.edit("1", change: try Self.change("sku=X")) }
+        #expect(column.code == .editNewColumn && column.location.field == "sku" && column.location.record == 0)
         try file.save()
         #expect(try folder.read("openpyxl.xlsx") == bytes)
         #expect(file.records.count == 5)

@@ -53,8 +53,12 @@ struct ConvertCommand {
         case .convertNumberRounded: .convertLossNumberRounded
         case .convertNullDropped: .convertLossNullDropped
         case .csvNullAsEmpty: .convertLossNullAsEmpty
-        case .csvNestedAsJSON: .convertLossNestedAsJSON
+        case .csvNestedAsJSON, .xlsxNestedAsJSON: .convertLossNestedAsJSON
         case .jsonDuplicateName: .convertLossDuplicateName
+        case .xlsxPhotoAsDataURI: .convertLossPhotoAsDataURI
+        case .xlsxDateAsText: .convertLossDateAsText
+        case .xlsxTextTruncated: .convertLossTextTruncated
+        case .xlsxCharacterDropped: .convertLossCharacterDropped
         default: nil
         }
     }

@@ -951,6 +951,14 @@ extension PluralKey {
     package static let convertLossNestedAsJSON = PluralKey("convert.loss.nestedAsJSON")
     /// %1$@ objects repeated the name '%2$@'.
     package static let convertLossDuplicateName = PluralKey("convert.loss.duplicateName")
+    /// %1$@ photos in field '%2$@' were written as data: URIs.
+    package static let convertLossPhotoAsDataURI = PluralKey("convert.loss.photoAsDataURI")
+    /// %1$@ dates in field '%2$@' were written as text.
+    package static let convertLossDateAsText = PluralKey("convert.loss.dateAsText")
+    /// %1$@ values in field '%2$@' were cut to fit a cell.
+    package static let convertLossTextTruncated = PluralKey("convert.loss.textTruncated")
+    /// %1$@ values in field '%2$@' lost characters XML cannot hold.
+    package static let convertLossCharacterDropped = PluralKey("convert.loss.characterDropped")
     /// %1$@, %2$@ bytes
     package static let listPhotoBytes = PluralKey("list.photoBytes")
     /// %1$@ identical duplicates merged
@@ -974,6 +982,10 @@ extension PluralKey {
         .convertLossNullAsEmpty,
         .convertLossNestedAsJSON,
         .convertLossDuplicateName,
+        .convertLossPhotoAsDataURI,
+        .convertLossDateAsText,
+        .convertLossTextTruncated,
+        .convertLossCharacterDropped,
         .listPhotoBytes,
         .mergeCountIdentical,
         .mergeCountResolved,

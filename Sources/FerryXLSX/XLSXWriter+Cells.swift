@@ -131,8 +131,9 @@ extension CellWriting {
         return appendValueCell(column, to: &out) { JSONText.appendDouble(number, to: &$0) }
     }
 
-    /// Appends a number kept as text, as it was written (`299.00` stays so),
-    /// unless it has an exponent or more than 15 digits: then it is the
+    /// Appends a number kept as text, as it was written (`299.00` stays so;
+    /// but see `appendExcelNumber`), unless it has an exponent or more than
+    /// 15 digits: then it is the
     /// integer or double a cell stores (`LossTally.storable`, which notes a
     /// rounding), so that `1e400` is no infinite cell.
     func appendNumber(
@@ -156,7 +157,27 @@ extension CellWriting {
             default: return appendText(text, column: column, field: field, to: &out)
             }
         }
-        return appendValueCell(column, to: &out) { $0.append(text) }
+        return appendValueCell(column, to: &out) { XLSXWriter.appendExcelNumber(text, to: &$0) }
+    }
+
+    /// Appends a plain number's text (digits, a sign, a point) as Excel
+    /// writes numbers, in JSON's grammar: no `+`, no leading zeros, a digit
+    /// on each side of the point (`+3` is `3`, `00012` `12`, `.5` `0.5`, `1.`
+    /// `1`); the value is the same, and text already so (`299.00`) is copied
+    /// whole. The schema takes any `xsd:double`, but Excel 2013 called a
+    /// workbook corrupt for `<v>+41…</v>` (xlsx.js issue 30).
+    static func appendExcelNumber(_ text: UnsafeBufferPointer<UInt8>, to out: inout WriteBuffer) {
+        var start = 0
+        if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            if sign == UInt8(ascii: "-") { out.append(sign) }
+            start = 1
+        }
+        var end = text.count
+        if end > start, text[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        // Leading zeros go, but for one before the point or the end.
+        while start + 1 < end, text[start] == UInt8(ascii: "0"), text[start + 1] != UInt8(ascii: ".") { start += 1 }
+        if start == end || text[start] == UInt8(ascii: ".") { out.append(UInt8(ascii: "0")) }
+        out.append(UnsafeBufferPointer(rebasing: text[start..<end]))
     }
 
     /// Appends a timestamp as its serial day in the 1900 system, with the

@@ -135,6 +135,33 @@ import FerryKit
         #expect(pages.last == 2_000)
     }
 
+    /// A record's cells are borrowed from the tape the reading thread
+    /// filled, only while its `init(from:)` runs: a type that keeps its
+    /// decoder finds no field through it later, never another record's
+    /// bytes from a tape used again.
+    @Test func aDecoderKeptPastItsRecordReadsNothing() throws {
+        final class Keeper: Decodable {
+            let title: String
+            let decoder: any Decoder
+            init(from decoder: any Decoder) throws {
+                self.decoder = decoder
+                title = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .title)
+            }
+            enum Keys: String, CodingKey { case title }
+        }
+        let lines = (1...5_000).map { #"{"title": "Book \#($0) \#(String(repeating: "x", count: 60))"}"# }
+        let folder = try ScratchFolder()
+        let path = try folder.write("books.jsonl", lines.joined(separator: "\n") + "\n")
+        var decoder = FerryDecoder()
+        decoder.validates = false
+        let kept = try decoder.decode([Keeper].self, from: URL(fileURLWithPath: path))
+        #expect(kept.count == 5_000)
+        #expect(kept[0].title.hasPrefix("Book 1 "))
+        let later = try? kept[0].decoder.container(keyedBy: Keeper.Keys.self).decode(String.self, forKey: .title)
+        #expect(later == nil)
+        #expect(try kept[0].decoder.container(keyedBy: Keeper.Keys.self).allKeys.isEmpty)
+    }
+
     /// A decode error hands reading over to a reader on the caller's
     /// thread, which reads on from the record; a warning the reading thread
     /// had already given past that record (here CSV's, at the end, for a

@@ -43,6 +43,38 @@ import Testing
         #expect(report.calamineCount == report.rows.count)
     }
 
+    /// The summary after a conversion counts the workbook's losses by field,
+    /// as it counts CSV's: photos as `data:` URIs, nested values as JSON,
+    /// dates as text, text cut to a cell, characters XML cannot hold.
+    @Test func theSummaryCountsTheWorkbooksLosses() throws {
+        let folder = try ScratchFolder()
+        let long = String(repeating: "x", count: 33_000)
+        let record = { (date: String) in
+            "<dict><key>label</key><string>a</string><key>photo</key><data>iVBORw0KGgo=</data>"
+                + "<key>added</key><date>\(date)</date><key>tags</key><array><integer>1</integer></array>"
+                + "<key>note</key><string>\(long)</string></dict>"
+        }
+        let plist = try folder.write(
+            "in.plist",
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array>"#
+                + record("1850-01-01T00:00:00Z") + record("2024-01-15T00:00:00Z") + "</array></plist>")
+        let result = try Ferry.run(["convert", plist, folder.path("out.xlsx")])
+        #expect(result.status == 0, "\(result.err)")
+        let summary = result.err.split(separator: "\n").filter { !$0.hasSuffix("]") }.map(String.init)
+        #expect(
+            summary == [
+                "2 photos in field 'photo' were written as data: URIs.",
+                "1 date in field 'added' was written as text.",
+                "2 arrays or objects in field 'tags' were written as JSON text.",
+                "2 values in field 'note' were cut to fit a cell.",
+            ], "\(result.err)")
+
+        let lines = try folder.write("in.jsonl", "{\"label\":\"a\\u0001b\"}\n")
+        let dropped = try Ferry.run(["convert", lines, folder.path("dropped.xlsx")])
+        #expect(dropped.status == 0, "\(dropped.err)")
+        #expect(dropped.err.split(separator: "\n").last == "1 value in field 'label' lost characters XML cannot hold.")
+    }
+
     @Test func aFailedConversionLeavesNoWorkbook() throws {
         let folder = try ScratchFolder(withTemporaryFolder: true)
         let input = try folder.write("in.json", #"[{"name":"a","price":1},{"name":"b""#)

@@ -141,4 +141,31 @@ import Testing
         #expect(context.losses.losses.map(\.warning.code) == [.convertNumberRounded])
         #expect(context.losses.losses.first?.count == 2)
     }
+
+    /// A number's text goes into its cell as Excel writes numbers: Excel
+    /// 2013 called a workbook corrupt for `<v>+41…</v>` (xlsx.js issue 30),
+    /// so a `+`, leading zeros, a bare point are written away; the value is
+    /// the same, and text already in that form (`299.00`) stays as it is.
+    @Test(arguments: [
+        ("+3", "3"), ("00012", "12"), (".5", "0.5"), ("-.5", "-0.5"), ("1.", "1"), ("+001.50", "1.50"), ("000", "0"),
+        ("-0", "-0"), ("299.00", "299.00"), ("0.25", "0.25"), ("-12", "-12"),
+    ])
+    func numberTextIsWrittenAsExcelWritesNumbers(_ written: String, _ stored: String) throws {
+        let output = MemoryOutput()
+        let context = WriteContext()
+        let writer = try XLSXCodec().makeWriter(output, context: context)
+        try writer.write(Record([("n", .number(NumberText(unchecked: written)))], origin: RecordOrigin(index: 1)))
+        try writer.finish()
+        let reading = try FerryReading(bytes: output.bytes)
+        // The reader keeps a cell's number text; plain ones come as integers and doubles.
+        let text: String? =
+            switch reading.rows.first?.first {
+            case .number(let number)?: number.text
+            case .integer(let integer)?: String(integer)
+            case .double(let double)?: String(double)
+            default: nil
+            }
+        #expect(text == stored)
+        #expect(context.losses.losses.isEmpty)
+    }
 }

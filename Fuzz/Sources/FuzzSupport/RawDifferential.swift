@@ -22,7 +22,8 @@ public func expectRawMatchesRecords(
         let accelerated =
             mode == .laidOut
             ? pair.flatMap {
-                CodecRegistry.standard.accelerate(reader, from: $0.input, to: $0.output, destination: output)
+                CodecRegistry.standard.accelerate(
+                    reader, from: $0.input, to: $0.output, destination: output, jobs: 1)
             } : nil
         if mode == .laidOut && accelerated == nil { return nil }
         defer { accelerated?.close() }

@@ -4,22 +4,23 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The fields a keyed container reads: a record's, or a nested object's.
+/// The fields a keyed container reads: its decoder's record, or a nested
+/// object's.
 enum DecodedFields {
-    case record(Record)
+    case record
     case object(OrderedObject)
+}
 
-    func value(_ name: String) -> Value? {
-        switch self {
-        case .record(let record): record.fields.index(of: name).map { record.values[$0] }
-        case .object(let object): object[name]
-        }
-    }
-
-    var names: [String] {
-        switch self {
-        case .record(let record): record.fields.names
-        case .object(let object): object.keys
+extension RecordKeyedContainer {
+    /// The value of field `name`, found by name alone.
+    fileprivate func value(_ name: String) -> Value? {
+        switch fields {
+        case .record:
+            guard let record = decoder.record, let index = record.fields.index(of: name),
+                index < record.values.count
+            else { return nil }
+            return record.value(at: index)
+        case .object(let object): return object[name]
         }
     }
 }
@@ -37,16 +38,24 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    var allKeys: [Key] { fields.names.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        let names: [String]
+        switch fields {
+        case .record: names = decoder.record.map { Array($0.fields.names.prefix($0.values.count)) } ?? []
+        case .object(let object): names = object.keys
+        }
+        return names.compactMap { Key(stringValue: $0) }
+    }
 
     /// The value of `key`, nil when it is missing.
     private func present(_ key: Key) -> Value? {
         let found: Value?
-        if case .record(let record) = fields {
+        if case .record = fields {
+            guard let record = decoder.record else { return nil }
             found = decoder.rules.guesses.value(key.stringValue, in: record, lookup: decoder.lookups)
             decoder.lookups += 1
         } else {
-            found = fields.value(key.stringValue)
+            found = value(key.stringValue)
         }
         guard let value = found else { return nil }
         if case .null = value, decoder.isRecord { return nil }
@@ -147,11 +156,11 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        RecordDecoder(.value(fields.value("super") ?? .null), rules: decoder.rules, parent: decoder, key: IndexKey(0))
+        RecordDecoder(.value(value("super") ?? .null), rules: decoder.rules, parent: decoder, key: IndexKey(0))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        RecordDecoder(.value(fields.value(key.stringValue) ?? .null), rules: decoder.rules, parent: decoder, key: key)
+        RecordDecoder(.value(value(key.stringValue) ?? .null), rules: decoder.rules, parent: decoder, key: key)
     }
 }
 

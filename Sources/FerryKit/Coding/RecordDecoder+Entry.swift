@@ -4,9 +4,12 @@ extension RecordDecoder {
     ///   `decode.invalidValue`, with the field path and the top-level field
     ///   in the location; `decode.failed` for a `DecodingError` the type's
     ///   own code throws.
-    static func decode<T: Decodable>(_ type: T.Type, from record: Record, rules: DecodingRules) throws(FerryError) -> T {
+    /// `record` is borrowed for the call only (see `RecordDecoder.record`).
+    static func decode<T: Decodable>(_ type: T.Type, from record: RawRecord, rules: DecodingRules) throws(FerryError) -> T {
+        let decoder = RecordDecoder(.record(record), rules: rules)
+        defer { decoder.expire() }
         do {
-            return try T(from: RecordDecoder(.record(record), rules: rules))
+            return try T(from: decoder)
         } catch let error as FerryError {
             throw error
         } catch let error as DecodingError {
@@ -14,6 +17,11 @@ extension RecordDecoder {
         } catch {
             throw .decodeFailed("", reason: "\(error)", at: .unknown)
         }
+    }
+
+    /// `record` as a `T`, through a raw record whose cells point at its values.
+    static func decode<T: Decodable>(_ type: T.Type, from record: Record, rules: DecodingRules) throws(FerryError) -> T {
+        try RawRecord.with(record) { (record) throws(FerryError) in try decode(type, from: record, rules: rules) }
     }
 
     /// A `DecodingError` a type's own code threw, as a located `FerryError`.

@@ -31,11 +31,13 @@ import Foundation
 final class RecordDecoder: Decoder {
     /// What the decoder reads: a record at the top, a value below it.
     enum Content {
-        case record(Record)
+        /// Borrowed for the decoding only (`decode(_:from:rules:)`): its
+        /// cells point into the reader's window or a tape.
+        case record(RawRecord)
         case value(Value)
     }
 
-    let content: Content
+    private(set) var content: Content
     let rules: DecodingRules
     private let parent: RecordDecoder?
     private let key: (any CodingKey)?
@@ -68,10 +70,24 @@ final class RecordDecoder: Decoder {
         return false
     }
 
+    /// The record this decoder reads, while the decoding lasts: a type
+    /// that keeps its decoder, or a container, past its `init(from:)`
+    /// finds no fields then, never memory that has moved on.
+    var record: RawRecord? {
+        if case .record(let record) = content { return record }
+        return nil
+    }
+
+    /// Ends the borrowing of the record (see `record`): from then on the
+    /// decoder reads an empty object.
+    func expire() {
+        if isRecord { content = .value(.object(OrderedObject())) }
+    }
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch content {
-        case .record(let record):
-            return KeyedDecodingContainer(RecordKeyedContainer<Key>(decoder: self, fields: .record(record)))
+        case .record:
+            return KeyedDecodingContainer(RecordKeyedContainer<Key>(decoder: self, fields: .record))
         case .value(.object(let object)):
             return KeyedDecodingContainer(RecordKeyedContainer<Key>(decoder: self, fields: .object(object)))
         case .value(let value):
@@ -176,7 +192,8 @@ extension RecordDecoder: SingleValueDecodingContainer {
     private var single: Value {
         switch content {
         case .value(let value): value
-        case .record(let record): .object(OrderedObject(record.pairs))
+        case .record(let record):
+            .object(OrderedObject(record.values.indices.map { (record.fields.names[$0], record.value(at: $0)) }))
         }
     }
 
@@ -206,30 +223,5 @@ extension RecordDecoder: SingleValueDecodingContainer {
             return scalar
         }
         return try T(from: self)
-    }
-}
-
-/// The position of each field a type asks for, in the order it asks, as
-/// found in the last record: records of one file have their fields in one
-/// order, so the n-th lookup is checked at its guess with one comparison
-/// of names before the field list's table is asked.
-final class FieldGuesses {
-    private var positions: [Int] = []
-
-    /// The value of field `name` of `record`, as the `lookup`-th lookup.
-    func value(_ name: String, in record: Record, lookup: Int) -> Value? {
-        if lookup < positions.count {
-            let guess = positions[lookup]
-            if guess >= 0, guess < record.values.count, record.fields.names[guess] == name {
-                return record.values[guess]
-            }
-        }
-        let found = record.fields.index(of: name)
-        if lookup < positions.count {
-            positions[lookup] = found ?? -1
-        } else if lookup == positions.count, lookup < 1_024 {
-            positions.append(found ?? -1)
-        }
-        return found.map { record.values[$0] }
     }
 }

@@ -280,6 +280,30 @@ import Testing
         #expect(try folder.contents().sorted() == ["openpyxl.xlsx", "xlsxwriter.xlsx"])
     }
 
+    /// The edited sheets are valid SpreadsheetML: `Scripts/validate-xlsx-schema.py`
+    /// (ECMA-376 schemas, through xmllint) finds no problem in any part it
+    /// has a schema for (it has none for docProps and themes).
+    @Test func editedSheetsAreValidAgainstTheSchema() throws {
+        let folder = try ScratchFolder()
+        let (products, _) = try Self.copy("openpyxl.xlsx", into: folder)
+        var file = try EditedFile(path: products)
+        var change = try Self.change("price=24.50", "note= new & <note>")
+        change.removed = ["in_stock"]
+        try file.edit("1", change: change)
+        try file.remove("2")
+        try file.add(try Self.change("name=Lamp", "price=3", "in_stock=true"))
+        try file.save()
+        let (formulas, _) = try Self.copy("xlsxwriter.xlsx", into: folder)
+        file = try EditedFile(path: formulas)
+        try file.edit("2", change: try Self.change("price=1", "label=x"))
+        try file.add(try Self.change("name=Lamp"))
+        try file.save()
+        let report = try XLSXSchemaTests.validate([products, formulas])
+        #expect(report.parts.contains("openpyxl.xlsx:xl/worksheets/sheet1.xml"))
+        #expect(report.parts.contains("xlsxwriter.xlsx:xl/worksheets/sheet1.xml"))
+        #expect(report.errors.filter { !$0.hasSuffix("no schema for this part") } == [])
+    }
+
     // MARK: - Refusals
 
     @Test func recordPastTheEndIsTheErrorOtherFormatsGive() throws {

@@ -2,9 +2,10 @@
 /// and `remove`: the caller reads the file whole, asks its codec for an
 /// editor, changes records, and saves `encoded()` in the file's place.
 ///
-/// An editor that splices (JSON, JSON Lines, CSV) changes only the bytes of
-/// what was edited and keeps every other byte of the file; one that cannot
-/// (a binary plist) encodes all the records again with the same codec.
+/// An editor that splices (JSON, JSON Lines, CSV, a workbook's sheet)
+/// changes only the bytes of what was edited and keeps every other byte of
+/// the file; one that cannot (a binary plist) encodes all the records again
+/// with the same codec.
 ///
 ///     let editor = try codec.makeEditor(bytes, records: records, context: context)
 ///     try editor.replace(at: 2, with: edited)

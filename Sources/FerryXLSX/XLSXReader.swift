@@ -17,16 +17,18 @@ package final class XLSXReader: RecordReader {
     let styles: CellStyles
     private let scanner: XMLPullScanner
     private let typing: XLSXCellTyping
-    /// The package and its limits, for `structure()`'s look at the other sheets.
-    private let archive: ZipArchive
+    /// The package and its limits, for `structure()`'s look at the other
+    /// sheets, and for the editor (`XLSXFileEditor`).
+    let archive: ZipArchive
     private let limits: ReadLimits
     /// Which cell styles the rows read use, by style index, for `inspect`.
     private var stylesUsed: [Bool] = []
     private var hiddenRows = 0
 
-    private var header: FieldList?
+    /// The header's fields, once read.
+    private(set) var header: FieldList?
     /// The header's first column (0-based), and its rules.
-    private var firstColumn = 0
+    private(set) var firstColumn = 0
     private var rules: [ColumnRule] = []
     /// The row being read; unchecked, as the scanner's state is.
     @exclusivity(unchecked) private var row = XLSXRow()
@@ -124,10 +126,7 @@ package final class XLSXReader: RecordReader {
         row.removeAll()
         var inRow = false
         var inCell = false
-        var inValue = false
-        var inInline = false
-        var inText = false
-        var phonetic = 0
+        var text = CellTextState()
         while true {
             switch try scanner.next() {
             case .endOfDocument:
@@ -135,15 +134,7 @@ package final class XLSXReader: RecordReader {
                 return false
             case .start:
                 if inCell {
-                    if scanner.nameIs("v") {
-                        inValue = true
-                    } else if scanner.nameIs("is") {
-                        inInline = true
-                    } else if inInline && scanner.nameIs("t") {
-                        inText = true
-                    } else if scanner.nameIs("rPh") {
-                        phonetic += 1
-                    }
+                    text.start(scanner)
                 } else if inRow {
                     if scanner.nameIs("c") {
                         inCell = true
@@ -158,14 +149,8 @@ package final class XLSXReader: RecordReader {
                     if scanner.nameIs("c") {
                         inCell = false
                         row.endCell()
-                    } else if scanner.nameIs("v") {
-                        inValue = false
-                    } else if scanner.nameIs("is") {
-                        inInline = false
-                    } else if scanner.nameIs("t") {
-                        inText = false
-                    } else if scanner.nameIs("rPh") {
-                        phonetic -= 1
+                    } else {
+                        text.end(scanner)
                     }
                 } else if inRow && scanner.nameIs("row") {
                     return true
@@ -176,7 +161,7 @@ package final class XLSXReader: RecordReader {
                     return false
                 }
             case .text:
-                guard inValue || (inText && phonetic == 0) else { continue }
+                guard text.holdsValue else { continue }
                 try scanner.appendText(scanner.textRange, cdata: scanner.isCDATA, to: &row.text)
                 row.cellHasValue()
             }

@@ -39,6 +39,48 @@ enum CellType: UInt8 {
     }
 }
 
+/// Which element of a cell the scanner is in, so that only a value's text
+/// counts: a `<v>`, or a `<t>` of an inline string outside its phonetic
+/// runs (`<rPh>`). The reader and the editor's map (`SheetMap`) share it,
+/// so that both see the same rows as holding values.
+struct CellTextState {
+    private var inValue = false
+    private var inInline = false
+    private var inText = false
+    private var phonetic = 0
+
+    /// Whether text here is the cell's value.
+    var holdsValue: Bool { inValue || (inText && phonetic == 0) }
+
+    /// A start tag inside a `<c>`.
+    @inline(__always)
+    mutating func start(_ scanner: XMLPullScanner) {
+        if scanner.nameIs("v") {
+            inValue = true
+        } else if scanner.nameIs("is") {
+            inInline = true
+        } else if inInline && scanner.nameIs("t") {
+            inText = true
+        } else if scanner.nameIs("rPh") {
+            phonetic += 1
+        }
+    }
+
+    /// An end tag inside a `<c>`, other than its own.
+    @inline(__always)
+    mutating func end(_ scanner: XMLPullScanner) {
+        if scanner.nameIs("v") {
+            inValue = false
+        } else if scanner.nameIs("is") {
+            inInline = false
+        } else if scanner.nameIs("t") {
+            inText = false
+        } else if scanner.nameIs("rPh") {
+            phonetic -= 1
+        }
+    }
+}
+
 /// The cells of one `<row>` as read: per cell its column, type, number
 /// format and the text of its value, all in reused storage.
 struct XLSXRow {
@@ -138,4 +180,27 @@ struct CellReference {
         }
         return String(decoding: letters.reversed(), as: UTF8.self) + String(row)
     }
+}
+
+/// A range of cells, `A1:C7` (or one cell, `B2`), as a `ref` attribute gives it.
+struct CellRange {
+    var first: CellReference
+    var last: CellReference
+
+    /// - Returns: nil when `bytes` is not one or two references.
+    init?(_ bytes: ArraySlice<UInt8>) {
+        let corners = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard corners.count <= 2, let from = corners.first, let to = corners.last,
+            let first = Array(from).withUnsafeBufferPointer(CellReference.init),
+            let last = Array(to).withUnsafeBufferPointer(CellReference.init)
+        else { return nil }
+        self.first = first
+        self.last = last
+    }
+
+    func holds(column: Int, row: Int) -> Bool {
+        column >= first.column && column <= last.column && holds(row: row)
+    }
+
+    func holds(row: Int) -> Bool { row >= first.row && row <= last.row }
 }

@@ -14,17 +14,55 @@ import FerryCore
 //     bool     <c r="C2" t="b"><v>1</v></c>
 //     date     <c r="D2" s="2"><v>45658.0</v></c>     serial day, 1900 system
 //     text     <c r="A2" t="inlineStr"><is><t>Lamp &amp; shade</t></is></c>
+//
+// Two writers use them: `XLSXWriter`, for a whole sheet, and
+// `EditedRowCells`, for the cells `ferry edit` changes in a workbook it
+// keeps. They differ only in the cell's start (`appendReference`: the
+// editor keeps the cell's style) and in the style of a date.
 
-extension XLSXWriter {
+/// What writes cells: the start of each cell and the style of a date.
+protocol CellWriting: AnyObject {
+    var losses: LossTally { get }
+    /// The record the current row holds, for the losses noted.
+    var rowRecord: Int { get }
+    /// The name of field `field` of the current record.
+    func fieldName(_ field: Int) -> String
+    /// Appends `<c r="B7"` and any attribute kept before the cell's type.
+    func appendReference(_ column: Int, to out: inout WriteBuffer)
+    /// Appends the start of a date cell, `<c r="B7" s="2"`, its style a
+    /// date format (`midnight`) or a date-time one; false, appending
+    /// nothing, when there is no such style to give it.
+    func appendDateReference(_ column: Int, midnight: Bool, to out: inout WriteBuffer) -> Bool
+}
+
+extension XLSXWriter: CellWriting {
     /// A cell's longest text: Excel refuses longer ones.
     static let maxCellCharacters = 32_767
     /// The serial day of 1970-01-01, and the first past 9999-12-31.
-    private static let serialOf1970 = 25_569.0
-    private static let serialPast9999 = 2_958_466.0
+    fileprivate static let serialOf1970 = 25_569.0
+    fileprivate static let serialPast9999 = 2_958_466.0
 
     /// The name of field `field` of the current record.
     func fieldName(_ field: Int) -> String { rowFields?.names[field] ?? "" }
 
+    /// Appends `<c r="B7"`: the cell's start, before its type and style.
+    @inline(__always)
+    func appendReference(_ column: Int, to out: inout WriteBuffer) {
+        out.append("<c r=\"")
+        letters[column].withUnsafeBufferPointer { out.append($0) }
+        rowDigits.withUnsafeBufferPointer { out.append($0) }
+        out.append("\"")
+    }
+
+    /// The date styles of the workbook written: `XLSXParts.Style.date` and `.dateTime`.
+    func appendDateReference(_ column: Int, midnight: Bool, to out: inout WriteBuffer) -> Bool {
+        appendReference(column, to: &out)
+        out.append(midnight ? " s=\"2\"" : " s=\"3\"")
+        return true
+    }
+}
+
+extension CellWriting {
     /// Notes a loss in field `field` of the current record, its name the
     /// warning's first argument, followed by `more`.
     func noteLoss(_ code: FerryError.Code, field: Int, _ more: MessageArgument...) {
@@ -58,15 +96,6 @@ extension XLSXWriter {
         }
     }
 
-    /// Appends `<c r="B7"`: the cell's start, before its type and style.
-    @inline(__always)
-    func appendReference(_ column: Int, to out: inout WriteBuffer) {
-        out.append("<c r=\"")
-        letters[column].withUnsafeBufferPointer { out.append($0) }
-        rowDigits.withUnsafeBufferPointer { out.append($0) }
-        out.append("\"")
-    }
-
     func appendBool(_ flag: Bool, column: Int, to out: inout WriteBuffer) -> Int {
         appendReference(column, to: &out)
         out.append(flag ? " t=\"b\"><v>1</v></c>" : " t=\"b\"><v>0</v></c>")
@@ -74,15 +103,17 @@ extension XLSXWriter {
     }
 
     /// Appends a number cell, `<c r="B2"><v>…</v></c>` with the value that
-    /// `body` writes, in `style` (the text between the reference and `<v>`);
-    /// returns the value's length.
+    /// `body` writes; returns the value's length.
     @inline(__always)
-    private func appendValueCell(
-        _ column: Int, style: StaticString = ">", to out: inout WriteBuffer, _ body: (inout WriteBuffer) -> Void
-    ) -> Int {
+    private func appendValueCell(_ column: Int, to out: inout WriteBuffer, _ body: (inout WriteBuffer) -> Void) -> Int {
         appendReference(column, to: &out)
-        out.append(style)
-        out.append("<v>")
+        return appendValue(to: &out, body)
+    }
+
+    /// Appends `><v>…</v></c>`, the end of a cell whose start is written.
+    @inline(__always)
+    private func appendValue(to out: inout WriteBuffer, _ body: (inout WriteBuffer) -> Void) -> Int {
+        out.append("><v>")
         let start = out.count
         body(&out)
         let width = out.count - start
@@ -158,16 +189,15 @@ extension XLSXWriter {
         let seconds = date.timeIntervalSince1970
         var serial = seconds / 86_400 + XLSXWriter.serialOf1970
         if serial < 61 { serial -= 1 }
-        guard serial >= 1, serial < XLSXWriter.serialPast9999 else {
+        let midnight = seconds.truncatingRemainder(dividingBy: 86_400) == 0
+        guard serial >= 1, serial < XLSXWriter.serialPast9999,
+            appendDateReference(column, midnight: midnight, to: &out)
+        else {
             noteLoss(.xlsxDateAsText, field: field)
             var text = Timestamp.iso8601(date)
             return text.withUTF8 { appendText($0, column: column, field: field, to: &out) }
         }
-        let midnight = seconds.truncatingRemainder(dividingBy: 86_400) == 0
-        // XLSXParts.Style.date and .dateTime.
-        _ = appendValueCell(column, style: midnight ? " s=\"2\">" : " s=\"3\">", to: &out) {
-            JSONText.appendDouble(serial, to: &$0)
-        }
+        _ = appendValue(to: &out) { JSONText.appendDouble(serial, to: &$0) }
         return midnight ? 10 : 19
     }
 
@@ -201,8 +231,10 @@ extension XLSXWriter {
         out.append("</t></is></c>")
         return result
     }
+}
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+extension XLSXWriter {
+    fileprivate static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 

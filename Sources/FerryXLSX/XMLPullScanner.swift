@@ -458,6 +458,15 @@ final class XMLPullScanner {
     /// line and column (which cost a scan of the window).
     var tokenOffset: Int { discardedBytes + tokenStart }
 
+    /// The byte offset in the part just past the current token (for the
+    /// end that follows `<x/>`, past the `/>`).
+    var tokenEndOffset: Int { discardedBytes + position }
+
+    /// A range of the window (an attribute's value) as offsets in the part.
+    func offsets(of range: Range<Int>) -> Range<Int> {
+        (discardedBytes + range.lowerBound)..<(discardedBytes + range.upperBound)
+    }
+
     /// The location of the current token.
     var tokenLocation: SourceLocation { location(at: tokenStart) }
 

@@ -107,6 +107,12 @@ struct ZipArchive {
     /// The parts in directory order.
     let entries: [ZipEntry]
     private let byName: [String: Int]
+    /// Where the central directory starts, and its bytes: each entry's
+    /// record is `directory[centralRecords[i]]`, kept for a zip copied
+    /// entry by entry (`ZipWriter.addCopy`).
+    let directoryOffset: Int
+    let directory: [UInt8]
+    let centralRecords: [Range<Int>]
 
     static let eocdSignature = 0x0605_4B50
     static let zip64LocatorSignature = 0x0706_4B50
@@ -161,13 +167,20 @@ struct ZipArchive {
         entries.reserveCapacity(count)
         var fields = ZipFields(directory)
         var byName: [String: Int] = [:]
+        var records: [Range<Int>] = []
+        records.reserveCapacity(count)
         for _ in 0..<count {
+            let start = fields.position
             let entry = try Self.centralEntry(&fields, base: directoryOffset, source: source)
             byName[entry.name] = entries.count
             entries.append(entry)
+            records.append(start..<fields.position)
         }
         self.entries = entries
         self.byName = byName
+        self.directoryOffset = directoryOffset
+        self.directory = directory
+        centralRecords = records
     }
 
     /// The part named `name` (without a leading `/`), if the zip has it.

@@ -44,6 +44,8 @@ final class ZipWriter {
         var compressedSize: UInt64
         var size: UInt64
         var offset: UInt64
+        /// The central record of an entry copied from another zip.
+        var copiedRecord: [UInt8]? = nil
     }
 
     /// The DOS time and date of every entry: midnight, 1980-01-01.
@@ -170,6 +172,10 @@ final class ZipWriter {
     }
 
     private func appendCentralHeader(_ entry: Entry, to out: inout [UInt8]) throws(FerryError) {
+        if let record = entry.copiedRecord {
+            out += ZipWriter.relocated(record, to: entry.offset, zip64From: zip64From)
+            return
+        }
         var extra: [UInt8] = []
         if entry.size >= zip64From { extra.appendLittleEndian(entry.size) }
         if entry.compressedSize >= zip64From { extra.appendLittleEndian(entry.compressedSize) }
@@ -193,6 +199,64 @@ final class ZipWriter {
             out.appendLittleEndian(UInt16(extra.count))
             out.append(contentsOf: extra)
         }
+    }
+}
+
+// MARK: - Copies
+
+extension ZipWriter {
+    /// Adds an entry of another zip as it is: `local` holds its local
+    /// header, its data and any data descriptor after it, byte for byte;
+    /// `record` is its central directory record, `entry` what that says.
+    /// Only the local header's offset in the central record changes.
+    /// - Throws: `io.writeFailed`.
+    func addCopy(_ entry: ZipEntry, local: ArraySlice<UInt8>, record: ArraySlice<UInt8>) throws(FerryError) {
+        let copy = Entry(
+            name: Array(entry.name.utf8), crc: entry.crc, compressedSize: UInt64(entry.compressedSize),
+            size: UInt64(entry.size), offset: offset, copiedRecord: Array(record))
+        try local.withUnsafeBytes { buffer in Result { () throws(FerryError) in try write(buffer) } }.get()
+        entries.append(copy)
+    }
+
+    /// A copied central record with its local header at `offset`: in its
+    /// 32-bit field, or in its zip64 extra field (rebuilt: the sizes that
+    /// were wide, then the offset) when it is wide or was there already.
+    fileprivate static func relocated(_ original: [UInt8], to offset: UInt64, zip64From: UInt64) -> [UInt8] {
+        var record = original
+        let fields = ZipFields(original)
+        guard fields.u32(42) == 0xFFFF_FFFF || offset >= zip64From else {
+            record.replaceSubrange(42..<46, with: withUnsafeBytes(of: UInt32(offset).littleEndian, Array.init))
+            return record
+        }
+        let nameEnd = 46 + fields.u16(28)
+        let extraEnd = nameEnd + fields.u16(30)
+        var extras: [UInt8] = []
+        var wideValues: [UInt64] = []
+        var at = nameEnd
+        while at + 4 <= extraEnd {
+            let id = fields.u16(at)
+            let end = min(at + 4 + fields.u16(at + 2), extraEnd)
+            if id == 0x0001 {
+                // The sizes that overflowed, in that order; the offset is written anew.
+                var value = at + 4
+                for field in [24, 20] where fields.u32(field) == 0xFFFF_FFFF && value + 8 <= end {
+                    wideValues.append(fields.u64(value))
+                    value += 8
+                }
+            } else {
+                extras += original[at..<end]
+            }
+            at = end
+        }
+        wideValues.append(offset)
+        extras.appendLittleEndian(UInt16(1))
+        extras.appendLittleEndian(UInt16(8 * wideValues.count))
+        for value in wideValues { extras.appendLittleEndian(value) }
+        record.replaceSubrange(nameEnd..<extraEnd, with: extras)
+        record.replaceSubrange(42..<46, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        record.replaceSubrange(30..<32, with: withUnsafeBytes(of: UInt16(extras.count).littleEndian, Array.init))
+        if fields.u16(6) < 45 { record.replaceSubrange(6..<8, with: [45, 0]) }
+        return record
     }
 }
 

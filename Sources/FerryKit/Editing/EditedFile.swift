@@ -13,6 +13,7 @@ import Darwin
 /// | file | saved |
 /// |---|---|
 /// | JSON, JSON Lines, CSV, TSV (UTF-8) | spliced: only the edited bytes change |
+/// | Excel workbooks | the sheet's cells spliced; the other zip entries copied byte for byte |
 /// | binary and XML plists, bundles | all records written again by the same codec |
 /// | keyed archives | edited in their `$objects` (`KeyedArchiveEditor`): classes and form kept |
 /// | `.gz` of any of these | the inner bytes as above, compressed again |

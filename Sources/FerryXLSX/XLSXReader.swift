@@ -46,7 +46,11 @@ package final class XLSXReader: RecordReader {
     private var currentRowOffset = -1
 
     /// - Throws: zip and workbook errors; `xlsx.noSuchSheet`, `xlsx.missingPart`.
-    package init(_ input: any ByteInput, context: ReadContext) throws(FerryError) {
+    /// - Parameter readAheadSize: the smallest deflated sheet inflated on
+    ///   a thread of its own (tests lower it).
+    package init(
+        _ input: any ByteInput, context: ReadContext, readAheadSize: Int = XLSXReader.readAheadSize
+    ) throws(FerryError) {
         self.context = context
         file = input.name
         let limits = context.limits
@@ -65,10 +69,26 @@ package final class XLSXReader: RecordReader {
             (entry) throws(FerryError) in try CellStyles(archive, entry: entry, limits: limits)
         } ?? CellStyles()
         scanner = XMLPullScanner(
-            try ZipEntryInput(archive, entry: entry, limits: limits), part: entry.name, file: file,
+            try Self.sheetInput(archive, entry: entry, limits: limits, readAheadSize: readAheadSize), part: entry.name,
+            file: file,
             maxTokenBytes: limits.maxRecordBytes)
         typing = XLSXCellTyping(uses1904: workbook.uses1904)
     }
+
+    /// The chosen sheet's bytes. A large deflated sheet is inflated on
+    /// another thread, a few blocks ahead of the parsing (`ReadAheadInput`,
+    /// as gzip input is): inflating and checking the CRC are about an
+    /// eighth of reading a sheet, and then overlap it.
+    private static func sheetInput(
+        _ archive: ZipArchive, entry: ZipEntry, limits: ReadLimits, readAheadSize: Int
+    ) throws(FerryError) -> any ByteInput {
+        let input = try ZipEntryInput(archive, entry: entry, limits: limits)
+        guard entry.method == 8, entry.size >= readAheadSize else { return input }
+        return ReadAheadInput(input)
+    }
+
+    /// The smallest inflated sheet worth a thread of its own.
+    static let readAheadSize = 4 << 20
 
     /// The sheet `--sheet` names (a name, else a 1-based place), or the first.
     static func choose(_ sheets: [WorkbookSheet], _ wanted: String?, file: String) throws(FerryError) -> WorkbookSheet {

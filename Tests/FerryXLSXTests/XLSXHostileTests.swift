@@ -27,6 +27,15 @@ import Testing
         }
         let fromPipe = ferryError { _ = try FerryReading(bytes: bytes, name: folder.path(name), limits: limits) }
         #expect(fromFile?.code == fromPipe?.code)
+        // A large sheet is inflated on a thread of its own: its errors are
+        // the same, and arrive after the rows before them.
+        let readAhead = ferryError {
+            let context = ReadContext(limits: limits)
+            let reader = try XLSXReader(try FileInput(path: folder.path(name)), context: context, readAheadSize: 0)
+            while try reader.next() != nil {}
+        }
+        #expect(readAhead?.code == fromFile?.code)
+        #expect(readAhead?.location == fromFile?.location)
         return fromFile
     }
 

@@ -32,6 +32,33 @@ import Testing
         #expect(try drain(one, chunk: chunk) == Array("A,1\nB,2\n".utf8))
     }
 
+    /// Many short ranges close together are read a window at a time
+    /// (`FileRangeInput.windowSize`): ranges within one window, across its
+    /// edge, after a gap wider than it, longer than it, and going back.
+    @Test(arguments: [7, 100, 4096, 1 << 20])
+    func shortRangesReadThroughAWindowAreTheFilesBytes(chunk: Int) throws {
+        let folder = try ScratchFolder()
+        var content: [UInt8] = []
+        var generator = SeededGenerator(seed: 31)
+        for _ in 0..<300_000 { content.append(UInt8(truncatingIfNeeded: generator.next())) }
+        let path = try folder.write("bytes", content)
+        let file = try #require(RandomAccessFile(path))
+        let window = FileRangeInput.windowSize
+        var ranges: [Range<Int>] = []
+        var start = 10
+        for _ in 0..<700 {
+            ranges.append(start..<start + 90)
+            start += 90 + 210
+            if ranges.count == 500 { start += window + 1 }
+        }
+        ranges.append(5..<20)
+        ranges.append(1_000..<1_000 + window + 5)
+        ranges.append(290_000..<300_000)
+        ranges.append(250..<251)
+        let input = FileRangeInput(file, ranges: ranges)
+        #expect(try drain(input, chunk: chunk) == ranges.flatMap { content[$0] })
+    }
+
     /// A range past the file's end (it shrank) ends the input there.
     @Test func aRangePastTheEndEndsTheInput() throws {
         let folder = try ScratchFolder()

@@ -421,14 +421,12 @@ final class SpooledMerge {
 
     /// Writes the records kept, in first-seen order, as their lines.
     func write(to output: any ByteOutput) throws(FerryError) {
-        // Read into the first half; spaced lines are compacted into the second.
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 << 20, alignment: 16)
-        defer { buffer.deallocate() }
+        let copyOut = MergeCopyOut(output)
         // Parts by number and lines as ranges: a kept record counts no reference.
         var run: (part: Int, lines: Range<Int>)?
         func flush() throws(FerryError) {
             guard let (part, lines) = run else { return }
-            try parts[part].spool.write(lines: lines, to: output, buffer: buffer)
+            try parts[part].spool.write(lines: lines, to: copyOut)
         }
         // Kept records come mostly in reading order: the part of the one
         // before is tried first.
@@ -453,6 +451,7 @@ final class SpooledMerge {
             }
         }
         try flush()
+        try copyOut.flush()
     }
 }
 
@@ -1157,39 +1156,17 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         case compacted
     }
 
-    /// Writes lines `lines` (0-based) to `output`, those in the input read
-    /// through the first half of `buffer` unless the kernel copies them,
-    /// spaced ones compacted into its second half.
-    func write(lines: Range<Int>, to output: any ByteOutput, buffer: UnsafeMutableRawBufferPointer) throws(FerryError) {
+    /// Writes lines `lines` (0-based) to `output`, spaced ones compacted.
+    func write(lines: Range<Int>, to output: MergeCopyOut) throws(FerryError) {
         assert(growingEnd == nil, "a spool is written out once settled")
         var run: (copy: Copy, bytes: Range<Int>)?
         func flush() throws(FerryError) {
             guard let (copy, bytes) = run else { return }
             guard copy != .memory else {
-                try output.write(UnsafeRawBufferPointer(start: memory.base! + bytes.lowerBound, count: bytes.count))
-                return
+                return try output.write(UnsafeRawBufferPointer(start: memory.base! + bytes.lowerBound, count: bytes.count))
             }
             guard let source else { return }
-            var offset = bytes.lowerBound
-            // File to file, the kernel copies its own pages.
-            if copy == .input, let file = output as? FileOutput { offset += source.copy(bytes, to: file) }
-            // A run starts and ends with whole lines, outside any string.
-            var compactor = JSONText.Compactor()
-            let half = buffer.count / 2
-            while offset < bytes.upperBound {
-                let count = min(half, bytes.upperBound - offset)
-                let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
-                guard read == count else { throw .ioInputChanged(source.path) }
-                guard copy == .compacted else {
-                    try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                    offset += count
-                    continue
-                }
-                let compacted = buffer.baseAddress.unsafelyUnwrapped + half
-                let kept = compactor.compact(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: compacted)
-                try output.write(UnsafeRawBufferPointer(start: compacted, count: kept))
-                offset += count
-            }
+            try output.copy(bytes, of: source, compacts: copy == .compacted)
         }
         var chunk = 0
         var line = lines.lowerBound

@@ -31,8 +31,9 @@ import Synchronization
 //   which the conflicts need for their report (`settle`). A pair found
 //   equal after all (text in two normal forms) is an identical duplicate;
 //   under keep-last, which moved the kept record on, the keys are matched
-//   again knowing it. Under keep-first, which settling cannot change, the
-//   pairs are settled on a second thread while the output is written.
+//   again knowing it. The pairs are settled in chunks either thread takes
+//   (`SettleChunks`); under keep-first, which settling cannot change,
+//   while the output is written, the writing thread helping once it is done.
 // - A chunk of lines the writer hands a spool that is byte for byte what
 //   the input holds there is noted as that range of the input, not copied:
 //   a JSON Lines input in the writer's compact form costs no spool memory,
@@ -40,7 +41,8 @@ import Synchronization
 //   Python's `json.dumps` writes, or ending with CR LF) that is the
 //   writer's once the whitespace between its tokens is dropped
 //   (`RawRecord.lineIsSpaced`) is noted so too, and compacted as the
-//   output copies it (`JSONText.Compactor`): no spool memory either.
+//   output copies it (`JSONText.Compactor`, through `MergeCopyOut`): no
+//   spool memory either.
 // - The report's places are the records' byte offsets, as in the general
 //   merge, and `SourceLines` finds their lines.
 //
@@ -220,8 +222,9 @@ final class SpooledMerge {
                 keptCount = jobs.reduce(0) { $0 + $1.keptCount }
                 if options.policy == .keepFirst {
                     // Settling them moves no kept record and writes nothing:
-                    // it is done beside the writing (`placedConflicts`), off
-                    // the way to the output (100,000 conflicts: 0.2 s of one core).
+                    // it is done beside the writing (`settleSome`,
+                    // `placedConflicts`), off the way to the output (100,000
+                    // conflicts: 1.3G instructions, on both threads).
                     unsettled = SettleChunks(candidates)
                     self.schema = schema
                     return report(kind: kind, jobs: jobs, equalAfterAll: 0)

@@ -19,7 +19,7 @@ let package = Package(
         // The one system call Swift cannot make itself (getdents64, for the signal handler).
         .target(name: "CFerrySystem"),
         .target(name: "CFerryScan"),
-        .target(name: "FerryCore", dependencies: ["CFerrySystem"]),
+        .target(name: "FerryCore", dependencies: ["CFerrySystem", "CFerryScan"]),
         .target(name: "FerryJSON", dependencies: ["FerryCore"]),
         .target(name: "FerryCSV", dependencies: ["FerryCore"]),
         .systemLibrary(

@@ -162,6 +162,13 @@ package struct RecordValidator {
                 let value = record.value(at: position)
                 if case .null = value {
                     if required { throw plan.missing(index) }
+                } else if check == .nonBlankText, case .string(let text) = value, let first = text.utf8.first,
+                    !ColumnRule.mayBeBlank(startingWith: first)
+                {
+                    // Passes as text in place does (`.text` above): a string
+                    // with escapes (`json.dumps`'s `\u00e9`) took the full
+                    // check, 1,270 instructions (115,000 of 2 × 1M spaced
+                    // products: 146M).
                 } else if check == .full || check == .nonBlankText {
                     if let error = plan.schema.firstError(inField: index, value, at: .unknown) { throw error }
                 } else {

@@ -32,6 +32,33 @@ import Testing
         #expect(try drain(one, chunk: chunk) == Array("A,1\nB,2\n".utf8))
     }
 
+    /// Many short ranges close together are read a window at a time
+    /// (`FileRangeInput.windowSize`): ranges within one window, across its
+    /// edge, after a gap wider than it, longer than it, and going back.
+    @Test(arguments: [7, 100, 4096, 1 << 20])
+    func shortRangesReadThroughAWindowAreTheFilesBytes(chunk: Int) throws {
+        let folder = try ScratchFolder()
+        var content: [UInt8] = []
+        var generator = SeededGenerator(seed: 31)
+        for _ in 0..<300_000 { content.append(UInt8(truncatingIfNeeded: generator.next())) }
+        let path = try folder.write("bytes", content)
+        let file = try #require(RandomAccessFile(path))
+        let window = FileRangeInput.windowSize
+        var ranges: [Range<Int>] = []
+        var start = 10
+        for _ in 0..<700 {
+            ranges.append(start..<start + 90)
+            start += 90 + 210
+            if ranges.count == 500 { start += window + 1 }
+        }
+        ranges.append(5..<20)
+        ranges.append(1_000..<1_000 + window + 5)
+        ranges.append(290_000..<300_000)
+        ranges.append(250..<251)
+        let input = FileRangeInput(file, ranges: ranges)
+        #expect(try drain(input, chunk: chunk) == ranges.flatMap { content[$0] })
+    }
+
     /// A range past the file's end (it shrank) ends the input there.
     @Test func aRangePastTheEndEndsTheInput() throws {
         let folder = try ScratchFolder()
@@ -54,11 +81,57 @@ import Testing
         var out: [UInt8] = []
         var start = 0
         while start < spaced.count {
-            var piece = Array(spaced[start..<min(start + chunk, spaced.count)])
-            let kept = piece.withUnsafeMutableBytes { compactor.compact($0) }
-            out += piece[0..<kept]
+            let piece = Array(spaced[start..<min(start + chunk, spaced.count)])
+            out += Self.compacted(piece, by: &compactor)
             start += chunk
         }
         #expect(out == compact)
+    }
+
+    /// Text of many blocks of 64 bytes, as the compactor takes them 64 at
+    /// a time: strings that cross blocks, escaped quotes and backslashes
+    /// at a block's edge, runs of whitespace, CR and tab; in chunks of
+    /// every size, against a byte-at-a-time reading of the same rules.
+    @Test(arguments: [1, 63, 64, 65, 80, 100, 129, 4096])
+    func theCompactorAgreesWithAByteAtATimeReading(chunk: Int) {
+        var generator = SeededGenerator(seed: UInt64(chunk))
+        let pieces: [String] = [
+            " ", "  ", "\t", "\r\n", ", ", ": ", "{", "}", "[1, 2.5]", "null", "\"plain words\"",
+            "\"a \\\"quoted\\\" word\"", "\"ends with a backslash \\\\\"", "\"\\u00e9t\\u00e9\"",
+            "\"" + String(repeating: "long text with spaces ", count: 5) + "\"", "\"\"", "\n",
+        ]
+        var text: [UInt8] = []
+        while text.count < 20_000 { text += Array(pieces[Int(generator.next() % UInt64(pieces.count))].utf8) }
+        var expected: [UInt8] = []
+        var inString = false
+        var escaped = false
+        for byte in text {
+            if escaped {
+                escaped = false
+            } else if inString {
+                if byte == 0x22 { inString = false } else if byte == 0x5C { escaped = true }
+            } else if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                continue
+            } else if byte == 0x22 {
+                inString = true
+            }
+            expected.append(byte)
+        }
+        var compactor = JSONText.Compactor()
+        var out: [UInt8] = []
+        var start = 0
+        while start < text.count {
+            out += Self.compacted(Array(text[start..<min(start + chunk, text.count)]), by: &compactor)
+            start += chunk
+        }
+        #expect(out == expected)
+    }
+
+    private static func compacted(_ piece: [UInt8], by compactor: inout JSONText.Compactor) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: piece.count)
+        let kept = piece.withUnsafeBytes { bytes in
+            output.withUnsafeMutableBytes { compactor.compact(bytes, into: $0.baseAddress.unsafelyUnwrapped) }
+        }
+        return Array(output[0..<kept])
     }
 }

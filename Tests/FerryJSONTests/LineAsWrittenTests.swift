@@ -47,9 +47,11 @@ import Testing
                 return
             }
             seenSpaced.append(seen.count - 1)
-            var compacted = line
+            var compacted = [UInt8](repeating: 0, count: line.count)
             var compactor = JSONText.Compactor()
-            let kept = compacted.withUnsafeMutableBytes { compactor.compact($0) }
+            let kept = line.withUnsafeBytes { bytes in
+                compacted.withUnsafeMutableBytes { compactor.compact(bytes, into: $0.baseAddress.unsafelyUnwrapped) }
+            }
             #expect(Array(compacted[0..<kept]) == output.bytes)
         }) {}
         #expect(seen == asWritten)

@@ -141,6 +141,34 @@ import Testing
         #expect(failed > 500)
     }
 
+    /// A name with escapes is a string the reader could not leave in place:
+    /// one that starts with a byte that cannot begin white space passes as
+    /// text in place does, and the others get the full check's error, as
+    /// before (the product kind's `name` must hold a non-space character).
+    @Test func escapedNamesAreJudgedAsTheFullCheckJudgesThem() throws {
+        let schema = RecordKind.product.schema
+        let names = [
+            #""\u00e9t\u00e9""#, #""x\u00e9""#, #""\u0020x""#, #""\u0020\u0020""#, #""\t""#, #""\u00a0""#,
+            #""\u2003""#, #""\n""#, #""\"quoted\"""#, #""""#, #"" ""#, #""plain""#,
+        ]
+        let lines = names.map { #"{"name":"# + $0 + #","price":1.5,"sku":"A-1"}"# }
+        let reader = JSONReader(MemoryInput(Array((lines.joined(separator: "\n") + "\n").utf8)), layout: .lines)
+        var validator = RecordValidator(schema: schema)
+        var errors: [FerryError.Code?] = []
+        var index = 0
+        while try reader.readRaw({ (record) throws(FerryError) in
+            defer { index += 1 }
+            let full = schema.firstError(in: record.record(), at: .unknown)
+            var thrown: FerryError?
+            do throws(FerryError) { try validator.validate(record) } catch { thrown = error }
+            #expect(thrown == full, "line \(index): \(lines[index])")
+            errors.append(thrown?.code)
+        }) {}
+        #expect(errors.count == names.count)
+        // Both kinds are there: names that pass and names refused.
+        #expect(errors.contains(nil) && errors.contains { $0 != nil })
+    }
+
     /// A keyword the raw check does not judge leaves every record to the full check.
     @Test func unjudgedSchemasGoToTheFullCheck() throws {
         let schema = try JSONValues.schema(

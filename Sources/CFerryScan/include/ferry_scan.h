@@ -2,6 +2,8 @@
 #define FERRY_SCAN_H
 
 #include <stdint.h>
+// Named here too, so that a build whose module cache predates it sees it.
+#include "ferry_compact.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

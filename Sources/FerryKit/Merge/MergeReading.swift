@@ -255,11 +255,30 @@ final class MergeReading {
     ) throws(FerryError) -> [MergeReport.Conflict] {
         guard !conflicts.isEmpty else { return [] }
         let records = Self.records(of: conflicts)
+        let places = try Self.places(of: records, hasLines: hasLines, limits: limits, place: place)
+        return Self.conflicts(conflicts, records: records, places: places)
+    }
+
+    /// The places of `records` (in reading order, each once), as
+    /// `conflicts(_:hasLines:limits:place:)` finds them.
+    static func places(
+        of records: [Int], hasLines: [String: Bool], limits: ReadLimits,
+        place: (Int) throws(FerryError) -> MergeReport.Place
+    ) throws(FerryError) -> [MergeReport.Place] {
         var places: [MergeReport.Place] = []
         places.reserveCapacity(records.count)
         for record in records { places.append(try place(record)) }
         try SourceLines.fill(&places, hasLines: hasLines, limits: limits)
-        return records.withUnsafeBufferPointer { records in
+        return places
+    }
+
+    /// The conflicts, each record at its place in `places`, which are
+    /// those of `records` (in reading order, each once, a superset of the
+    /// conflicts' records).
+    static func conflicts(
+        _ conflicts: [MergeIndex.Conflict], records: [Int], places: [MergeReport.Place]
+    ) -> [MergeReport.Conflict] {
+        records.withUnsafeBufferPointer { records in
             // The place of `record`, which is one of `records`.
             func placed(_ record: Int) -> MergeReport.Place {
                 var low = 0
@@ -279,7 +298,7 @@ final class MergeReading {
     }
 
     /// Every record of `conflicts`, once each, in reading order.
-    static func records(of conflicts: [MergeIndex.Conflict]) -> [Int] {
+    static func records(of conflicts: some Collection<MergeIndex.Conflict>) -> [Int] {
         var records: [Int] = []
         records.reserveCapacity(2 * conflicts.count)
         for conflict in conflicts {

@@ -116,13 +116,18 @@ public struct Merger {
             return report
         }
         let (destination, gzip) = try destinations(file: file, path: path)
-        // The output is written on this thread while another settles and
-        // places the conflicts (it reads their records again and counts
-        // their files' lines): neither needs the other.
+        // The output is written on this thread while another places the
+        // records of the pairs matching took for conflicts (their files'
+        // lines counted) and settles the pairs (it reads their records
+        // again), which this one helps with once the output is written.
         let placing = ConflictPlacing(merge)
-        LargeStackThread.both({ placing.written = Result { () throws(FerryError) in try merge.write(to: gzip ?? destination) } }, placing.run)
+        LargeStackThread.both(
+            {
+                placing.written = Result { () throws(FerryError) in try merge.write(to: gzip ?? destination) }
+                if case .success = placing.written { placing.settle() }
+            }, placing.placeAndSettle)
         try placing.written.get()
-        let placed = try placing.placed.get()
+        let placed = try merge.placedConflicts()
         report.conflicts = placed.conflicts
         report.identicalDuplicates += placed.equalAfterAll
         try gzip?.finish()
@@ -132,18 +137,19 @@ public struct Merger {
         return report
     }
 
-    /// The conflicts of a spooled merge, placed on a thread of their own
-    /// while the output is written; only that thread touches `placed`
-    /// until it is done, and only the writing one `written`.
+    /// A spooled merge whose conflicts are settled on two threads while
+    /// the output is written; only the writing one touches `written`.
     private final class ConflictPlacing: @unchecked Sendable {
         let merge: SpooledMerge
-        var placed: Result<(conflicts: [MergeReport.Conflict], equalAfterAll: Int), FerryError> = .success(([], 0))
         var written: Result<Void, FerryError> = .success(())
 
         init(_ merge: SpooledMerge) { self.merge = merge }
 
-        func run() {
-            placed = Result { () throws(FerryError) in try merge.placedConflicts() }
+        func settle() { merge.settleSome() }
+
+        func placeAndSettle() {
+            merge.placeCandidates()
+            merge.settleSome()
         }
     }
 

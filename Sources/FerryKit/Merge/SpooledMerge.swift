@@ -31,8 +31,9 @@ import Synchronization
 //   which the conflicts need for their report (`settle`). A pair found
 //   equal after all (text in two normal forms) is an identical duplicate;
 //   under keep-last, which moved the kept record on, the keys are matched
-//   again knowing it. Under keep-first, which settling cannot change, the
-//   pairs are settled on a second thread while the output is written.
+//   again knowing it. The pairs are settled in chunks either thread takes
+//   (`SettleChunks`); under keep-first, which settling cannot change,
+//   while the output is written, the writing thread helping once it is done.
 // - A chunk of lines the writer hands a spool that is byte for byte what
 //   the input holds there is noted as that range of the input, not copied:
 //   a JSON Lines input in the writer's compact form costs no spool memory,
@@ -40,7 +41,8 @@ import Synchronization
 //   Python's `json.dumps` writes, or ending with CR LF) that is the
 //   writer's once the whitespace between its tokens is dropped
 //   (`RawRecord.lineIsSpaced`) is noted so too, and compacted as the
-//   output copies it (`JSONText.Compactor`): no spool memory either.
+//   output copies it (`JSONText.Compactor`, through `MergeCopyOut`): no
+//   spool memory either.
 // - The report's places are the records' byte offsets, as in the general
 //   merge, and `SourceLines` finds their lines.
 //
@@ -68,8 +70,10 @@ final class SpooledMerge {
     /// the later record), for `placedConflicts`.
     private(set) var conflicts: [MergeIndex.Conflict] = []
     /// Under keep-first, the pairs matching took for conflicts, settled
-    /// by `placedConflicts` (see `match`); empty once settled.
-    private var unsettled: [MergeIndex.Conflict] = []
+    /// by `settleSome` and `placedConflicts` (see `match`); nil once settled.
+    private var unsettled: SettleChunks?
+    /// The records of those pairs and their places (`placeCandidates`).
+    private var candidatePlaces: Result<(records: [Int], places: [MergeReport.Place]), FerryError>?
     private var schema: Schema?
 
     /// An input file, and how it is read in parts.
@@ -218,13 +222,14 @@ final class SpooledMerge {
                 keptCount = jobs.reduce(0) { $0 + $1.keptCount }
                 if options.policy == .keepFirst {
                     // Settling them moves no kept record and writes nothing:
-                    // it is done beside the writing (`placedConflicts`), off
-                    // the way to the output (100,000 conflicts: 0.2 s of one core).
-                    unsettled = candidates
+                    // it is done beside the writing (`settleSome`,
+                    // `placedConflicts`), off the way to the output (100,000
+                    // conflicts: 1.3G instructions, on both threads).
+                    unsettled = SettleChunks(candidates)
                     self.schema = schema
                     return report(kind: kind, jobs: jobs, equalAfterAll: 0)
                 }
-                let settled = try settle(candidates, schema: schema)
+                let settled = try settleOnBothCores(candidates, schema: schema)
                 if options.policy == .keepLast && !settled.equalPairs.isEmpty {
                     equalPairs.formUnion(settled.equalPairs)
                     continue
@@ -254,13 +259,24 @@ final class SpooledMerge {
 
     // MARK: - Conflicts
 
+    /// `settle` of `candidates`, by chunks on two threads when the merge may
+    /// use two cores.
+    private func settleOnBothCores(
+        _ candidates: [MergeIndex.Conflict], schema: Schema
+    ) throws(FerryError) -> SettleChunks.Settled {
+        let chunks = SettleChunks(candidates)
+        let work = SettleWork(merge: self, chunks: chunks, schema: schema)
+        if options.jobs > 1 && chunks.count > 1 { LargeStackThread.both({ work.run() }, { work.run() }) }
+        return try work.gathered()
+    }
+
     /// The pairs matching took for conflicts (their value digests differ),
     /// compared field by field once their records are read again.
     /// - Returns: the conflicts, with their keys and differences, and the
     ///   pairs that were equal after all (`Records.pair`).
-    private func settle(
-        _ candidates: [MergeIndex.Conflict], schema: Schema
-    ) throws(FerryError) -> (conflicts: [MergeIndex.Conflict], equalPairs: Set<UInt64>) {
+    fileprivate func settle(
+        _ candidates: ArraySlice<MergeIndex.Conflict>, schema: Schema
+    ) throws(FerryError) -> SettleChunks.Settled {
         guard !candidates.isEmpty else { return ([], []) }
         let wanted = MergeReading.records(of: candidates)
         let store = try reread(wanted)
@@ -334,28 +350,53 @@ final class SpooledMerge {
         return store
     }
 
+    /// Settles chunks of the pairs matching left unsettled (keep-first)
+    /// until none is left to take: each thread free while the output is
+    /// written calls it, the writing one once it is done. Only reads what
+    /// `write` reads, so it may run beside it.
+    func settleSome() {
+        guard let unsettled, let schema else { return }
+        SettleWork(merge: self, chunks: unsettled, schema: schema).run()
+    }
+
     /// The conflicts, each with where its records are in their files
-    /// (their lines counted anew: `SourceLines`), settled first when
-    /// matching left them unsettled (keep-first). The report lacks them
-    /// until then, so that they can be settled and placed while the output
-    /// is written: this only reads what `write` reads, so it may run beside it.
+    /// (their lines counted anew: `SourceLines`), the pairs matching left
+    /// unsettled settled first (what `settleSome` did not).
     /// - Returns: the conflicts, and how many pairs taken for conflicts it
     ///   found equal after all: identical duplicates the report has yet
     ///   to count.
     /// - Throws: `io.inputChanged` when an input no longer has its records.
     func placedConflicts() throws(FerryError) -> (conflicts: [MergeReport.Conflict], equalAfterAll: Int) {
         var equalAfterAll = 0
-        if let schema, !unsettled.isEmpty {
-            let settled = try settle(unsettled, schema: schema)
+        let early = candidatePlaces
+        candidatePlaces = nil
+        if let unsettled, let schema {
+            let settled = try SettleWork(merge: self, chunks: unsettled, schema: schema).gathered()
             conflicts = settled.conflicts
             equalAfterAll = settled.equalPairs.count
-            unsettled = []
+            self.unsettled = nil
         }
-        let placed = try MergeReading.conflicts(
-            conflicts, hasLines: Dictionary(inputs.map { ($0.path, true) }) { first, _ in first },
-            limits: options.limits, place: place(of:))
-        return (placed, equalAfterAll)
+        guard let early, !conflicts.isEmpty else {
+            return (try MergeReading.conflicts(conflicts, hasLines: hasLines, limits: options.limits, place: place(of:)), equalAfterAll)
+        }
+        let (records, places) = try early.get()
+        return (MergeReading.conflicts(conflicts, records: records, places: places), equalAfterAll)
     }
+
+    /// Places the records of every pair left unsettled, before they are
+    /// settled (their places do not depend on it): the thread that does
+    /// not write does it first, so that no line counting is left for after
+    /// the writing.
+    func placeCandidates() {
+        guard let unsettled, candidatePlaces == nil else { return }
+        candidatePlaces = Result { () throws(FerryError) in
+            let records = MergeReading.records(of: unsettled.candidates)
+            return (records, try MergeReading.places(of: records, hasLines: hasLines, limits: options.limits, place: place(of:)))
+        }
+    }
+
+    /// Every input has lines (a file of lines).
+    private var hasLines: [String: Bool] { Dictionary(inputs.map { ($0.path, true) }) { first, _ in first } }
 
     /// Where record `sequence` (in reading order) came from.
     private func place(of sequence: Int) -> MergeReport.Place {
@@ -383,13 +424,12 @@ final class SpooledMerge {
 
     /// Writes the records kept, in first-seen order, as their lines.
     func write(to output: any ByteOutput) throws(FerryError) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
+        let copyOut = MergeCopyOut(output)
         // Parts by number and lines as ranges: a kept record counts no reference.
         var run: (part: Int, lines: Range<Int>)?
         func flush() throws(FerryError) {
             guard let (part, lines) = run else { return }
-            try parts[part].spool.write(lines: lines, to: output, buffer: buffer)
+            try parts[part].spool.write(lines: lines, to: copyOut)
         }
         // Kept records come mostly in reading order: the part of the one
         // before is tried first.
@@ -414,6 +454,87 @@ final class SpooledMerge {
             }
         }
         try flush()
+        try copyOut.flush()
+    }
+}
+
+// MARK: - Settling on two threads
+
+/// The pairs matching took for conflicts, in chunks that whichever thread
+/// is free settles next (`SpooledMerge.settle`); each chunk's result is
+/// kept in its place, so the conflicts come out in the candidates' order
+/// whichever thread settled what. At 100,000 conflicts settling is 1.3G
+/// instructions (2 × 1M spaced products; reading the records again and
+/// comparing them): the thread that writes the output takes chunks once it
+/// is done, the other from the start.
+final class SettleChunks: @unchecked Sendable {
+    typealias Settled = (conflicts: [MergeIndex.Conflict], equalPairs: Set<UInt64>)
+
+    /// Pairs a chunk: small enough that the two threads end close
+    /// together, large enough that its readers (one a part) cost little.
+    static let pairs = 8192
+
+    let candidates: [MergeIndex.Conflict]
+    let count: Int
+    private let next = Atomic<Int>(0)
+    /// Each chunk's result, written by the thread that took it.
+    private let results: UnsafeMutablePointer<Result<Settled, FerryError>?>
+
+    init(_ candidates: [MergeIndex.Conflict]) {
+        self.candidates = candidates
+        count = (candidates.count + Self.pairs - 1) / Self.pairs
+        results = .allocate(capacity: max(count, 1))
+        results.initialize(repeating: nil, count: max(count, 1))
+    }
+
+    deinit {
+        results.deinitialize(count: max(count, 1))
+        results.deallocate()
+    }
+
+    /// Settles chunks by `settle` until none is left to take.
+    func work(_ settle: (ArraySlice<MergeIndex.Conflict>) throws(FerryError) -> Settled) {
+        while true {
+            let chunk = next.add(1, ordering: .relaxed).oldValue
+            guard chunk < count else { return }
+            results[chunk] = Result { () throws(FerryError) in try settle(candidatesOf(chunk)) }
+        }
+    }
+
+    private func candidatesOf(_ chunk: Int) -> ArraySlice<MergeIndex.Conflict> {
+        candidates[chunk * Self.pairs..<min((chunk + 1) * Self.pairs, candidates.count)]
+    }
+
+    /// Every chunk's result, in order, the chunks left settled first by
+    /// `settle`; once every other thread's `work` returned.
+    /// - Throws: the first chunk's error.
+    func gathered(_ settle: (ArraySlice<MergeIndex.Conflict>) throws(FerryError) -> Settled) throws(FerryError) -> Settled {
+        work(settle)
+        var conflicts: [MergeIndex.Conflict] = []
+        conflicts.reserveCapacity(candidates.count)
+        var equalPairs = Set<UInt64>()
+        for chunk in 0..<count {
+            let settled = try (results[chunk] ?? Result { () throws(FerryError) in try settle(candidatesOf(chunk)) }).get()
+            conflicts += settled.conflicts
+            equalPairs.formUnion(settled.equalPairs)
+        }
+        return (conflicts, equalPairs)
+    }
+}
+
+/// A spooled merge's chunks to settle, handed to a thread.
+private struct SettleWork: @unchecked Sendable {
+    let merge: SpooledMerge
+    let chunks: SettleChunks
+    let schema: Schema
+
+    func run() { chunks.work(settle) }
+
+    /// What every chunk settled, once the other threads are done.
+    func gathered() throws(FerryError) -> SettleChunks.Settled { try chunks.gathered(settle) }
+
+    private func settle(_ chunk: ArraySlice<MergeIndex.Conflict>) throws(FerryError) -> SettleChunks.Settled {
+        try merge.settle(chunk, schema: schema)
     }
 }
 
@@ -1038,32 +1159,17 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         case compacted
     }
 
-    /// Writes lines `lines` (0-based) to `output`, those in the input read
-    /// through `buffer` unless the kernel copies them.
-    func write(lines: Range<Int>, to output: any ByteOutput, buffer: UnsafeMutableRawBufferPointer) throws(FerryError) {
+    /// Writes lines `lines` (0-based) to `output`, spaced ones compacted.
+    func write(lines: Range<Int>, to output: MergeCopyOut) throws(FerryError) {
         assert(growingEnd == nil, "a spool is written out once settled")
         var run: (copy: Copy, bytes: Range<Int>)?
         func flush() throws(FerryError) {
             guard let (copy, bytes) = run else { return }
             guard copy != .memory else {
-                try output.write(UnsafeRawBufferPointer(start: memory.base! + bytes.lowerBound, count: bytes.count))
-                return
+                return try output.write(UnsafeRawBufferPointer(start: memory.base! + bytes.lowerBound, count: bytes.count))
             }
             guard let source else { return }
-            var offset = bytes.lowerBound
-            // File to file, the kernel copies its own pages.
-            if copy == .input, let file = output as? FileOutput { offset += source.copy(bytes, to: file) }
-            // A run starts and ends with whole lines, outside any string.
-            var compactor = JSONText.Compactor()
-            while offset < bytes.upperBound {
-                let count = min(buffer.count, bytes.upperBound - offset)
-                let read = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
-                guard read == count else { throw .ioInputChanged(source.path) }
-                let kept =
-                    copy == .compacted ? compactor.compact(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])) : count
-                try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<kept]))
-                offset += count
-            }
+            try output.copy(bytes, of: source, compacts: copy == .compacted)
         }
         var chunk = 0
         var line = lines.lowerBound

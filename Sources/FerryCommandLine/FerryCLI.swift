@@ -22,12 +22,15 @@ public enum FerryCLI {
     }
 
     /// Runs the command line on `arguments` (without the program name).
+    /// - Parameter environment: the variables that choose the language; the
+    ///   process's own when nil.
     /// - Returns: the exit status.
     public static func run(
-        _ arguments: [String], registry: CodecRegistry = .standard,
-        environment: [String: String] = Messages.processEnvironment()
+        _ arguments: [String], registry: CodecRegistry = .standard, environment: [String: String]? = nil
     ) -> Int32 {
-        run(arguments, registry: registry, environment: environment, tables: Messages.builtInTables, streams: .standard)
+        run(
+            arguments, registry: registry, environment: environment ?? Messages.processEnvironment(),
+            tables: Messages.builtInTables, streams: .standard)
     }
 
     /// `run`, choosing among the catalogs `tables` and printing to `streams`.

@@ -21,9 +21,9 @@ public enum Messages {
     /// (`Codec.catalogs` in `locale`'s language, else `Codec.messages`).
     /// A language without a catalog gets English.
     /// - Parameters:
-    ///   - locale: a language tag or a locale's name, matched as
-    ///     `language(override:environment:available:)` matches them: `de`,
-    ///     `de_DE`, `de-DE.UTF-8` and `de-AT` give German, `en_GB` British English.
+    ///   - locale: a language tag or a locale's name, matched as `ferry
+    ///     --lang` matches them: `de`, `de_DE`, `de-DE.UTF-8` and `de-AT`
+    ///     give German, `en_GB` British English.
     ///   - registry: the codecs whose own templates join; any codec that
     ///     joined another registry in this process joins too.
     ///   - tables: the catalogs to take it from; Ferry's own by default.
@@ -69,7 +69,7 @@ public enum Messages {
     /// - Returns: one of `available`, or `en`.
     /// - Throws: `usage.invalidValue` listing the languages, when `override`
     ///   names none of them.
-    public static func language(
+    package static func language(
         override: String? = nil, environment: [String: String], available: some Collection<String>
     ) throws(FerryError) -> String {
         if let override {
@@ -115,7 +115,7 @@ public enum Messages {
     }
 
     /// The process environment as a dictionary.
-    public static func processEnvironment() -> [String: String] {
+    package static func processEnvironment() -> [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {

@@ -39,7 +39,7 @@ public struct ConversionOptions: Sendable {
     public var limits = ReadLimits()
     /// One shard of the input to read, not the whole file; its output is the
     /// part of the document that concatenates (Formats/shards.md).
-    public var shard: ShardRange?
+    package var shard: ShardRange?
     /// Whether a conversion between two codecs that hand over raw records
     /// skips `Record`s (see `RawRecord`). The output is the same either way;
     /// tests (through `@testable import`) turn this off to compare the two

@@ -1,11 +1,11 @@
 /// Chooses the codecs of a conversion: by content, by extension, or as asked.
-public struct FormatResolver: Sendable {
-    public let registry: CodecRegistry
+package struct FormatResolver: Sendable {
+    package let registry: CodecRegistry
 
-    public init(registry: CodecRegistry) { self.registry = registry }
+    package init(registry: CodecRegistry) { self.registry = registry }
 
     /// How many bytes of an input are looked at to sniff its format.
-    public static let sniffLength = 4096
+    package static let sniffLength = 4096
 
     /// The codec that reads an input.
     ///
@@ -14,7 +14,7 @@ public struct FormatResolver: Sendable {
     /// lone `{` object is JSON and JSON Lines; a line with commas may be CSV),
     /// the extension settles it; with no match at all, the extension alone.
     /// - Throws: `format.unknown`, `format.cannotRead`, `format.undetected`.
-    public func inputCodec(path: String, prefix: [UInt8], from: String?) throws(FerryError) -> any Codec {
+    package func inputCodec(path: String, prefix: [UInt8], from: String?) throws(FerryError) -> any Codec {
         if let from {
             guard let codec = registry.codec(id: from) else { throw .formatUnknown(from) }
             guard codec.capabilities.contains(.read) else { throw .formatCannotRead(codec.id) }
@@ -37,7 +37,7 @@ public struct FormatResolver: Sendable {
     /// `out`) is refused rather than written in some other format than its
     /// name says.
     /// - Throws: `format.unknown`, `format.cannotWrite`, `output.unknownExtension`.
-    public func outputCodec(path: String?, to: String?, inputCodec: any Codec) throws(FerryError) -> any Codec {
+    package func outputCodec(path: String?, to: String?, inputCodec: any Codec) throws(FerryError) -> any Codec {
         let codec: any Codec
         if let to {
             guard let named = registry.codec(id: to) else { throw .formatUnknown(to) }
@@ -57,7 +57,7 @@ public struct FormatResolver: Sendable {
     }
 
     /// The ids of the codecs that write, in the registry's order.
-    public var writableFormats: [String] {
+    package var writableFormats: [String] {
         registry.codecs.filter { $0.capabilities.contains(.write) }.map(\.id)
     }
 }

@@ -19,17 +19,17 @@ import Darwin
 /// | `/dev/stdout`, `/dev/fd/…`, `/proc/…`  | directly: the shell's descriptor          |
 ///
 /// After a rename the folder is synced too, so the new name survives a crash.
-public final class OutputFile {
+package final class OutputFile {
     /// The destination path, as given.
-    public let path: String
+    package let path: String
     /// The file that is replaced: `path`, or the end of its symbolic links.
-    public let target: String
+    package let target: String
     /// The temporary file, while it exists; nil when writing directly.
-    public private(set) var temporaryPath: String?
+    package private(set) var temporaryPath: String?
     /// Where bytes go: the temporary file, or the destination itself.
-    public let output: FileOutput
+    package let output: FileOutput
     /// Whether the destination is written in place (a FIFO, a device).
-    public let isDirect: Bool
+    package let isDirect: Bool
     private var committed = false
     private var signalSlot: Int?
 
@@ -45,7 +45,7 @@ public final class OutputFile {
     ///     is the user's, as a new file is.
     /// - Throws: `io.outputExists`, `io.isDirectory`, `io.cannotOpen`,
     ///   `output.folderMissing`, `io.temporaryFile`.
-    public init(path: String, overwrite: Bool, keepingOwner: Bool = false) throws(FerryError) {
+    package init(path: String, overwrite: Bool, keepingOwner: Bool = false) throws(FerryError) {
         self.path = path
         var info = stat()
         let exists = stat(path, &info) == 0
@@ -102,12 +102,12 @@ public final class OutputFile {
     deinit { discard() }
 
     /// Whether the bytes go to a terminal.
-    public var isTerminal: Bool { isatty(output.descriptor) == 1 }
+    package var isTerminal: Bool { isatty(output.descriptor) == 1 }
 
     /// Syncs the temporary file, renames it over the destination and syncs
     /// the folder; a direct output is only closed.
     /// - Throws: `io.writeFailed`, `io.renameFailed`; the temporary file is removed.
-    public func commit() throws(FerryError) {
+    package func commit() throws(FerryError) {
         if isDirect {
             output.close()
             committed = true
@@ -132,7 +132,7 @@ public final class OutputFile {
     /// Removes the temporary file; the destination stays as it was.
     /// Writes `text` as the whole file and commits it; on a failure the
     /// file is discarded, and what it named is left as it was.
-    public func commit(text: String) throws(FerryError) {
+    package func commit(text: String) throws(FerryError) {
         do throws(FerryError) {
             try output.write(Array(text.utf8))
             try commit()
@@ -142,7 +142,7 @@ public final class OutputFile {
         }
     }
 
-    public func discard() {
+    package func discard() {
         output.close()
         if let temporaryPath, !committed { unlink(temporaryPath) }
         temporaryPath = nil
@@ -153,7 +153,7 @@ public final class OutputFile {
     // MARK: - Paths
 
     /// The folder part of a path, `.` when it has none.
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
@@ -162,7 +162,7 @@ public final class OutputFile {
     /// file that is not regular (a FIFO, a device, a socket), or a path that
     /// names a descriptor (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`).
     /// Such a name need not say a format.
-    public static func writesDirectly(_ path: String) -> Bool {
+    package static func writesDirectly(_ path: String) -> Bool {
         var info = stat()
         if isSystemPath(path) { return true }
         guard stat(path, &info) == 0 else { return false }
@@ -234,7 +234,7 @@ extension OutputFile {
     ///   - outputs: the files a command writes, as given; nil for none.
     ///   - inputs: the files it reads, as given.
     /// - Throws: `output.isInput`, for the first output that is an input.
-    public static func refuseInputs(_ outputs: [String?], inputs: [String]) throws(FerryError) {
+    package static func refuseInputs(_ outputs: [String?], inputs: [String]) throws(FerryError) {
         func identity(_ path: String) -> (UInt64, UInt64)? {
             var info = stat()
             guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }

@@ -11,23 +11,23 @@ import Darwin
 ///   (symbolic links included), and only when bytes are needed.
 /// - With a photos folder, inline photos are written there as files named after
 ///   their record, and the record keeps their path relative to the output's folder.
-public final class PhotoStore {
+package final class PhotoStore {
     /// Where references are resolved.
-    public let inputDirectory: String
+    package let inputDirectory: String
     /// Where written photos go, if anywhere.
-    public let photosDirectory: String?
+    package let photosDirectory: String?
     /// The folder that stored references are relative to.
-    public let outputDirectory: String
+    package let outputDirectory: String
     /// The largest photo read from a file.
-    public let maxPhotoBytes: Int
-    public let overwrite: Bool
+    package let maxPhotoBytes: Int
+    package let overwrite: Bool
     /// The files this store wrote, so a failed conversion can remove them.
-    public private(set) var writtenFiles: [String] = []
+    package private(set) var writtenFiles: [String] = []
     private var usedNames: Set<String> = []
     /// The listings of the folders references named, for `missingReason`.
     private var folders = PhotoFolders()
 
-    public init(
+    package init(
         inputDirectory: String, outputDirectory: String, photosDirectory: String?, overwrite: Bool,
         maxPhotoBytes: Int = 64 << 20
     ) {
@@ -42,7 +42,7 @@ public final class PhotoStore {
 
     /// The bytes of the file a reference names.
     /// - Throws: `photo.outsideFolder`, `photo.unreadable`, `limit.photoTooLarge`.
-    public func read(reference: String, at location: SourceLocation) throws(FerryError) -> [UInt8] {
+    package func read(reference: String, at location: SourceLocation) throws(FerryError) -> [UInt8] {
         var text = reference
         guard !text.withUTF8(PhotoStore.leavesFolder) else { throw .photoOutsideFolder(reference, at: location) }
         let candidate = inputDirectory + "/" + reference
@@ -80,7 +80,7 @@ public final class PhotoStore {
     /// absolute path, a `..` component, or no component at all. Such a
     /// reference is refused wherever the photos are (`photo.outsideFolder`);
     /// a symbolic link out of the folder shows only when it is read.
-    public static func leavesFolder(_ reference: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func leavesFolder(_ reference: UnsafeBufferPointer<UInt8>) -> Bool {
         let slash = UInt8(ascii: "/")
         let dot = UInt8(ascii: ".")
         if reference.first == slash { return true }
@@ -108,7 +108,7 @@ public final class PhotoStore {
     /// Writes `bytes` as a file in the photos folder, named after `name`.
     /// - Returns: the file's path relative to the output's folder.
     /// - Throws: `io.temporaryFile`, `io.writeFailed`, `io.renameFailed`.
-    public func write(_ bytes: [UInt8], named name: String) throws(FerryError) -> String {
+    package func write(_ bytes: [UInt8], named name: String) throws(FerryError) -> String {
         guard let photosDirectory else { return Photo.dataURI(bytes) }
         try PhotoStore.makeDirectories(photosDirectory)
         let fileExtension = Photo.imageType(of: bytes).fileExtension
@@ -129,7 +129,7 @@ public final class PhotoStore {
     }
 
     /// Removes the files this store wrote.
-    public func removeWrittenFiles() {
+    package func removeWrittenFiles() {
         for path in writtenFiles { unlink(path) }
         writtenFiles.removeAll()
     }
@@ -137,7 +137,7 @@ public final class PhotoStore {
     // MARK: - Paths
 
     /// A file name stem from a record's name (`Photo.fileStem`).
-    public static func slug(_ name: String) -> String { Photo.fileStem(name) }
+    package static func slug(_ name: String) -> String { Photo.fileStem(name) }
 
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -146,7 +146,7 @@ public final class PhotoStore {
     }
 
     /// Whether `path` is a folder (following symbolic links).
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }

@@ -6,7 +6,7 @@ extension EditedFile {
 
     /// Which record a selector names, by number or by key (see `RecordSelector`).
     /// - Parameter key: `--key`'s fields, or nil for the kind's default key.
-    public func selector(key: [String]?) -> RecordSelector {
+    package func selector(key: [String]?) -> RecordSelector {
         RecordSelector(records: records, key: key, schema: schema, kind: kind)
     }
 

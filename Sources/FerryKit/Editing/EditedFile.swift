@@ -37,7 +37,7 @@ public final class EditedFile {
     public internal(set) var schema: Schema
     /// Whether the kind was inferred (neither `--kind` nor `--schema` nor the reader said it).
     let kindInferred: Bool
-    public let editor: any RecordFileEditor
+    package let editor: any RecordFileEditor
     private let identity: FileIdentity
     /// Whether the codec's own bytes are gzip already (a bundle).
     private let codecCompresses: Bool

@@ -23,7 +23,7 @@ public struct RecordChange {
     public var decimalComma = false
 
     /// The field photos are kept in.
-    public static let photoField = "photo"
+    package static let photoField = "photo"
 
     public init() {}
 
@@ -40,7 +40,7 @@ public struct RecordChange {
 
     /// Reads the photo at `path`.
     /// - Throws: `io.*`, `photo.notImage` for bytes that are no PNG or JPEG.
-    public mutating func readPhoto(_ path: String, limit: Int) throws(FerryError) {
+    package mutating func readPhoto(_ path: String, limit: Int) throws(FerryError) {
         let file = try FileInput(path: path)
         defer { file.close() }
         let bytes = try file.readAll(limit: limit)
@@ -54,7 +54,7 @@ public struct RecordChange {
     /// `record` (nil for a new one) with the change made, fields in the
     /// order `order` gives first (a file's own), then as assigned.
     /// - Throws: `edit.valueType` for a value its field's type does not take.
-    public func applied(to record: Record?, schema: Schema, order: [String] = []) throws(FerryError) -> Record {
+    package func applied(to record: Record?, schema: Schema, order: [String] = []) throws(FerryError) -> Record {
         var pairs = record?.pairs ?? []
         func set(_ field: String, _ value: Value) {
             if let index = pairs.firstIndex(where: { $0.0 == field }) {

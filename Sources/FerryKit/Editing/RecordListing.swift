@@ -5,21 +5,21 @@
 /// `title`, `author`, `price`, `pages`, `readThisBook` and `isbn`; for other
 /// records the first four fields (a photo aside). Only fields some record
 /// has are shown.
-public struct RecordListing {
+package struct RecordListing {
     /// One record's line.
-    public struct Row {
+    package struct Row {
         /// The record's number, counted from 1 as every message counts
         /// records (and as `edit` and `remove` take it).
-        public var number: Int
-        public var key: String?
+        package var number: Int
+        package var key: String?
         /// The text of each main field (`columns`), empty for none.
-        public var cells: [String]
+        package var cells: [String]
         /// The photo: its type and size, or its reference; nil for none.
-        public var photo: PhotoSummary?
+        package var photo: PhotoSummary?
     }
 
     /// A record's photo, described.
-    public enum PhotoSummary: Equatable {
+    package enum PhotoSummary: Equatable {
         /// Bytes held in the file (a plist's data, a `data:` URI): what
         /// they look like and how many.
         case bytes(ImageType, Int)
@@ -27,23 +27,23 @@ public struct RecordListing {
         case reference(String)
     }
 
-    public let file: String
-    public let format: String
-    public let kind: RecordKind
-    public let keyFields: [String]?
+    package let file: String
+    package let format: String
+    package let kind: RecordKind
+    package let keyFields: [String]?
     /// The main fields shown.
-    public let columns: [String]
+    package let columns: [String]
     /// Whether a table shows the key in a column of its own: not when the
     /// key is one of the main fields shown (a product keyed by name), nor
     /// when there is none.
-    public var showsKeyColumn: Bool {
+    package var showsKeyColumn: Bool {
         guard let keyFields else { return false }
         return !(keyFields.count == 1 && columns.contains(keyFields[0]))
     }
-    public let rows: [Row]
+    package let rows: [Row]
     private let records: [Record]
 
-    public init(_ file: EditedFile, key: [String]? = nil) {
+    package init(_ file: EditedFile, key: [String]? = nil) {
         self.file = file.path
         format = file.format
         kind = file.kind
@@ -98,7 +98,7 @@ public struct RecordListing {
     /// "key", "fields": {every field but the photo}, "photo": null or
     /// {"type", "bytes"} or {"reference"}}]}`.
     /// - Throws: `json.nonFiniteNumber` for a record holding one.
-    public func json() throws(FerryError) -> String {
+    package func json() throws(FerryError) -> String {
         var report = OrderedObject()
         report.append(key: "file", value: .string(file))
         report.append(key: "format", value: .string(format))

@@ -12,11 +12,11 @@
 ///
 /// The keys are worked out only when a key is looked up or shown: an index
 /// costs nothing more.
-public final class RecordSelector {
+package final class RecordSelector {
     /// The key fields, or nil when the records have no key (generic ones without `--key`).
-    public private(set) lazy var keyFields: [String]? = key ?? DefaultKey.addressingFields(of: records, kind: kind)
+    package private(set) lazy var keyFields: [String]? = key ?? DefaultKey.addressingFields(of: records, kind: kind)
     /// Whether the key was asked for (`--key`): the selector is then always a key.
-    public let keyGiven: Bool
+    package let keyGiven: Bool
     private let records: [Record]
     private let key: [String]?
     private let schema: Schema
@@ -32,7 +32,7 @@ public final class RecordSelector {
     static let shownCandidates = 5
 
     /// - Parameter key: `--key`'s fields, or nil for the kind's default key.
-    public init(records: [Record], key: [String]?, schema: Schema, kind: RecordKind) {
+    package init(records: [Record], key: [String]?, schema: Schema, kind: RecordKind) {
         keyGiven = key != nil
         self.records = records
         self.key = key
@@ -41,7 +41,7 @@ public final class RecordSelector {
     }
 
     /// The key of record `index` as text (its parts joined by ` / `), or nil.
-    public func keyText(of index: Int) -> String? {
+    package func keyText(of index: Int) -> String? {
         guard index < keys.count, keys[index].contains(where: { $0 != nil }) else { return nil }
         return keys[index].map { $0 ?? "" }.joined(separator: " / ")
     }
@@ -49,7 +49,7 @@ public final class RecordSelector {
     /// The index (0-based) of the record `selector` names.
     /// - Throws: `edit.indexOutOfRange`, `edit.noSuchRecord` and
     ///   `edit.ambiguousKey` (with candidates), `edit.noKey`.
-    public func index(of selector: String, count: Int, in path: String) throws(FerryError) -> Int {
+    package func index(of selector: String, count: Int, in path: String) throws(FerryError) -> Int {
         let isIndex = !selector.isEmpty && selector.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         if isIndex && !keyGiven, let number = Int(selector), number >= 1, number <= count { return number - 1 }
         guard keyFields != nil else {

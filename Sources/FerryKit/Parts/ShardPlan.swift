@@ -5,21 +5,21 @@
 ///     file:   name,price\n Wii,269\n Xbox,299\n Switch,329\n
 ///             ^ shard 0 (the header's bytes are its own)
 ///                          ^ shard 1: start 19, firstRecord 2, firstLine 3
-public struct ShardPlan: Sendable, Hashable {
+package struct ShardPlan: Sendable, Hashable {
     /// One range of the file.
-    public struct Shard: Sendable, Hashable {
+    package struct Shard: Sendable, Hashable {
         /// The first byte, and the byte after the last.
-        public var start: Int
-        public var end: Int
+        package var start: Int
+        package var end: Int
         /// The number of the first record at or after `start` (1-based), as
         /// a whole-file run counts records.
-        public var firstRecord: Int
+        package var firstRecord: Int
         /// The line `start` is on (1-based).
-        public var firstLine: Int
+        package var firstLine: Int
         /// How many records the range holds.
-        public var records: Int
+        package var records: Int
 
-        public init(start: Int, end: Int, firstRecord: Int, firstLine: Int, records: Int) {
+        package init(start: Int, end: Int, firstRecord: Int, firstLine: Int, records: Int) {
             self.start = start
             self.end = end
             self.firstRecord = firstRecord
@@ -30,29 +30,29 @@ public struct ShardPlan: Sendable, Hashable {
 
     /// The CSV or TSV header: the bytes of its row, which a reader of a
     /// later shard reads first, and the columns they name.
-    public struct Header: Sendable, Hashable {
-        public var end: Int
-        public var lines: Int
-        public var fields: [String]
+    package struct Header: Sendable, Hashable {
+        package var end: Int
+        package var lines: Int
+        package var fields: [String]
     }
 
     /// Bumped when a key changes meaning or goes.
-    public static let version = 1
+    package static let version = 1
 
-    public var input: String
+    package var input: String
     /// The file's size when it was planned.
-    public var size: Int
+    package var size: Int
     /// The codec id: `csv`, `tsv`, `jsonl` or `json`.
-    public var format: String
+    package var format: String
     /// CSV and TSV: the delimiter the file is read with, one byte.
-    public var delimiter: UInt8?
+    package var delimiter: UInt8?
     /// CSV and TSV: the header row, nil with `--no-header`.
-    public var header: Header?
-    public var records: Int
-    public var shards: [Shard]
+    package var header: Header?
+    package var records: Int
+    package var shards: [Shard]
 
     /// The plan as JSON, for `ferry plan` and the `--plan` option.
-    public var value: Value {
+    package var value: Value {
         var root = JSONObjectBuilder()
         root.set("planVersion", Self.version)
         root.set("input", input)
@@ -84,11 +84,11 @@ public struct ShardPlan: Sendable, Hashable {
         return root.value
     }
 
-    public var json: String { value.prettyJSON }
+    package var json: String { value.prettyJSON }
 
     /// Reads a plan written by `value`.
     /// - Throws: `shard.badPlan` when it is not one.
-    public init(_ value: Value, path: String) throws(FerryError) {
+    package init(_ value: Value, path: String) throws(FerryError) {
         func int(_ object: Value?, _ key: String) throws(FerryError) -> Int {
             guard case .object(let fields)? = object, let found = fields[key]?.intValue else { throw FerryError.shardBadPlan(path) }
             return found
@@ -140,7 +140,7 @@ public struct ShardPlan: Sendable, Hashable {
 extension ShardPlan {
     /// Reads the plan in the file at `path`, as `ferry plan` wrote it.
     /// - Throws: `io.*`; `shard.badPlan` when it is not a plan.
-    public init(contentsOf path: String) throws(FerryError) {
+    package init(contentsOf path: String) throws(FerryError) {
         guard let value = try Value.jsonFile(path) else { throw .shardBadPlan(path) }
         try self.init(value, path: path)
     }

@@ -33,16 +33,16 @@ import FerryJSON
 //                     ^^^^^       14: ',' then 'x': a record
 
 /// Plans the shards of a CSV, TSV, JSON Lines or JSON array file.
-public struct ShardPlanner {
-    public let registry: CodecRegistry
+package struct ShardPlanner {
+    package let registry: CodecRegistry
 
-    public init(registry: CodecRegistry = .standard) { self.registry = registry }
+    package init(registry: CodecRegistry = .standard) { self.registry = registry }
 
     /// Cuts the file at `path` into `count` ranges.
     /// - Parameter options: the input format (`from`) and the codec options
     ///   (the CSV dialect) it is read with.
     /// - Throws: `shard.compressed`, `shard.notSplittable`, `io.*`.
-    public func plan(_ path: String, shards count: Int, options: ValidationOptions) throws(FerryError) -> ShardPlan {
+    package func plan(_ path: String, shards count: Int, options: ValidationOptions) throws(FerryError) -> ShardPlan {
         let source = try PartSource(
             path: path, registry: registry, from: options.from, codecOptions: options.codecOptions,
             limits: options.limits)

@@ -2,15 +2,15 @@
 
 /// Which bytes of the file one shard is, as `--plan PLAN --shard K` or
 /// `--range START:END --first-record R --first-line L` give them.
-public struct ShardRange: Sendable, Hashable {
-    public var start: Int
-    public var end: Int
-    public var firstRecord: Int
-    public var firstLine: Int
+package struct ShardRange: Sendable, Hashable {
+    package var start: Int
+    package var end: Int
+    package var firstRecord: Int
+    package var firstLine: Int
     /// CSV output: `--header auto|always|never`; nil is auto (the first shard's only).
-    public var writesHeader: Bool?
+    package var writesHeader: Bool?
 
-    public init(start: Int, end: Int, firstRecord: Int, firstLine: Int, writesHeader: Bool? = nil) {
+    package init(start: Int, end: Int, firstRecord: Int, firstLine: Int, writesHeader: Bool? = nil) {
         self.start = start
         self.end = end
         self.firstRecord = firstRecord
@@ -20,7 +20,7 @@ public struct ShardRange: Sendable, Hashable {
 
     /// Shard `index` of `plan`.
     /// - Throws: `shard.noSuchShard`.
-    public init(_ plan: ShardPlan, shard index: Int) throws(FerryError) {
+    package init(_ plan: ShardPlan, shard index: Int) throws(FerryError) {
         guard plan.shards.indices.contains(index) else { throw FerryError.shardNoSuchShard(index, count: plan.shards.count) }
         let shard = plan.shards[index]
         self.init(start: shard.start, end: shard.end, firstRecord: shard.firstRecord, firstLine: shard.firstLine)
@@ -92,7 +92,7 @@ struct ShardReading {
 extension RandomAccessFile {
     /// The bytes of `range`, read.
     /// - Throws: `io.readFailed`.
-    public func bytes(_ range: Range<Int>) throws(FerryError) -> [UInt8] {
+    package func bytes(_ range: Range<Int>) throws(FerryError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(range.count)
         try scan(range) { chunk, _ in

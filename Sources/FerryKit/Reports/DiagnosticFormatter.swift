@@ -91,7 +91,7 @@ extension Diagnostic {
     /// `#/$defs/money/minimum` in the schema validated against; in another
     /// schema, its path (`/…/price.json#/$defs/money`) or `$id`; nil
     /// for a rule that is no schema's (`photo.format`).
-    public var schemaLocation: String? {
+    package var schemaLocation: String? {
         guard let rule else { return nil }
         if rule.isEmpty || rule.hasPrefix("/") { return "#" + rule }
         guard rule.contains("#") else { return nil }

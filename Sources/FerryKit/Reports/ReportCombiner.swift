@@ -18,17 +18,17 @@
 // one `FileRun`, in order.
 
 /// Combines the json reports of a file's shards into the report of the file.
-public struct ReportCombiner {
-    public let registry: CodecRegistry
+package struct ReportCombiner {
+    package let registry: CodecRegistry
 
-    public init(registry: CodecRegistry = .standard) { self.registry = registry }
+    package init(registry: CodecRegistry = .standard) { self.registry = registry }
 
     /// - Parameters:
     ///   - paths: the shards' json reports, in the order of their shards.
     ///   - maxErrors: the cap on errors of the combined report.
     ///   - strict: whether the shards' warnings are reported as errors (`--strict`).
     /// - Throws: `shard.badReport`, `shard.reportsNotContiguous`, `io.*`.
-    public func combine(_ paths: [String], maxErrors: Int?, strict: Bool = false) throws(FerryError)
+    package func combine(_ paths: [String], maxErrors: Int?, strict: Bool = false) throws(FerryError)
         -> ValidationReport
     {
         var shards: [ShardReport] = []

@@ -6,7 +6,7 @@
 ///     p.csv:31:1: error: sku 'A-5' repeats the value of record 5 (record 30, field 'sku') [record.duplicateKey]
 ///     rules: the built-in product schema, inferred from the records
 ///     2 errors in 1 file; 98 records valid
-public struct TextReport {
+package struct TextReport {
     let report: ValidationReport
     let formatter: DiagnosticFormatter
     private var catalog: MessageCatalog { formatter.catalog }
@@ -64,7 +64,7 @@ public struct TextReport {
     }
 
     /// The summary line alone, for a command that wrote the report elsewhere.
-    public static func summaryLine(of report: ValidationReport, catalog: MessageCatalog) -> String {
+    package static func summaryLine(of report: ValidationReport, catalog: MessageCatalog) -> String {
         TextReport(report: report, formatter: DiagnosticFormatter(catalog: catalog)).summary
     }
 

@@ -17,7 +17,7 @@ import Darwin
 
 extension Schema {
     /// The largest schema file read (a schema is a page or two of JSON).
-    public static let maxFileBytes = 16 << 20
+    package static let maxFileBytes = 16 << 20
 
     /// Reads the JSON Schema at `path` (`-` for standard input) and
     /// compiles it, for `ferry validate` or `ConversionOptions.schema`;

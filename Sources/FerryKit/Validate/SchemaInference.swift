@@ -59,7 +59,7 @@ public struct SchemaInference {
     }
 
     /// A schema document as indented JSON text, with a final line break.
-    public static func text(of schema: Value) -> String { schema.prettyJSON }
+    package static func text(of schema: Value) -> String { schema.prettyJSON }
 }
 
 /// The profiles of every field seen, in the order first seen.

@@ -28,7 +28,7 @@ public struct ValidationReport: Sendable {
         /// Whether it was checked in two halves at once (for tests).
         var readInHalves = false
 
-        public init(path: String) { self.path = path }
+        package init(path: String) { self.path = path }
 
         /// Records that were checked and had no error.
         public var validRecords: Int { records - invalidRecords - uncheckedRecords }
@@ -59,9 +59,9 @@ public struct ValidationReport: Sendable {
     /// The categories of every error found, those past the cap included.
     public var errorCategories: Set<FerryError.Category> = []
     /// When one shard of a file was checked: what `--combine` needs.
-    public var shard: ShardTrace?
+    package var shard: ShardTrace?
 
-    public init() {}
+    package init() {}
 
     /// The files' counts added up (its path is empty).
     public var total: File {

@@ -11,27 +11,27 @@
 
 /// What the validation of one shard adds to its json report, for
 /// `ferry validate --combine` (Formats/shards.md).
-public struct ShardTrace: Sendable {
+package struct ShardTrace: Sendable {
     /// A key of a unique field, as the shard saw it first.
-    public struct Key: Sendable, Hashable {
+    package struct Key: Sendable, Hashable {
         /// Its field, by index in `uniqueFields`.
-        public var field: Int
-        public var digest: KeyDigest
+        package var field: Int
+        package var digest: KeyDigest
         /// Its record, 0-based, in the whole file.
-        public var record: Int
+        package var record: Int
         /// Where that record starts in the file.
-        public var byteOffset: Int
+        package var byteOffset: Int
     }
 
-    public var input: String
+    package var input: String
     /// The file's size.
-    public var size: Int
-    public var format: String
-    public var range: ShardRange
+    package var size: Int
+    package var format: String
+    package var range: ShardRange
     /// The options the shard was read with: the user's and the delimiter.
-    public var codecOptions: OptionValues
-    public var uniqueFields: [String] = []
-    public var keys: [Key] = []
+    package var codecOptions: OptionValues
+    package var uniqueFields: [String] = []
+    package var keys: [Key] = []
 }
 
 extension Validator {

@@ -25,7 +25,7 @@ public struct ValidationOptions: Sendable {
     public var jobs = Cores.usable
     /// One shard of the input to check, not the whole file; its report
     /// carries what `--combine` needs (`ShardTrace`).
-    public var shard: ShardRange?
+    package var shard: ShardRange?
     /// Whether photo references are read (`--photos`).
     public var photos = PhotoPolicy.check
     /// Whether every warning is reported as an error (`--strict`).

@@ -9,16 +9,16 @@
 ///     var choice = DefaultKey(kind: .product)
 ///     for record in records { choice.observe(record) }
 ///     choice.fields  // ["sku"], or ["name"] when a record had no sku
-public struct DefaultKey {
-    public let kind: RecordKind
+package struct DefaultKey {
+    package let kind: RecordKind
     private let preferred: KeyFields?
     private let fallback: [String]?
     /// Whether every record seen so far has the preferred key.
-    public private(set) var everyRecordHasPreferred = true
+    package private(set) var everyRecordHasPreferred = true
     /// How many records were seen.
-    public private(set) var records = 0
+    package private(set) var records = 0
 
-    public init(kind: RecordKind) {
+    package init(kind: RecordKind) {
         self.kind = kind
         switch kind {
         case .product:
@@ -42,14 +42,14 @@ public struct DefaultKey {
     }
 
     /// Notes whether `record` has the preferred key.
-    public mutating func observe(_ record: Record) {
+    package mutating func observe(_ record: Record) {
         RawRecord.with(record) { observe($0) }
     }
 
     /// The key fields for the records seen: the preferred key when every
     /// one had it (so also when none was seen), else the fallback; nil for
     /// a kind with no default key (give one).
-    public var fields: [String]? {
+    package var fields: [String]? {
         guard let preferred else { return nil }
         return everyRecordHasPreferred ? preferred.names : fallback
     }
@@ -60,7 +60,7 @@ public struct DefaultKey {
     /// skus stays keyed by sku after one record loses its sku (that record
     /// is then found by its number), where `fields` would key every record
     /// by name from then on.
-    public static func addressingFields(of records: some Sequence<Record>, kind: RecordKind) -> [String]? {
+    package static func addressingFields(of records: some Sequence<Record>, kind: RecordKind) -> [String]? {
         let choice = DefaultKey(kind: kind)
         guard let preferred = choice.preferred else { return nil }
         let anyHasPreferred = records.contains { record in RawRecord.with(record) { preferred.hasEveryField($0) } }
@@ -68,7 +68,7 @@ public struct DefaultKey {
     }
 
     /// The default key fields of `records`, all of kind `kind`.
-    public static func fields(of records: some Sequence<Record>, kind: RecordKind) -> [String]? {
+    package static func fields(of records: some Sequence<Record>, kind: RecordKind) -> [String]? {
         var choice = DefaultKey(kind: kind)
         for record in records { choice.observe(record) }
         return choice.fields

@@ -7,18 +7,18 @@
 /// billion keys the chance is below 10⁻²⁰. The digest is not keyed, so the
 /// same bytes give the same digest in every process (shards of one file, or
 /// runs that spill to disk, can compare theirs).
-public struct KeyDigest: Hashable, Sendable {
-    public var low: UInt64
-    public var high: UInt64
+package struct KeyDigest: Hashable, Sendable {
+    package var low: UInt64
+    package var high: UInt64
 
-    public init(low: UInt64, high: UInt64) {
+    package init(low: UInt64, high: UInt64) {
         self.low = low
         self.high = high
     }
 
     /// The digest of `bytes`.
     /// - Complexity: O(n), a multiplication per lane every eight bytes.
-    public init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         let length = UInt64(bytes.count)
         var low = Self.mix(length ^ Self.primes.0, Self.primes.1)
         var high = Self.mix(length ^ Self.primes.2, Self.primes.3)
@@ -39,7 +39,7 @@ public struct KeyDigest: Hashable, Sendable {
     }
 
     /// The digest of a string's UTF-8 bytes, as they are.
-    public init(_ text: String) {
+    package init(_ text: String) {
         var text = text
         self = text.withUTF8 { KeyDigest(UnsafeRawBufferPointer($0)) }
     }

@@ -32,11 +32,11 @@
 // another still matches.
 
 /// The text a value has as a key: see the design note above.
-public enum KeyText {
+package enum KeyText {
     /// Appends the key text of `bytes`, which are valid UTF-8: without the
     /// white space around it, in NFC.
     /// - Complexity: O(n); about 3 ns for a short ASCII key.
-    public static func append(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]) {
+    package static func append(_ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]) {
         let trimmed = self.trimmed(bytes)
         if isKnownNFC(trimmed) {
             text.append(contentsOf: trimmed)
@@ -49,7 +49,7 @@ public enum KeyText {
     /// them (trimmed, and already in NFC, as nearly all keys are); nil
     /// when it must be made (`append(_:to:)`).
     @inline(__always)
-    public static func inPlace(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+    package static func inPlace(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         let trimmed = self.trimmed(bytes)
         return isKnownNFC(trimmed) ? trimmed : nil
     }
@@ -57,7 +57,7 @@ public enum KeyText {
     /// Appends the key text of `value`.
     /// - Returns: false, appending nothing, for null and for values that
     ///   are no key (bytes, dates, arrays, objects).
-    public static func append(_ value: Value, to text: inout [UInt8]) -> Bool {
+    package static func append(_ value: Value, to text: inout [UInt8]) -> Bool {
         switch value {
         case .string(var string):
             string.withUTF8 { append($0, to: &text) }
@@ -99,7 +99,7 @@ public enum KeyText {
     }
 
     /// The key text of `text`, as a string.
-    public static func normalized(_ text: String) -> String {
+    package static func normalized(_ text: String) -> String {
         var bytes: [UInt8] = []
         _ = append(.string(text), to: &bytes)
         return String(decoding: bytes, as: UTF8.self)

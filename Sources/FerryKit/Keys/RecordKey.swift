@@ -17,15 +17,15 @@
 // A record none of whose key fields has a value has no key.
 
 /// The key of one record: the key text of each key field, and their digest.
-public struct RecordKey: Hashable, Sendable {
+package struct RecordKey: Hashable, Sendable {
     /// Each key field's key text, in the key's order; nil for a field with
     /// no value.
-    public let parts: [String?]
+    package let parts: [String?]
     /// What records are matched by (see the design note).
-    public let digest: KeyDigest
+    package let digest: KeyDigest
 
-    public static func == (lhs: RecordKey, rhs: RecordKey) -> Bool { lhs.digest == rhs.digest }
-    public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+    package static func == (lhs: RecordKey, rhs: RecordKey) -> Bool { lhs.digest == rhs.digest }
+    package func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }
 
 /// The fields records are keyed by, and the making of their keys.
@@ -33,9 +33,9 @@ public struct RecordKey: Hashable, Sendable {
 /// It keeps where its fields are in the field list seen last, and a buffer
 /// for the key's bytes, so keying a raw record allocates nothing when its
 /// text needs no normalizing. Use one per thread.
-public final class KeyFields {
+package final class KeyFields {
     /// The key fields, in order.
-    public let names: [String]
+    package let names: [String]
     /// Whether the kind or schema types each field: an empty value is then
     /// no value.
     private let typed: [Bool]
@@ -46,7 +46,7 @@ public final class KeyFields {
     private var bytes: [UInt8] = []
 
     /// Keys on `names`, typed as `schema` types them.
-    public init(_ names: [String], schema: Schema) {
+    package init(_ names: [String], schema: Schema) {
         self.names = names
         let typedNames = Set(schema.fieldRules.filter { $0.type != nil }.map(\.name))
         typed = names.map(typedNames.contains)
@@ -54,7 +54,7 @@ public final class KeyFields {
     }
 
     /// Keys on `names`, typed as `kind` types them.
-    public convenience init(_ names: [String], kind: RecordKind) {
+    package convenience init(_ names: [String], kind: RecordKind) {
         self.init(names, schema: kind.schema)
     }
 
@@ -88,12 +88,12 @@ public final class KeyFields {
     }
 
     /// The key of `record`, or nil when it has none.
-    public func key(of record: Record) -> RecordKey? {
+    package func key(of record: Record) -> RecordKey? {
         RawRecord.with(record) { key(of: $0) }
     }
 
     /// The digest of `record`'s key, or nil when it has none.
-    public func digest(of record: Record) -> KeyDigest? {
+    package func digest(of record: Record) -> KeyDigest? {
         RawRecord.with(record) { digest(of: $0) }
     }
 

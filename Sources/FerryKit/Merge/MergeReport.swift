@@ -81,7 +81,7 @@ public struct MergeReport: Sendable {
     /// own lines (see `SpooledMerge`'s `Spool`); for tests too.
     var linesKeptAsRead = 0
 
-    public init() {}
+    package init() {}
 
     /// Every record read.
     public var recordsIn: Int { sources.reduce(0) { $0 + $1.records } }

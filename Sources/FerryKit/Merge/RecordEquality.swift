@@ -42,7 +42,7 @@ public struct FieldDifference: Sendable, Equatable {
     /// The second record's value; nil when it lacks the field.
     public let second: Value?
 
-    public init(field: String, first: Value?, second: Value?) {
+    package init(field: String, first: Value?, second: Value?) {
         self.field = field
         self.first = first
         self.second = second
@@ -53,7 +53,7 @@ public struct FieldDifference: Sendable, Equatable {
 ///
 /// It keeps how the fields of two field lists pair up, and buffers for
 /// numbers and key text, so use one per thread.
-public final class RecordEquality {
+package final class RecordEquality {
     /// The fields the kind or schema types.
     private let typedNames: Set<String>
     /// The fields compared as key text.
@@ -64,14 +64,14 @@ public final class RecordEquality {
 
     /// Compares records typed as `schema` types them, with `keyFields`
     /// compared as key text.
-    public init(schema: Schema, keyFields: [String] = []) {
+    package init(schema: Schema, keyFields: [String] = []) {
         typedNames = Set(schema.fieldRules.filter { $0.type != nil }.map(\.name))
         keyNames = Set(keyFields)
     }
 
     /// Compares records typed as `kind` types them, with `keyFields`
     /// compared as key text.
-    public convenience init(kind: RecordKind, keyFields: [String] = []) {
+    package convenience init(kind: RecordKind, keyFields: [String] = []) {
         self.init(schema: kind.schema, keyFields: keyFields)
     }
 
@@ -103,17 +103,17 @@ public final class RecordEquality {
     }
 
     /// Whether `first` and `second` are equal, field by field.
-    public func equal(_ first: Record, _ second: Record) -> Bool {
+    package func equal(_ first: Record, _ second: Record) -> Bool {
         RawRecord.with(first) { first in RawRecord.with(second) { equal(first, $0) } }
     }
 
     /// The fields whose values differ between `first` and `second`.
-    public func differences(_ first: Record, _ second: Record) -> [FieldDifference] {
+    package func differences(_ first: Record, _ second: Record) -> [FieldDifference] {
         RawRecord.with(first) { first in RawRecord.with(second) { differences(first, $0) } }
     }
 
     /// Whether two values of field `field` are equal; nil is a missing field.
-    public func equal(_ first: Value?, _ second: Value?, field: String) -> Bool {
+    package func equal(_ first: Value?, _ second: Value?, field: String) -> Bool {
         let rule = rule(of: field)
         return withOperand(first ?? .null) { a in withOperand(second ?? .null) { b in equal(a, b, rule: rule) } }
     }

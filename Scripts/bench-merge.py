@@ -168,9 +168,9 @@ def main():
     os.makedirs(outputs, exist_ok=True)
 
     tools = {
-        "ferry": ([ferry, "merge", first, second, "-o", "-", "--quiet"], "ferry.jsonl", True),
-        "ferry-file": ([ferry, "merge", first, second, "-o", os.path.join(outputs, "ferry-file.jsonl"), "--force", "--quiet"], None, False),
-        "ferry-spill": ([ferry, "merge", first, second, "-o", "-", "--quiet", "--memory", args.spill_memory], "ferry-spill.jsonl", True),
+        "ferry": ([ferry, "merge", first, second, "-o", "-"], "ferry.jsonl", True),
+        "ferry-file": ([ferry, "merge", first, second, "-o", os.path.join(outputs, "ferry-file.jsonl"), "--force"], None, False),
+        "ferry-spill": ([ferry, "merge", first, second, "-o", "-", "--memory", args.spill_memory], "ferry-spill.jsonl", True),
     }
     wanted = args.only.split(",") if args.only else None
     python = ensure_duckdb(os.path.join(args.work, "venv")) if not wanted or "duckdb" in wanted else None
@@ -194,7 +194,10 @@ def main():
             if name == "mlr" and run > 0:
                 continue  # tens of seconds a run: once is enough
             stdout_path = os.path.join(outputs, stdout_name) if stdout_name else None
-            results[name].append(timed(command, stdout_path))
+            # Ferry runs as a user runs it, not --quiet: its conflicts and
+            # summary go to standard error, kept in a file.
+            with open(os.path.join(outputs, name + ".stderr"), "w") as stderr:
+                results[name].append(timed(command, stdout_path, stderr=stderr))
 
     size = (os.path.getsize(first) + os.path.getsize(second)) / 1e6
     overlap = args.count * 3 // 10

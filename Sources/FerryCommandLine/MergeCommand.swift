@@ -15,6 +15,7 @@ struct MergeCommand {
                 OptionSpec(
                     name: "report-format", valueName: "format", helpKey: .mergeOptionReportFormat,
                     allowed: MergeReportFormat.allCases.map(\.rawValue)),
+                OptionSpec(name: "show-conflicts", valueName: "n|all", helpKey: .mergeOptionShowConflicts),
                 OptionSpec(name: "memory", valueName: "size", helpKey: .mergeOptionMemory),
                 .jobs,
                 OptionSpec(name: "photos-dir", valueName: "dir", helpKey: .convertOptionPhotosDir),
@@ -58,6 +59,7 @@ struct MergeCommand {
         options.photosDirectory = arguments["photos-dir"]
         options.embedPhotos = arguments.flag("embed-photos")
         if let jobs = try CodecOptions.positive(arguments, "jobs") { options.jobs = jobs }
+        let shown = try shownConflicts(arguments)
         if let text = arguments["memory"] {
             guard let bytes = byteSize(text) else {
                 throw .usageInvalidValue(option: "memory", value: text, expected: .message(.expectedSize))
@@ -99,7 +101,7 @@ struct MergeCommand {
         // Without a report file, the conflicts and the summary go to standard error.
         if arguments["report-file"] == nil && !quiet {
             // In one write: a merge may have thousands.
-            let conflicts = lines.conflictLines
+            let conflicts = lines.conflictLines(shown: shown)
             if !conflicts.isEmpty { console.writeError(conflicts.joined(separator: "\n") + "\n") }
         }
         if !quiet { console.printError(lines.summary) }
@@ -109,6 +111,20 @@ struct MergeCommand {
         }
         return ExitStatus.success
     }
+
+    /// The conflicts standard error lists (`--show-conflicts N|all`): 100
+    /// unless told, nil for every one.
+    static func shownConflicts(_ arguments: ParsedArguments) throws(FerryError) -> Int? {
+        guard let text = arguments["show-conflicts"] else { return defaultShownConflicts }
+        if text == "all" { return nil }
+        guard let count = Int(text), count >= 0 else {
+            throw .usageInvalidValue(option: "show-conflicts", value: text, expected: .message(.expectedCount))
+        }
+        return count
+    }
+
+    /// A screenful or two; the report file has them all.
+    static let defaultShownConflicts = 100
 
     /// A size in bytes: digits, optionally followed by K, M or G (powers
     /// of 1,024, any case, with an optional `iB` or `B`).

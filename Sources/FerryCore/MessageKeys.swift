@@ -543,6 +543,8 @@ extension MessageKey {
     package static let mergeOptionReport = MessageKey("merge.option.report")
     /// The form of the report: text (default) or json (see Formats/merge-report.schema.json).
     package static let mergeOptionReportFormat = MessageKey("merge.option.reportFormat")
+    /// How many conflicts standard error lists when there is no --report-file (default 100; all lists every one); the others are counted in one line.
+    package static let mergeOptionShowConflicts = MessageKey("merge.option.showConflicts")
     /// The memory the merge's records may take, in bytes or with K, M or G (default 1G); beyond it they are sorted in runs on disk.
     package static let mergeOptionMemory = MessageKey("merge.option.memory")
     /// Replace the output and the report if they exist.
@@ -887,6 +889,7 @@ extension MessageKey {
         .mergeOptionOnConflict,
         .mergeOptionReport,
         .mergeOptionReportFormat,
+        .mergeOptionShowConflicts,
         .mergeOptionMemory,
         .mergeOptionForce,
         .expectedSize,
@@ -967,6 +970,8 @@ extension PluralKey {
     package static let mergeCountResolved = PluralKey("merge.count.resolved")
     /// %1$@ records without a key kept as they are
     package static let mergeCountWithoutKey = PluralKey("merge.count.withoutKey")
+    /// %1$@ more conflicts not shown; --report-file FILE lists every one
+    package static let mergeConflictsNotShown = PluralKey("merge.conflictsNotShown")
 
     /// Every key above, in the catalog's order.
     static let all: [PluralKey] = [
@@ -990,5 +995,6 @@ extension PluralKey {
         .mergeCountIdentical,
         .mergeCountResolved,
         .mergeCountWithoutKey,
+        .mergeConflictsNotShown,
     ]
 }

@@ -30,20 +30,32 @@ public struct MergeTextReport {
     }
 
     /// Each conflict's line, then a line per differing field.
-    public var conflictLines: [String] {
-        report.conflicts.flatMap { conflict in
-            let kept = conflict.keptSecond ? conflict.second : conflict.first
-            let head = catalog.message(
-                .mergeConflict,
-                [.string(place(conflict.second)), .string(key(conflict.key)), .string(place(conflict.first)),
-                 .string(place(kept))])
-            return [head]
-                + conflict.differences.map { difference in
-                    catalog.message(
-                        .mergeDifference,
-                        [.string(difference.field), .string(shown(difference.first)), .string(shown(difference.second))])
-                }
-        }
+    public var conflictLines: [String] { conflictLines(shown: nil) }
+
+    /// The lines of the first `limit` conflicts (of every one when nil),
+    /// then one line that counts the others: a price feed can bring a
+    /// hundred thousand, and a terminal wants the first few and the count.
+    /// Only the conflicts shown are formatted.
+    public func conflictLines(shown limit: Int?) -> [String] {
+        let shown = limit.map { min(max($0, 0), report.conflicts.count) } ?? report.conflicts.count
+        var lines = report.conflicts.prefix(shown).flatMap(lines(of:))
+        let hidden = report.conflicts.count - shown
+        if hidden > 0 { lines.append(plural(.mergeConflictsNotShown, hidden)) }
+        return lines
+    }
+
+    private func lines(of conflict: MergeReport.Conflict) -> [String] {
+        let kept = conflict.keptSecond ? conflict.second : conflict.first
+        let head = catalog.message(
+            .mergeConflict,
+            [.string(place(conflict.second)), .string(key(conflict.key)), .string(place(conflict.first)),
+             .string(place(kept))])
+        return [head]
+            + conflict.differences.map { difference in
+                catalog.message(
+                    .mergeDifference,
+                    [.string(difference.field), .string(shown(difference.first)), .string(shown(difference.second))])
+            }
     }
 
     /// The counts in one line; they add up (see `MergeReport`).

@@ -45,6 +45,13 @@ public struct CSVCodec: LineSplittingCodec {
         return copy
     }
 
+    /// This codec reading and writing by the dialect `options` ask for over
+    /// its own: the command line's `--delimiter`, `--quote`, `--encoding`….
+    /// - Throws: `usage.invalidValue` for a value an option does not take.
+    public func configured(by options: OptionValues) throws(FerryError) -> any Codec {
+        configured(try runDialect(options))
+    }
+
     /// The dialect of one run: `options` over the codec's own.
     func runDialect(_ options: OptionValues) throws(FerryError) -> CSVDialect {
         try CSVDialect(dialect ?? CSVDialect(delimiter: delimiter), options: options)

@@ -90,6 +90,10 @@ public enum FerryCLI {
                 console.print(help.help(for: command))
                 return ExitStatus.success
             }
+            // The codecs typed by the flags, as a library caller types
+            // them (`CSVCodec(dialect:)`…): a bad value stops here, before
+            // a file is opened.
+            let registry = try registry.configured(by: CodecOptions.values(parsed, registry: registry))
             switch command.name {
             case "convert":
                 try ConvertCommand.run(parsed, registry: registry, console: console)

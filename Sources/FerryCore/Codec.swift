@@ -47,6 +47,17 @@ public protocol Codec: Sendable {
     /// records (a JSON scalar is well formed but holds no records).
     /// - Throws: the first problem found.
     func lint(_ input: any ByteInput, context: ReadContext) throws(FerryError)
+
+    /// This codec with the options of a run that it declares turned into
+    /// its typed configuration (`CSVCodec(dialect:)`, `JSONCodec(style:)`,
+    /// `ArchiveCodec(className:)`): what the command line builds from its
+    /// flags, once, before it opens a file. A value the codec cannot take
+    /// throws here. Options it does not declare are ignored; the run's
+    /// contexts still carry every option (a shard's report records them),
+    /// and a codec reads them over its configuration, so the two agree.
+    /// The default returns the codec as it is.
+    /// - Throws: `usage.invalidValue` and the codec's own codes for a bad value.
+    func configured(by options: OptionValues) throws(FerryError) -> any Codec
 }
 
 extension Codec {
@@ -55,6 +66,8 @@ extension Codec {
     public var messages: [String: String] { [:] }
     public var catalogs: [String: [String: String]] { [:] }
     public var embedsMedia: Bool { false }
+
+    public func configured(by options: OptionValues) throws(FerryError) -> any Codec { self }
 
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
         throw .formatCannotRead(id)

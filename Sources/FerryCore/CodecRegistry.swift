@@ -37,6 +37,17 @@ public struct CodecRegistry: Sendable {
         return copy
     }
 
+    /// This registry with each codec configured by `options`
+    /// (`Codec.configured(by:)`), its accelerators kept: the codecs the
+    /// command line runs with, built from its flags.
+    /// - Throws: the first codec's error for a value it cannot take.
+    public func configured(by options: OptionValues) throws(FerryError) -> CodecRegistry {
+        var copy = self
+        copy.codecs = []
+        for codec in codecs { copy.codecs.append(try codec.configured(by: options)) }
+        return copy
+    }
+
     /// Adds `accelerator`, asked before those already there.
     package mutating func register(accelerator: any ConversionAccelerator) {
         accelerators.insert(accelerator, at: 0)

@@ -36,6 +36,19 @@ public struct JSONCodec: LineSplittingCodec {
     /// pointer (`--records-at /products`); see `JSONPointer`.
     public static let recordsAt = "records-at"
 
+    /// This codec with `--compact` as its style and `--records-at` as its
+    /// pointer, when given.
+    /// - Throws: `json.invalidPointer` for a pointer RFC 6901 refuses.
+    public func configured(by options: OptionValues) throws(FerryError) -> any Codec {
+        var copy = self
+        if options.flag("compact") { copy.style = .compact }
+        if let text = options[Self.recordsAt] {
+            _ = try JSONPointer(text)
+            copy.recordsPointer = text
+        }
+        return copy
+    }
+
     /// The pointer `--records-at` gives, if any.
     /// - Throws: `json.invalidPointer`.
     static func pointer(_ context: ReadContext) throws(FerryError) -> JSONPointer? {

@@ -43,6 +43,14 @@ public struct ArchiveCodec: Codec {
         _ = try decoder.value(uid: objects.root, depth: 1)
     }
 
+    /// This codec writing records under `--class-name`, when given; a
+    /// `--class-map` is checked here and read by each reader.
+    /// - Throws: `usage.invalidValue` for a class map that does not parse.
+    public func configured(by options: OptionValues) throws(FerryError) -> any Codec {
+        if let text = options["class-map"] { _ = try ClassMap(parsing: text) }
+        return ArchiveCodec(className: options["class-name"] ?? className)
+    }
+
     /// The classes `--class-map` names.
     /// - Throws: `usage.invalidValue`.
     static func classMap(_ context: ReadContext) throws(FerryError) -> ClassMap {

@@ -3,7 +3,17 @@ import FerryCore
 /// Excel workbooks (`.xlsx`, ECMA-376 SpreadsheetML): a zip of XML parts.
 /// One sheet is one table of records, its first row the header, as CSV has it.
 public struct XLSXCodec: Codec {
-    public init() {}
+    /// The sheet to read (by name, or by its 1-based place as digits) and
+    /// the name of the sheet to write; nil for the first sheet, and a
+    /// written sheet named after the kind. `--sheet` overrides it.
+    public var sheet: String?
+
+    public init(sheet: String? = nil) { self.sheet = sheet }
+
+    /// This codec with `--sheet` as its sheet, when given.
+    public func configured(by options: OptionValues) throws(FerryError) -> any Codec {
+        XLSXCodec(sheet: options[Self.sheetOption] ?? sheet)
+    }
 
     public let id = "xlsx"
     public let extensions = ["xlsx"]
@@ -19,7 +29,7 @@ public struct XLSXCodec: Codec {
     /// A writer of one sheet, named by `--sheet`, else after the kind.
     /// - Throws: `xlsx.sheetNameInvalid` for a name Excel refuses.
     public func makeWriter(_ output: any ByteOutput, context: WriteContext) throws(FerryError) -> any RecordWriter {
-        let name = context.options[XLSXCodec.sheetOption] ?? XLSXWriter.defaultSheetName(for: context.kind)
+        let name = context.options[XLSXCodec.sheetOption] ?? sheet ?? XLSXWriter.defaultSheetName(for: context.kind)
         guard XLSXWriter.isValidSheetName(name) else { throw .xlsxSheetNameInvalid(name) }
         return try XLSXWriter(output, sheetName: name, losses: context.losses)
     }
@@ -40,6 +50,6 @@ public struct XLSXCodec: Codec {
     /// Reads the sheet `--sheet` names, else the first, as records.
     /// - Throws: `xlsx.*` zip, workbook and XML errors.
     public func makeReader(_ input: any ByteInput, context: ReadContext) throws(FerryError) -> any RecordReader {
-        try XLSXReader(input, context: context)
+        try XLSXReader(input, context: context, sheet: sheet)
     }
 }

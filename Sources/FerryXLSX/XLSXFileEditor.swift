@@ -57,12 +57,12 @@ final class XLSXFileEditor: RecordFileEditor {
     var zip64From: UInt64 = 0xFFFF_FFFF
 
     /// - Throws: the reader's errors.
-    init(_ bytes: [UInt8], records: [Record], context: ReadContext, format: String) throws(FerryError) {
+    init(_ bytes: [UInt8], records: [Record], context: ReadContext, format: String, sheet: String? = nil) throws(FerryError) {
         // The reader again, for the sheet it chooses, its header and the
         // package: reading to the first record reads the header.
         let readContext = ReadContext(kind: context.kind, schema: context.schema, options: context.options, limits: context.limits)
         readContext.mismatchedCells = .keepText
-        let reader = try XLSXReader(MemoryInput(bytes), context: readContext)
+        let reader = try XLSXReader(MemoryInput(bytes), context: readContext, sheet: sheet)
         _ = try reader.next()
         archive = reader.archive
         guard let sheetEntry = archive.entries.firstIndex(where: { $0.name == reader.sheet.part }) else {
@@ -308,6 +308,6 @@ final class XLSXFileEditor: RecordFileEditor {
 extension XLSXCodec: EditableCodec {
     /// An editor of the sheet `--sheet` names, else the first (see `XLSXFileEditor`).
     public func makeEditor(_ bytes: [UInt8], records: [Record], context: ReadContext) throws(FerryError) -> any RecordFileEditor {
-        try XLSXFileEditor(bytes, records: records, context: context, format: id)
+        try XLSXFileEditor(bytes, records: records, context: context, format: id, sheet: sheet)
     }
 }

@@ -46,10 +46,13 @@ package final class XLSXReader: RecordReader {
     private var currentRowOffset = -1
 
     /// - Throws: zip and workbook errors; `xlsx.noSuchSheet`, `xlsx.missingPart`.
-    /// - Parameter readAheadSize: the smallest deflated sheet inflated on
-    ///   a thread of its own (tests lower it).
+    /// - Parameters:
+    ///   - sheet: the codec's sheet (`XLSXCodec.sheet`), which `--sheet` overrides.
+    ///   - readAheadSize: the smallest deflated sheet inflated on a thread of
+    ///     its own (tests lower it).
     package init(
-        _ input: any ByteInput, context: ReadContext, readAheadSize: Int = XLSXReader.readAheadSize
+        _ input: any ByteInput, context: ReadContext, sheet chosen: String? = nil,
+        readAheadSize: Int = XLSXReader.readAheadSize
     ) throws(FerryError) {
         self.context = context
         file = input.name
@@ -58,7 +61,7 @@ package final class XLSXReader: RecordReader {
         self.archive = archive
         self.limits = limits
         workbook = try WorkbookParts(archive, limits: limits)
-        sheet = try Self.choose(workbook.sheets, context.options[XLSXCodec.sheetOption], file: file)
+        sheet = try Self.choose(workbook.sheets, context.options[XLSXCodec.sheetOption] ?? chosen, file: file)
         guard let entry = archive.entry(sheet.part) else {
             throw .xlsxMissingPart(sheet.part, at: SourceLocation(file: file, sheet: sheet.name))
         }

@@ -238,4 +238,18 @@ import Testing
         #expect(diagnostic.file == output)
         #expect(try folder.contents().isEmpty)
     }
+
+    /// The flags become typed codec configurations before any file is
+    /// opened: a bad value is a usage error (exit 2) even when no CSV is
+    /// read, and an input that is not there is never looked for.
+    @Test func aBadCodecFlagFailsBeforeAnyFileIsOpened() throws {
+        let folder = try ScratchFolder()
+        let missing = folder.path("missing.json")
+        for flags in [["--delimiter", "ab"], ["--records-at", "products"], ["--encoding", "klingon"]] {
+            let result = try Ferry.run(["convert", missing, folder.path("out.jsonl")] + flags)
+            #expect(result.status == 2, "\(flags): \(result.err)")
+            #expect(!result.err.contains("io.cannotOpen"), "\(flags): \(result.err)")
+        }
+        #expect(try folder.contents().isEmpty)
+    }
 }

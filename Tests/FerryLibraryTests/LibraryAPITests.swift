@@ -125,6 +125,40 @@ import Testing
         }
     }
 
+    /// The command line's flags become the same typed configurations: a
+    /// registry configured by option values converts with no options left
+    /// in the run.
+    @Test func optionValuesConfigureTheCodecsTyped() throws {
+        let registry = try CodecRegistry.standard.configured(
+            by: OptionValues([
+                "delimiter": ";", "decimal-comma": "", "compact": "", "class-name": "GameStore.Product",
+                "sheet": "Items", "records-at": "/products",
+            ]))
+        let csv = try #require(registry.codec(id: "csv") as? CSVCodec)
+        #expect(csv.dialect?.delimiter == UInt8(ascii: ";"))
+        #expect(csv.dialect?.decimalComma == true)
+        let json = try #require(registry.codec(id: "json") as? JSONCodec)
+        #expect(json.style == .compact)
+        #expect(json.recordsPointer == "/products")
+        #expect((registry.codec(id: "archive") as? ArchiveCodec)?.className == "GameStore.Product")
+        #expect((registry.codec(id: "xlsx") as? XLSXCodec)?.sheet == "Items")
+        // TSV keeps its id and extensions; JSON Lines has no options.
+        #expect(registry.codec(id: "tsv")?.extensions == ["tsv", "tab"])
+        #expect(registry.codec(forPath: "a.jsonl")?.id == "jsonl")
+        try Self.withFolder { folder in
+            let input = folder.appendingPathComponent("products.csv")
+            try Data("name;price\nWii;269,50\n".utf8).write(to: input)
+            let output = folder.appendingPathComponent("products.xlsx")
+            _ = try Converter(registry: registry).convert(input, to: output)
+            let back = folder.appendingPathComponent("back.json")
+            _ = try Converter(registry: registry).convert(output, to: back)
+            #expect(try String(contentsOf: back, encoding: .utf8) == #"[{"name":"Wii","price":269.50}]"# + "\n")
+        }
+        for bad in [["delimiter": "ab"], ["records-at": "products"], ["class-map": "no-equals-sign"]] {
+            #expect(throws: FerryError.self) { try CodecRegistry.standard.configured(by: OptionValues(bad)) }
+        }
+    }
+
     @Test func aMisspeltOptionIsAnErrorWithASuggestion() throws {
         try Self.withFolder { folder in
             let json = folder.appendingPathComponent("products.json")

@@ -12,6 +12,8 @@ struct WorkbookSheet: Sendable, Hashable {
 /// What the reader needs of a workbook besides a sheet: its sheets, the
 /// date system, and where the shared strings and styles are.
 struct WorkbookParts {
+    /// The workbook part itself (`xl/workbook.xml`).
+    var part = "xl/workbook.xml"
     var sheets: [WorkbookSheet] = []
     /// `workbookPr date1904`: serial 0 is 1904-01-01 instead of 1899-12-30.
     var uses1904 = false
@@ -36,6 +38,7 @@ struct WorkbookParts {
         guard let workbookEntry = archive.entry(workbook) else {
             throw .xlsxMissingPart(workbook, at: SourceLocation(file: file))
         }
+        part = workbook
         let folder = workbook.split(separator: "/").dropLast().joined(separator: "/")
         let relsName = (folder.isEmpty ? "" : folder + "/") + "_rels/" + (workbook.split(separator: "/").last.map(String.init) ?? "") + ".rels"
         var targets: [String: String] = [:]

@@ -6,7 +6,9 @@ import FerryCore
 // sheet part and keep every other byte of the package:
 //
 //     [Content_Types].xml  local header + deflated bytes   copied as they are
-//     xl/workbook.xml      …                               copied
+//     xl/workbook.xml      …                               copied; with `fullCalcOnLoad` set
+//                                                           when the workbook has formulas
+//                                                           (`WorkbookRecalculation`)
 //     xl/worksheets/sheet1.xml                             inflated, spliced, deflated anew
 //     xl/styles.xml, xl/sharedStrings.xml, charts, …       copied
 //     central directory                                    written again: the offsets moved
@@ -53,6 +55,10 @@ final class XLSXFileEditor: RecordFileEditor {
     private var firstColumn: Int
     private var changed = false
     private let format: String
+    /// The workbook part, and the other sheets' parts: a formula in any
+    /// of them makes an edit ask for recalculation (`WorkbookRecalculation`).
+    private let workbookPart: String
+    private let otherSheetParts: [String]
     /// Sizes and offsets from this one on are zip64 (see `ZipWriter`); tests lower it.
     var zip64From: UInt64 = 0xFFFF_FFFF
 
@@ -77,6 +83,8 @@ final class XLSXFileEditor: RecordFileEditor {
         original = bytes
         self.records = records
         self.format = format
+        workbookPart = reader.workbook.part
+        otherSheetParts = reader.workbook.sheets.map(\.part).filter { $0 != reader.sheet.part }
     }
 
     /// Where each entry's bytes are: from its local header to the next
@@ -177,15 +185,37 @@ final class XLSXFileEditor: RecordFileEditor {
         guard changed else { return original }
         let output = MemoryOutput()
         let zip = ZipWriter(output, zip64From: zip64From, zip64Count: zip64From < 0xFFFF ? Int(zip64From) : 0xFFFF)
+        let recalculated = try recalculatingWorkbook()
         for (index, entry) in archive.entries.enumerated() {
             if index == sheetEntry {
                 try zip.addDeflated(entry.name, xml, level: XLSXWriter.sheetLevel)
+            } else if entry.name == workbookPart, let recalculated {
+                try zip.addDeflated(entry.name, recalculated)
             } else {
                 try zip.addCopy(entry, local: original[spans[index]], record: archive.directory[archive.centralRecords[index]])
             }
         }
         try zip.finish()
         return output.bytes
+    }
+
+    /// The workbook part asking for its formulas to be calculated again on
+    /// opening, when the workbook has any: their cached results may read
+    /// the cells edited. Nil when it has none, or asks already.
+    /// - Throws: zip and XML errors.
+    private func recalculatingWorkbook() throws(FerryError) -> [UInt8]? {
+        let file = archive.source.name
+        let map = try map()
+        var formulas = !map.arrayFormulas.isEmpty || map.rows.contains { $0.cells.contains(where: \.hasFormula) }
+        formulas = formulas || archive.entries.contains { $0.name.hasSuffix("/calcChain.xml") }
+        for part in otherSheetParts where !formulas {
+            guard let entry = archive.entry(part) else { continue }
+            formulas = try WorkbookRecalculation.hasFormula(
+                ZipEntryInput(archive, entry: entry, limits: limits), part: part, file: file, limits: limits)
+        }
+        guard formulas, let entry = archive.entry(workbookPart) else { return nil }
+        let xml = try ZipEntryInput(archive, entry: entry, limits: limits).readAll(limit: limits.maxEntryBytes)
+        return try WorkbookRecalculation.requested(in: xml, part: workbookPart, file: file, limits: limits)
     }
 
     // MARK: - Rows and cells

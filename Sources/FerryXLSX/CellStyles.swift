@@ -23,7 +23,16 @@ struct CellStyles {
 
     init() {}
 
-    /// - Throws: XML and zip errors.
+    /// What one cell style (`<xf>`) holds here: its format's id while the
+    /// part is read, then its kind and its code's reference.
+    static let bytesPerStyle = MemoryLayout<Int>.stride + MemoryLayout<NumberFormatKind>.stride + MemoryLayout<String>.stride
+    /// What one custom number format holds besides its code's text: a
+    /// dictionary entry and the string's storage header.
+    static let bytesPerFormat = 64
+
+    /// - Throws: `xlsx.stylesTooLarge` when the number formats and cell
+    ///   styles held pass `limits.maxInputBytes` (a deflated part of a few
+    ///   megabytes can expand to a billion `<xf/>`); XML and zip errors.
     init(_ archive: ZipArchive, entry: ZipEntry, limits: ReadLimits) throws(FerryError) {
         let scanner = XMLPullScanner(
             try ZipEntryInput(archive, entry: entry, limits: limits), part: entry.name, file: archive.source.name,
@@ -32,6 +41,7 @@ struct CellStyles {
         var styleFormats: [Int] = []
         var inCellXfs = false
         var text: [UInt8] = []
+        var held = 0
         while true {
             let token = try scanner.next()
             if token == .endOfDocument { break }
@@ -39,11 +49,18 @@ struct CellStyles {
             guard token == .start else { continue }
             if scanner.nameIs("numFmt") {
                 let id = try WorkbookParts.value(scanner, "numFmtId", into: &text).flatMap { Int($0) }
-                if let id, let code = try WorkbookParts.value(scanner, "formatCode", into: &text) { custom[id] = code }
+                if let id, let code = try WorkbookParts.value(scanner, "formatCode", into: &text) {
+                    custom[id] = code
+                    held += code.utf8.count + Self.bytesPerFormat
+                }
             } else if scanner.nameIs("cellXfs") {
                 inCellXfs = !scanner.isEmptyElement
             } else if inCellXfs, scanner.nameIs("xf") {
                 styleFormats.append(try WorkbookParts.value(scanner, "numFmtId", into: &text).flatMap { Int($0) } ?? 0)
+                held += Self.bytesPerStyle
+            }
+            guard held <= limits.maxInputBytes else {
+                throw .xlsxStylesTooLarge(limit: limits.maxInputBytes, at: scanner.tokenLocation)
             }
         }
         for id in styleFormats {

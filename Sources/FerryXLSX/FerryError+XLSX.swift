@@ -25,6 +25,8 @@ extension FerryError.Code {
     public static let xlsxRatioTooHigh = Self("xlsx.ratioTooHigh", .data)
     /// The shared strings take more than the input limit.
     public static let xlsxSharedStringsTooLarge = Self("xlsx.sharedStringsTooLarge", .data)
+    /// The styles part's number formats and cell styles take more than the input limit.
+    public static let xlsxStylesTooLarge = Self("xlsx.stylesTooLarge", .data)
 
     // The workbook
     /// A part the workbook needs (the workbook, a sheet) is not in the zip.
@@ -109,6 +111,10 @@ extension FerryError {
 
     static func xlsxSharedStringsTooLarge(limit: Int, at location: SourceLocation) -> FerryError {
         FerryError(.xlsxSharedStringsTooLarge, [.integer(limit)], at: location)
+    }
+
+    static func xlsxStylesTooLarge(limit: Int, at location: SourceLocation) -> FerryError {
+        FerryError(.xlsxStylesTooLarge, [.integer(limit)], at: location)
     }
 
     static func xlsxMissingPart(_ part: String, at location: SourceLocation) -> FerryError {

@@ -210,9 +210,31 @@ extension XLSXPartsTests {
         #expect(try FerryReading(bytes: bytes).header == ["name"])
     }
 
+    /// The styles part is held under the same limit: 2,000 `<xf/>` in a
+    /// part of a few hundred deflated bytes hold 50,000 bytes (a part of a
+    /// few megabytes could hold a billion of them).
+    @Test func stylesCountAgainstTheLimit() throws {
+        let rows = #"<row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>"#
+        let many = "<styleSheet><cellXfs>" + String(repeating: "<xf/>", count: 2000) + "</cellXfs></styleSheet>"
+        let bytes = try Self.workbook(rows: rows, styles: many)
+        #expect(bytes.count < 4096)
+        var limits = ReadLimits()
+        limits.maxInputBytes = 40_000
+        let error = ferryError { _ = try FerryReading(bytes: bytes, limits: limits) }
+        #expect(error?.code == .xlsxStylesTooLarge)
+        #expect(error?.arguments == [.integer(40_000)])
+        #expect(error?.location.line == 1)
+        // Long format codes count by their text.
+        let code = String(repeating: "0", count: 30_000)
+        let formats = #"<styleSheet><numFmts><numFmt numFmtId="164" formatCode="\#(code)"/><numFmt numFmtId="165" formatCode="\#(code)"/></numFmts></styleSheet>"#
+        let error2 = ferryError { _ = try FerryReading(bytes: try Self.workbook(rows: rows, styles: formats), limits: limits) }
+        #expect(error2?.code == .xlsxStylesTooLarge)
+        #expect(try FerryReading(bytes: bytes).header == ["name"])
+    }
+
     /// A workbook of one sheet holding `rows`, with `sharedStrings` as its
-    /// shared strings part when given.
-    static func workbook(rows: String, sharedStrings: String? = nil) throws -> [UInt8] {
+    /// shared strings part and `styles` as its styles part when given.
+    static func workbook(rows: String, sharedStrings: String? = nil, styles: String? = nil) throws -> [UInt8] {
         let output = MemoryOutput()
         let zip = ZipWriter(output)
         try zip.addDeflated(
@@ -221,6 +243,10 @@ extension XLSXPartsTests {
         if let sharedStrings {
             relationships += #"<Relationship Id="rId2" Type="x/sharedStrings" Target="sharedStrings.xml"/>"#
             try zip.addDeflated("xl/sharedStrings.xml", Array(sharedStrings.utf8))
+        }
+        if let styles {
+            relationships += #"<Relationship Id="rId3" Type="x/styles" Target="styles.xml"/>"#
+            try zip.addDeflated("xl/styles.xml", Array(styles.utf8))
         }
         try zip.addDeflated("xl/_rels/workbook.xml.rels", Array((relationships + "</Relationships>").utf8))
         try zip.addDeflated(

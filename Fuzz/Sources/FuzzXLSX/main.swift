@@ -11,7 +11,10 @@ import FuzzSupport
 // XML scanner, shared strings, styles, cells), with small limits. The
 // first byte chooses: 0, the rest is the package as it is; otherwise the
 // rest is a sheet's XML, put into a stored package here, so that mutations
-// reach the XML without breaking CRCs first.
+// reach the XML without breaking CRCs first (and, for a first byte of 1,
+// the rest is also a workbook part for `WorkbookRecalculation`). Whatever
+// reads, the editor then edits, adds, removes and writes the package
+// again, which is read back.
 let codec = XLSXCodec()
 
 /// CRC-32 (ISO 3309) for the stored package; the harness's own, as the
@@ -71,9 +74,29 @@ let test: FuzzTest = { data, size in
     limits.maxEntryBytes = 1 << 20
     limits.maxRecordBytes = 1 << 16
     limits.maxInputBytes = 1 << 20
+    if first == 1 {
+        // The rest as a workbook part, for the editor's recalculation flag.
+        let xml = Array(bytes.dropFirst())
+        _ = try? WorkbookRecalculation.requested(in: xml, part: "xl/workbook.xml", file: "f.xlsx", limits: limits)
+        _ = try? WorkbookRecalculation.hasFormula(MemoryInput(xml), part: "s.xml", file: "f.xlsx", limits: limits)
+    }
     let context = ReadContext(limits: limits)
     guard let reader = try? codec.makeReader(MemoryInput(package), context: context) else { return 0 }
-    while (try? reader.next()) != nil {}
+    var records: [Record] = []
+    while let record = try? reader.next() { records.append(record) }
+    // The editor, on what was read: its sheet map, the splices and the
+    // package written again, then read back.
+    guard let last = records.last,
+        let editor = try? codec.makeEditor(package, records: records, context: ReadContext(limits: limits))
+    else { return 0 }
+    var changed = last
+    if let field = changed.fields.names.first { changed.set(field, to: .string("x&<y>")) }
+    try? editor.replace(at: records.count - 1, with: changed)
+    try? editor.append(changed)
+    try? editor.remove(at: 0)
+    if let edited = try? editor.encoded(), let again = try? codec.makeReader(MemoryInput(edited), context: ReadContext(limits: limits)) {
+        while (try? again.next()) != nil {}
+    }
     return 0
 }
 exit(runFuzzer(test))

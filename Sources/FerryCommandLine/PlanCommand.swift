@@ -9,6 +9,7 @@ struct PlanCommand {
             OptionSpec(name: "shards", short: "n", valueName: "n", helpKey: .planOptionShards),
             OptionSpec(name: "report-format", short: "r", valueName: "format", helpKey: .planOptionReport, allowed: ["json"]),
         ]
+        options += CodecOptions.limitSpecs
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)), applying: .read)
         options.append(.help)
         return CommandSpec(
@@ -27,6 +28,7 @@ struct PlanCommand {
         var options = ValidationOptions()
         options.from = arguments["from"]
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
+        options.limits = try CodecOptions.limits(arguments)
         let shards = try CodecOptions.positive(arguments, "shards") ?? 1
         let plan = try ShardPlanner(registry: registry).plan(arguments.positionals[0], shards: shards, options: options)
         console.write(plan.json)

@@ -108,6 +108,20 @@ import Testing
         if count >= 7 { #expect(naiveCutsDiffer, "some target should fall inside a quoted field") }
     }
 
+    /// A header whose quote is never closed runs to the end of the file:
+    /// the planner stops at `--max-record-bytes` instead of reading the
+    /// whole file into memory as the header.
+    @Test func anUnclosedQuoteInTheHeaderStopsAtTheRecordLimit() throws {
+        let folder = try ScratchFolder()
+        let rows = (1...400).map { "P\($0),\($0).5\n" }.joined()
+        let input = try folder.write("p.csv", "\"name,price\n" + rows)
+        let result = try Ferry.run(["plan", input, "--shards", "2", "--max-record-bytes", "1000"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(result.err.contains("[limit.recordTooLarge]"), "\(result.err)")
+        let good = try folder.write("q.csv", "name,price\n" + rows)
+        #expect(try Ferry.run(["plan", good, "--shards", "2", "--max-record-bytes", "1000"]).status == 0)
+    }
+
     @Test func moreShardsThanRecordsLeavesSomeEmpty() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.jsonl", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3}\n")

@@ -56,14 +56,23 @@ struct PartSource {
         let opened = try OpenedInput(path: path, limits: limits)
         let codec = try FormatResolver(registry: registry).inputCodec(
             path: opened.formatPath, prefix: opened.prefix, from: from)
-        try self.init(path: path, codec: codec, isCompressed: opened.isCompressed, codecOptions: codecOptions)
+        try self.init(
+            path: path, codec: codec, isCompressed: opened.isCompressed, codecOptions: codecOptions,
+            maxHeaderBytes: limits.maxRecordBytes)
     }
 
     /// The file at `path`, read by `codec` with `codecOptions`.
     /// - Throws: `shard.compressed`, `shard.notSplittable` (standard input,
     ///   a codec whose records do not split at line ends, text not in
     ///   UTF-8, rows that end in a lone CR), `io.*`.
-    init(path: String, codec: any Codec, isCompressed: Bool, codecOptions: OptionValues) throws(FerryError) {
+    /// - Parameter maxHeaderBytes: the most bytes the rows up to the header's
+    ///   end may take (`--max-record-bytes`): a header with a quote that is
+    ///   never closed would otherwise run to the end of the file, and be read
+    ///   into memory whole.
+    init(
+        path: String, codec: any Codec, isCompressed: Bool, codecOptions: OptionValues,
+        maxHeaderBytes: Int = ReadLimits().maxRecordBytes
+    ) throws(FerryError) {
         if isCompressed { throw FerryError.shardCompressed(path) }
         let notSplittable = FerryError.shardNotSplittable(path, format: codec.id)
         guard path != "-", codec.capabilities.contains(.splitsAtLineEnds), let splitter = codec as? any LineSplittingCodec,
@@ -84,7 +93,8 @@ struct PartSource {
             (header, headerRowStart, dataStart, blankRowsAreRecords, prefix, prefixLines) = (nil, 0, 0, false, [], 0)
             return
         }
-        let found = try Self.header(file, from: splitting.rowsStart, codec: splitter, splitting: splitting)
+        let found = try Self.header(
+            file, from: splitting.rowsStart, codec: splitter, splitting: splitting, maxBytes: maxHeaderBytes)
         header = splitting.hasHeader ? found.header : nil
         headerRowStart = found.rowStart
         dataStart = header?.end ?? found.rowStart
@@ -107,16 +117,24 @@ struct PartSource {
     /// row end outside quotes), the lines it takes with the bytes before
     /// it, and the columns it names (`columnN` with `--no-header`, one a
     /// field of that first record).
-    /// - Throws: `shard.notSplittable` for rows that end in a lone CR; `io.*`.
+    /// - Throws: `shard.notSplittable` for rows that end in a lone CR;
+    ///   `limit.recordTooLarge` when the header ends more than `maxBytes`
+    ///   after `start`; `io.*`.
     private static func header(
-        _ file: RandomAccessFile, from start: Int, codec: any LineSplittingCodec, splitting: LineSplitting
+        _ file: RandomAccessFile, from start: Int, codec: any LineSplittingCodec, splitting: LineSplitting,
+        maxBytes: Int
     ) throws(FerryError) -> (header: ShardPlan.Header, rowStart: Int) {
         var rows = RowEndScanner(quote: splitting.quote)
         var end = file.size
         var rowStart = start
+        var tooLong = false
         let delimiter = splitting.delimiter
         try file.scan(start..<file.size, chunk: 1 << 16) { chunk, offset in
-            rows.scan(chunk) { found in
+            guard offset - start <= maxBytes else {
+                tooLong = true
+                return false
+            }
+            return rows.scan(chunk) { found in
                 let holdsRecord =
                     rowStart >= offset
                     ? ShardPlanner.holdsRecord(
@@ -129,6 +147,9 @@ struct PartSource {
                 end = offset + found
                 return false
             }
+        }
+        if tooLong || end - start > maxBytes {
+            throw FerryError.recordTooLarge(limit: maxBytes, at: SourceLocation(file: file.path, byteOffset: rowStart))
         }
         // Rows that end in a lone CR (classic Mac OS) are rows to the reader
         // but no cuts here, where parts are cut at line feeds.

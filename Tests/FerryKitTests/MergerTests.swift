@@ -71,7 +71,7 @@ import Testing
                 .bytes([0x89, 0x50]), .number(NumberText(unchecked: "123456789012345678901234567890")), .null, .bool(true),
             ], origin: RecordOrigin(index: 7, byteOffset: 99))
         var bytes: [UInt8] = []
-        RawRecord.with(record) { SpilledRecord.encode($0, shape: 0, to: &bytes) }
+        try RawRecord.with(record) { (raw) throws(FerryError) in try SpilledRecord.encode(raw, shape: 0, to: &bytes) }
         var cells = RawCellBuffer()
         defer { cells.deallocate() }
         let back = try bytes.withUnsafeBytes { (buffer) throws(FerryError) -> Record in
@@ -81,6 +81,17 @@ import Testing
         #expect(back.values == record.values)
         #expect(back.origin == record.origin)
         #expect(back.fields.names == fields.names)
+
+        // A record past the 32-bit length is refused, not cut: its bytes
+        // would be read back as another record. (4 GiB stands in as 100.)
+        var more = bytes
+        let error = try #require(throws: FerryError.self) {
+            try RawRecord.with(record) { (raw) throws(FerryError) in
+                try SpilledRecord.encode(raw, shape: 0, to: &more, maxLength: 100)
+            }
+        }
+        #expect(error.code == .recordTooLarge && error.location.record == 7 && error.location.byteOffset == 99)
+        #expect(more == bytes)
     }
 }
 

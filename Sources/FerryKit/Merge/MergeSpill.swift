@@ -75,7 +75,7 @@ final class MergeSpill {
     /// Appends `record`, the next in reading order.
     func append(_ record: RawRecord) throws(FerryError) {
         encoded.removeAll(keepingCapacity: true)
-        SpilledRecord.encode(record, shape: shape(of: record.fields), to: &encoded)
+        try SpilledRecord.encode(record, shape: shape(of: record.fields), to: &encoded)
         try file.append(encoded)
         count += 1
     }

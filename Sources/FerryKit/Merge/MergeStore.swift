@@ -57,6 +57,12 @@ final class MergeStore {
         let digests = tape.digests
         var position = 0
         try tape.forEachWithOffset { (record, offset) throws(FerryError) in
+            // Offsets are 32 bits: a tape past 4 GiB (records of more than
+            // 4 GiB, possible only with --max-record-bytes raised) is refused.
+            guard offset <= Int(UInt32.max) else {
+                throw .recordTooLarge(
+                    limit: Int(UInt32.max), at: SourceLocation(byteOffset: record.origin.byteOffset, record: record.origin.index))
+            }
             entries.append(Entry(tape: tapeIndex, offset: UInt32(truncatingIfNeeded: offset)))
             try body(record, entries.count - 1, position < digests.count ? .some(digests[position]) : .none)
             position += 1

@@ -97,8 +97,17 @@ final class SpillFile {
 enum SpilledRecord {
     private typealias Tag = CellTag
 
+    /// The most bytes a spilled record may take: its length is 32 bits.
+    static let maxLength = Int(UInt32.max)
+
     /// Appends `record`, whose field list is shape `shape`, to `out`.
-    static func encode(_ record: RawRecord, shape: Int, to out: inout [UInt8]) {
+    /// - Throws: `limit.recordTooLarge` for a record of more than
+    ///   `maxLength` bytes (possible only with `--max-record-bytes` past
+    ///   4 GiB); its length, and any longer cell's, would not fit. Every
+    ///   count and cell length within fits when the whole does.
+    static func encode(
+        _ record: RawRecord, shape: Int, to out: inout [UInt8], maxLength: Int = SpilledRecord.maxLength
+    ) throws(FerryError) {
         let start = out.count
         append(UInt32(0), to: &out)
         append(UInt32(truncatingIfNeeded: shape), to: &out)
@@ -118,6 +127,10 @@ enum SpilledRecord {
                 out.append(Tag.value.rawValue)
                 encode(record.others[index], to: &out)
             }
+        }
+        guard out.count - start - 4 <= maxLength else {
+            out.removeSubrange(start...)
+            throw .recordTooLarge(limit: maxLength, at: SourceLocation(byteOffset: record.origin.byteOffset, record: record.origin.index))
         }
         let length = UInt32(truncatingIfNeeded: out.count - start - 4)
         withUnsafeBytes(of: length.littleEndian) { out.replaceSubrange(start..<start + 4, with: $0) }

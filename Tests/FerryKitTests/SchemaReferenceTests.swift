@@ -23,6 +23,21 @@ import Testing
         #expect(try JSONValues.diagnostics(schema, #"{"price": 2}"#).isEmpty)
     }
 
+    /// References into `$defs` of many schemas find the one they name
+    /// (such objects are looked into through an index of their keys), and
+    /// a schema with an `$id` among them is still a resource of its own.
+    @Test func referencesIntoLargeDefinitionsFindTheirTarget() throws {
+        var defs = (0..<100).map { #""d\#($0)": {"const": \#($0)}"# }
+        defs.append(##""withID": {"$id": "https://example.com/inner.json", "$defs": {"five": {"const": 5}}, "$ref": "#/$defs/five"}"##)
+        let document = ##"{"properties": {"a": {"$ref": "#/$defs/d57"}, "b": {"$ref": "https://example.com/inner.json"}}, "$defs": {"##
+            + defs.joined(separator: ", ") + "}}"
+        let path = try scratch.write("large.json", document)
+        let schema = try Schema(contentsOf: path)
+        #expect(try JSONValues.diagnostics(schema, #"{"a": 57, "b": 5}"#).isEmpty)
+        #expect(try JSONValues.diagnostics(schema, #"{"a": 58}"#).map(\.code) == [.schemaConst])
+        #expect(try JSONValues.diagnostics(schema, #"{"b": 6}"#).map(\.code) == [.schemaConst])
+    }
+
     @Test func aFolderRegistersSchemasByTheirID() throws {
         let folder = scratch.path("schemas")
         _ = try scratch.write(

@@ -236,8 +236,10 @@ final class SchemaLoader {
         let resource = resources[index]
         var value = resource.value
         var context = SchemaContext(resource: index, base: resource.uri, dialect: resource.dialect)
+        var path = "\(index)"
         for (step, token) in tokens.enumerated() {
-            if step > 0, case .object(let object) = value, case .string(let id)? = object["$id"],
+            defer { path += "/" + token }
+            if step > 0, case .object(let object) = value, case .string(let id)? = member("$id", of: object, at: path),
                 !isAnchorID(id, object, context.dialect),
                 let inner = resourceIndex[SchemaURI.withoutFragment(SchemaURI.resolve(id, against: context.base))]
             {
@@ -245,7 +247,7 @@ final class SchemaLoader {
             }
             switch value {
             case .object(let object):
-                guard let next = object[token] else { return nil }
+                guard let next = member(token, of: object, at: path) else { return nil }
                 value = next
             case .array(let elements):
                 guard let position = Int(token), elements.indices.contains(position) else { return nil }
@@ -255,6 +257,25 @@ final class SchemaLoader {
             }
         }
         return (value, context)
+    }
+
+    /// The positions of the keys of the large objects references have
+    /// looked into, by their place (`resource/token/…`): `$defs` of
+    /// 20,000 schemas made each reference a linear search, and loading a
+    /// chain of them quadratic (3.4 s for 20,000, 10.7 s for 40,000).
+    private var keyPositions: [String: [String: Int]] = [:]
+
+    /// Objects of at most this many keys are searched in place.
+    private static let indexedFrom = 32
+
+    /// The value of `key` in `object`, which sits at `path`.
+    private func member(_ key: String, of object: OrderedObject, at path: String) -> Value? {
+        guard object.count > Self.indexedFrom else { return object[key] }
+        if let positions = keyPositions[path] { return positions[key].map { object.values[$0] } }
+        var positions: [String: Int] = [:]
+        for (position, name) in object.keys.enumerated() where positions[name] == nil { positions[name] = position }
+        keyPositions[path] = positions
+        return positions[key].map { object.values[$0] }
     }
 
     /// Compiles every target asked for, and those their references ask for.

@@ -38,7 +38,7 @@ package enum CellTyping {
         case .integer:
             return DecimalText.integerCell(bytes).map { .cell($0) } ?? .mismatch(.csvInvalidInteger)
         case .bool:
-            return bool(bytes).map { .cell(.bool($0)) } ?? .mismatch(.csvInvalidBool)
+            return BoolText.value(of: bytes).map { .cell(.bool($0)) } ?? .mismatch(.csvInvalidBool)
         case .string, .photo:
             return text(bytes, field: field, scanner: scanner)
         }
@@ -48,23 +48,5 @@ package enum CellTyping {
     @inline(__always)
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, field: CSVField, scanner: CSVScanner) -> Outcome {
         field.hasDoubledQuotes ? .value(.string(scanner.text(of: field))) : .cell(.text(bytes))
-    }
-
-    /// true/false, yes/no, 1/0, in any case.
-    package static func bool(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard bytes.count <= 5 else { return nil }
-        // The cell's bytes in lower case, packed into one word, first byte
-        // lowest: "true" is 0x65_75_72_74.
-        var word: UInt64 = 0
-        for (index, byte) in bytes.enumerated() {
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            word |= UInt64(lower) << UInt64(index &* 8)
-        }
-        // The length too: a NUL byte adds nothing to the word.
-        switch (bytes.count, word) {
-        case (4, 0x65_75_72_74), (3, 0x73_65_79), (1, 0x31): return true  // true, yes, 1
-        case (5, 0x65_73_6C_61_66), (2, 0x6F_6E), (1, 0x30): return false  // false, no, 0
-        default: return nil
-        }
     }
 }

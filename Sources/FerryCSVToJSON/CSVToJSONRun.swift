@@ -64,7 +64,7 @@ import FerryJSON
 //   of zero); other text is parsed as `CellTyping` parses it and printed as
 //   the writer prints it, when the rule takes it;
 // - integer: the same, when it parses as an integer;
-// - bool: empty as null unless required; what `CellTyping.bool` accepts.
+// - bool: empty as null unless required; what `BoolText` accepts.
 // Cells with bytes above 0x7F are checked as UTF-8 first. A kind field that
 // is required and missing from the header turns the plain path off.
 

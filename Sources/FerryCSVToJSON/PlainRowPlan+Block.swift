@@ -244,7 +244,7 @@ extension PlainRowPlan {
                 // What is left with text: bools, and the columns that always
                 // take the cut path.
                 guard cells[index] == .bool || cells[index] == .requiredBool,
-                    let flag = CellTyping.bool(UnsafeBufferPointer(start: value, count: length))
+                    let flag = BoolText.value(of: UnsafeBufferPointer(start: value, count: length))
                 else { return nil }
                 out = flag ? word(Self.true, 4, to: out) : word(Self.false, 5, to: out)
                 continue

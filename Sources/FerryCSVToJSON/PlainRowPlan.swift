@@ -369,7 +369,7 @@ final class PlainRowPlan {
                 out.append("null")
                 return true
             }
-            guard let flag = CellTyping.bool(value) else { return false }
+            guard let flag = BoolText.value(of: value) else { return false }
             out.append(flag ? "true" : "false")
         case .never:
             return false

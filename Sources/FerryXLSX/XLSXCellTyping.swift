@@ -83,11 +83,7 @@ struct XLSXCellTyping {
             default: return .mismatch(type == .number ? .xlsxInvalidNumber : .xlsxInvalidInteger, text)
             }
         case (.bool, .string(let text)):
-            switch text.lowercased() {
-            case "true", "yes", "1": return .value(.bool(true))
-            case "false", "no", "0": return .value(.bool(false))
-            default: return .mismatch(.xlsxInvalidBool, text)
-            }
+            return BoolText.value(of: text).map { .value(.bool($0)) } ?? .mismatch(.xlsxInvalidBool, text)
         case (.bool, .integer(let number)) where number == 0 || number == 1:
             return .value(.bool(number == 1))
         case (.bool, _):

@@ -24,7 +24,7 @@ import Testing
     /// prefix, not a longer word, not one with a NUL after it.
     @Test func boolCellsTakeTheirSpellingsOnly() {
         func bool(_ text: String) -> Bool? {
-            Array(text.utf8).withUnsafeBufferPointer { CellTyping.bool($0) }
+            Array(text.utf8).withUnsafeBufferPointer { BoolText.value(of: $0) }
         }
         for text in ["true", "TRUE", "True", "yes", "YeS", "1"] { #expect(bool(text) == true, "\(text)") }
         for text in ["false", "FALSE", "no", "No", "0"] { #expect(bool(text) == false, "\(text)") }

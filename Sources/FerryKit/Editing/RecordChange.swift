@@ -98,7 +98,7 @@ public struct RecordChange {
                 return value
             case .number: return DecimalText.parsedValue(buffer)
             case .integer: return DecimalText.isInteger(buffer) ? DecimalText.parsedValue(buffer) : nil
-            case .bool: return bool(text).map(Value.bool)
+            case .bool: return BoolText.value(of: text).map(Value.bool)
             }
         }
         guard let value else {
@@ -112,11 +112,4 @@ public struct RecordChange {
         return value
     }
 
-    private static func bool(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "true", "yes", "1": true
-        case "false", "no", "0": false
-        default: nil
-        }
-    }
 }

@@ -67,7 +67,7 @@ public struct CSVCodec: LineSplittingCodec {
         if let line = CSVSepLine(bytes, isWhole: false, quote: UInt8(ascii: "\"")) {
             return (line.delimiter == 0x09) == (delimiter == 0x09) ? .likely : .no
         }
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return .possible }
+        if TextEncoding.startsWithUTF16Mark(bytes) { return .possible }
         guard let first = bytes.first, first != UInt8(ascii: "{"), first != UInt8(ascii: "["), first != UInt8(ascii: "<")
         else { return .no }
         let line = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
@@ -113,7 +113,7 @@ public struct CSVCodec: LineSplittingCodec {
         if encoding != .utf8 { return PeekableInput(TranscodingInput(input, encoding: encoding)) }
         let peekable = PeekableInput(input)
         let start = try peekable.peek(2)
-        if start == [0xFF, 0xFE] || start == [0xFE, 0xFF] {
+        if TextEncoding.startsWithUTF16Mark(start) {
             return PeekableInput(TranscodingInput(peekable, encoding: .utf16))
         }
         return peekable
@@ -130,7 +130,7 @@ public struct CSVCodec: LineSplittingCodec {
         // The dialect the parts' readers take (`makeReader`): a configured
         // codec's quote, header and given delimiter hold here too.
         let dialect = try runDialect(options)
-        guard dialect.encoding == .utf8, !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF]) else {
+        guard dialect.encoding == .utf8, !TextEncoding.startsWithUTF16Mark(start) else {
             return nil
         }
         var pinned = options

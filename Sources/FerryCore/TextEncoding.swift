@@ -60,3 +60,11 @@ package enum Windows1252 {
         !bytes.contains { $0 == 0x81 || $0 == 0x8D || $0 == 0x8F || $0 == 0x90 || $0 == 0x9D }
     }
 }
+
+extension TextEncoding {
+    /// Whether `bytes` start with a UTF-16 byte order mark (FF FE or FE FF):
+    /// text every codec reads as UTF-16, converted, and never cuts into parts.
+    package static func startsWithUTF16Mark(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+    }
+}

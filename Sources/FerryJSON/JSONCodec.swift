@@ -69,8 +69,7 @@ public struct JSONCodec: LineSplittingCodec {
     public func lineSplitting(start: [UInt8], isWhole: Bool, options: OptionValues) throws(FerryError)
         -> LineSplitting?
     {
-        guard options[Self.recordsAt] == nil, recordsPointer == nil, !start.starts(with: [0xFF, 0xFE]),
-            !start.starts(with: [0xFE, 0xFF])
+        guard options[Self.recordsAt] == nil, recordsPointer == nil, !TextEncoding.startsWithUTF16Mark(start)
         else { return nil }
         return LineSplitting(cut: .arrayElements, options: options)
     }
@@ -114,7 +113,7 @@ public struct JSONLinesCodec: LineSplittingCodec {
     public func lineSplitting(start: [UInt8], isWhole: Bool, options: OptionValues) throws(FerryError)
         -> LineSplitting?
     {
-        guard !start.starts(with: [0xFF, 0xFE]), !start.starts(with: [0xFE, 0xFF]) else { return nil }
+        guard !TextEncoding.startsWithUTF16Mark(start) else { return nil }
         return LineSplitting(cut: .rows, options: options)
     }
 

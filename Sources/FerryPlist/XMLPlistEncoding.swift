@@ -15,18 +15,13 @@ import FerryCore
 
 /// Finds UTF-16 XML property lists and hands them on as UTF-8.
 enum XMLPlistEncoding {
-    /// Whether `bytes` start with a UTF-16 byte order mark.
-    static func hasUTF16Mark(_ bytes: some Collection<UInt8>) -> Bool {
-        bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
-    }
-
     /// `input` as UTF-8: converted when it starts with a UTF-16 byte order
     /// mark, else as it is.
     /// - Throws: `io.readFailed` while looking at the first bytes; reading
     ///   the result throws `encoding.invalidUTF16` for broken UTF-16.
     static func utf8(_ input: any ByteInput) throws(FerryError) -> any ByteInput {
         let peekable = PeekableInput(input)
-        guard hasUTF16Mark(try peekable.peek(2)) else { return peekable }
+        guard TextEncoding.startsWithUTF16Mark(try peekable.peek(2)) else { return peekable }
         return TranscodingInput(peekable, encoding: .utf16)
     }
 
@@ -34,7 +29,7 @@ enum XMLPlistEncoding {
     /// - Throws: `encoding.invalidUTF16`; `limit.inputTooLarge` when the
     ///   UTF-8 passes `limit` bytes.
     static func utf8(_ bytes: [UInt8], name: String, limit: Int) throws(FerryError) -> [UInt8] {
-        guard hasUTF16Mark(bytes) else { return bytes }
+        guard TextEncoding.startsWithUTF16Mark(bytes) else { return bytes }
         return try TranscodingInput(MemoryInput(bytes, name: name), encoding: .utf16).readAll(limit: limit)
     }
 
@@ -42,7 +37,7 @@ enum XMLPlistEncoding {
     /// (with its mark) becomes one byte a code unit, ASCII as it is and
     /// anything else 0x80, which no marker contains; other bytes stay.
     static func sniffable(_ prefix: [UInt8]) -> [UInt8] {
-        guard hasUTF16Mark(prefix) else { return prefix }
+        guard TextEncoding.startsWithUTF16Mark(prefix) else { return prefix }
         let bigEndian = prefix[0] == 0xFE
         var text: [UInt8] = []
         text.reserveCapacity(prefix.count / 2)

@@ -233,7 +233,7 @@ struct FileRun {
     /// rules' order.
     static func inColumnOrder(_ cellErrors: [Diagnostic], _ problems: [Diagnostic], of record: RawRecord) -> [Diagnostic] {
         func field(_ diagnostic: Diagnostic) -> String? {
-            diagnostic.location.field.map { String($0.split(separator: "/", maxSplits: 1).first ?? "") }
+            diagnostic.location.field.map(topField)
         }
         let failed = Set(cellErrors.compactMap(field))
         let all = cellErrors + problems.filter { field($0).map { !failed.contains($0) } ?? true }
@@ -241,6 +241,15 @@ struct FileRun {
         let fields = record.fields
         let columns = all.map { diagnostic in field(diagnostic).flatMap(fields.index(of:)) ?? .max }
         return all.indices.sorted { (columns[$0], $0) < (columns[$1], $1) }.map { all[$0] }
+    }
+
+    /// The field a diagnostic's field path starts with (`tags` of
+    /// `tags/0`). Most paths are a name alone: `split`, generic over
+    /// `StringProtocol`, ran 7,500 instructions a call (42M of 1,122M
+    /// validating 100,000 products against shop.schema.json).
+    static func topField(_ path: String) -> String {
+        guard path.utf8.contains(UInt8(ascii: "/")) else { return path }
+        return String(path.split(separator: "/", maxSplits: 1).first ?? "")
     }
 
     /// Where the unique fields and the photo fields sit in a field list.
@@ -332,7 +341,7 @@ struct FileRun {
     /// The diagnostic at its field's own line and column where the reader
     /// can find it; else at the record's start.
     private func locate(_ diagnostic: Diagnostic, of record: RawRecord, reader: any RecordReader) -> Diagnostic {
-        let field = diagnostic.location.field.map { String($0.split(separator: "/", maxSplits: 1).first ?? "") }
+        let field = diagnostic.location.field.map(Self.topField)
         return diagnostic.located(SourceLocation(file: path, record: record.origin.index))
             .located(reader.location(of: field, inRecordAt: record.origin.byteOffset))
     }

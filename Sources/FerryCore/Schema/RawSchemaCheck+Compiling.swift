@@ -4,19 +4,11 @@
 
 extension RawSchemaCheck {
     /// A schema applied in place to the record (the root, a `$ref`'s
-    /// target, an `allOf` branch, `if`, `then`, …), with its in-place
-    /// applicators as indices into `records` (-1 for none) and ranges of
-    /// `recordBranches`.
+    /// target, an `allOf` branch, `if`, `then`, …): its in-place
+    /// applicators an index into `recordApplicators` (-1 for none).
     struct RecordRule: Sendable {
         var types: JSONTypes?
-        var ref = -1
-        var allOf = 0..<0
-        var anyOf = 0..<0
-        var oneOf = 0..<0
-        var not = -1
-        var ifSchema = -1
-        var thenSchema = -1
-        var elseSchema = -1
+        var applicators = -1
         var minProperties: Int?
         var maxProperties: Int?
         /// `additionalProperties`' rule in `cells`; -1 for none.
@@ -62,10 +54,12 @@ extension RawSchemaCheck {
         var format: SchemaFormat?
     }
 
-    /// The in-place applicators: subschemas as indices into `cells` (-1 for
-    /// none) and ranges of `cellBranches`.
-    struct CellApplicators: Sendable {
-        /// A `$dynamicRef`, or a `$ref` without a target: left to the full check.
+    /// The in-place applicators of a record rule or a cell rule: subschemas
+    /// as indices into the same rules (`records` or `cells`; -1 for none)
+    /// and ranges of their branches (`recordBranches`, `cellBranches`).
+    struct Applicators: Sendable {
+        /// A `$dynamicRef`, or a `$ref` without a target: left to the full
+        /// check (cells only: a record rule with one is not compiled).
         var undecided = false
         var ref = -1
         var allOf = 0..<0
@@ -75,6 +69,12 @@ extension RawSchemaCheck {
         var ifSchema = -1
         var thenSchema = -1
         var elseSchema = -1
+
+        /// Whether `$ref` is the only one.
+        var isReferenceAlone: Bool {
+            !undecided && ref >= 0 && allOf.isEmpty && anyOf.isEmpty && oneOf.isEmpty && not < 0 && ifSchema < 0
+                && thenSchema < 0 && elseSchema < 0
+        }
     }
 
     /// A value of `const` or `enum`: the UTF-8 of its text, as a string
@@ -89,6 +89,7 @@ extension RawSchemaCheck {
     struct Compiler {
         let plan: SchemaPlan
         var records: ContiguousArray<RecordRule> = []
+        var applicators: ContiguousArray<Applicators> = []
         var branches: ContiguousArray<Int> = []
         var recordNodes: [SchemaNode] = []
         var recordDependents: [[(name: String, node: Int)]] = []
@@ -120,22 +121,25 @@ extension RawSchemaCheck {
                 guard applicators.dynamicRef == nil, applicators.propertyNames == nil,
                     applicators.unevaluatedItems == nil, applicators.unevaluatedProperties == nil
                 else { return nil }
+                var applied = Applicators()
                 if let ref = applicators.ref {
                     guard plan.targets.indices.contains(ref), let target = add(plan.targets[ref]) else { return nil }
-                    compiled.ref = target
+                    applied.ref = target
                 }
                 guard let allOf = all(applicators.allOf), let anyOf = all(applicators.anyOf),
                     let oneOf = all(applicators.oneOf), let not = one(applicators.not),
                     let ifSchema = one(applicators.ifSchema), let thenSchema = one(applicators.thenSchema),
                     let elseSchema = one(applicators.elseSchema)
                 else { return nil }
-                compiled.allOf = range(allOf)
-                compiled.anyOf = range(anyOf)
-                compiled.oneOf = range(oneOf)
-                compiled.not = not
-                compiled.ifSchema = ifSchema
-                compiled.thenSchema = thenSchema
-                compiled.elseSchema = elseSchema
+                applied.allOf = range(allOf)
+                applied.anyOf = range(anyOf)
+                applied.oneOf = range(oneOf)
+                applied.not = not
+                applied.ifSchema = ifSchema
+                applied.thenSchema = thenSchema
+                applied.elseSchema = elseSchema
+                compiled.applicators = self.applicators.count
+                self.applicators.append(applied)
                 compiled.minProperties = applicators.minProperties
                 compiled.maxProperties = applicators.maxProperties
                 var dependents: [(name: String, node: Int)] = []
@@ -183,7 +187,7 @@ extension RawSchemaCheck {
         var choiceKeywords: ContiguousArray<ChoiceKeywords> = []
         var numberKeywords: ContiguousArray<NumberKeywords> = []
         var textKeywords: ContiguousArray<TextKeywords> = []
-        var cellApplicators: ContiguousArray<CellApplicators> = []
+        var applicators: ContiguousArray<Applicators> = []
         var patterns: [SchemaPattern] = []
         var choices: ContiguousArray<Choice> = []
         var choiceBytes: ContiguousArray<UInt8> = []
@@ -207,6 +211,18 @@ extension RawSchemaCheck {
 
         mutating func finish() {
             while let index = pending.popLast() { rules[index] = compile(nodes[index]) }
+            // A rule that is a `$ref` and nothing else checks what its
+            // target checks: it takes the target's rule, a step less per
+            // cell (`"name": {"$ref": "#/$defs/label"}`: 300 instructions a
+            // cell). Only the count of references followed, a bound against
+            // stack depth, changes; a loop of references stays one.
+            for index in rules.indices {
+                let rule = rules[index]
+                guard !rule.rejectsAll, rule.types == nil, rule.choices < 0, rule.numbers < 0, rule.text < 0,
+                    rule.applicators >= 0, applicators[rule.applicators].isReferenceAlone
+                else { continue }
+                rules[index] = rules[applicators[rule.applicators].ref]
+            }
         }
 
         private mutating func compile(_ node: SchemaNode) -> CellRule {
@@ -238,7 +254,7 @@ extension RawSchemaCheck {
                 textKeywords.append(text)
             }
             guard let applicators = node.inPlace else { return rule }
-            var compiled = CellApplicators()
+            var compiled = Applicators()
             compiled.undecided = applicators.dynamic
             if let ref = applicators.ref {
                 if plan.targets.indices.contains(ref) {
@@ -254,8 +270,8 @@ extension RawSchemaCheck {
             compiled.ifSchema = applicators.ifSchema.map { add($0) } ?? -1
             compiled.thenSchema = applicators.thenSchema.map { add($0) } ?? -1
             compiled.elseSchema = applicators.elseSchema.map { add($0) } ?? -1
-            rule.applicators = cellApplicators.count
-            cellApplicators.append(compiled)
+            rule.applicators = self.applicators.count
+            self.applicators.append(compiled)
             return rule
         }
 

@@ -17,17 +17,22 @@ extension RawSchemaCheck {
             var lacking = false
         }
 
+        /// The steps of one record rule: runs that follow one another in
+        /// `steps`, kept as where each starts (a copy per record rule and
+        /// record, so the fewer bytes the better).
         struct Part {
-            var dependentSchemas = 0..<0
-            var required = 0..<0
+            var starts = (dependentSchemas: 0, required: 0, cells: 0, dependentRequired: 0, additional: 0, end: 0)
             /// The list lacks a required name.
             var missingRequired = false
+
+            var dependentSchemas: Range<Int> { starts.dependentSchemas..<starts.required }
+            var required: Range<Int> { starts.required..<starts.cells }
             /// The properties the list has, then the fields a
             /// `patternProperties` pattern matches: a position and a cell rule.
-            var cells = 0..<0
-            var dependentRequired = 0..<0
+            var cells: Range<Int> { starts.cells..<starts.dependentRequired }
+            var dependentRequired: Range<Int> { starts.dependentRequired..<starts.additional }
             /// The fields `additionalProperties` checks.
-            var additional = 0..<0
+            var additional: Range<Int> { starts.additional..<starts.end }
         }
 
         let fieldsAddress: UnsafeRawPointer
@@ -65,22 +70,23 @@ extension RawSchemaCheck {
         }
         var steps: ContiguousArray<Layout.Step> = []
         var positions: ContiguousArray<Int> = []
-        func range(_ body: () -> Void) -> Range<Int> {
+        /// Where the steps `body` adds start.
+        func run(_ body: () -> Void) -> Int {
             let start = steps.count
             body()
-            return start..<steps.count
+            return start
         }
         func cell(_ node: SchemaNode) -> Int { cellIndices[ObjectIdentifier(node)] ?? -1 }
         var parts: ContiguousArray<Layout.Part> = []
         for (index, node) in recordNodes.enumerated() {
             var part = Layout.Part()
             let applicators = node.applicators
-            part.dependentSchemas = range {
+            part.starts.dependentSchemas = run {
                 for (dependency, rule) in recordDependents[index] {
                     if let found = Self.dependency(dependency, fields) { steps.append(Layout.Step(position: found, rule: rule)) }
                 }
             }
-            part.required = range {
+            part.starts.required = run {
                 for name in node.required {
                     if let found = position(name) {
                         steps.append(Layout.Step(position: found))
@@ -89,7 +95,7 @@ extension RawSchemaCheck {
                     }
                 }
             }
-            part.cells = range {
+            part.starts.cells = run {
                 for property in node.properties {
                     if let found = position(property.name) {
                         steps.append(Layout.Step(position: found, rule: cell(property.node)))
@@ -101,7 +107,7 @@ extension RawSchemaCheck {
                     }
                 }
             }
-            part.dependentRequired = range {
+            part.starts.dependentRequired = run {
                 for (dependency, required) in applicators?.dependentRequired ?? [] {
                     guard let found = Self.dependency(dependency, fields) else { continue }
                     let present = required.compactMap { Self.dependency($0, fields) }
@@ -112,13 +118,14 @@ extension RawSchemaCheck {
                             position: found, required: start..<positions.count, lacking: present.count < required.count))
                 }
             }
-            part.additional = range {
+            part.starts.additional = run {
                 guard node.additionalProperties != nil else { return }
                 for (index, name) in fields.names.enumerated() {
                     let matched = applicators?.patternProperties.contains { $0.pattern.matches(name) } ?? false
                     if !matched && node.property(named: name) == nil { steps.append(Layout.Step(position: index)) }
                 }
             }
+            part.starts.end = steps.count
             parts.append(part)
         }
         return Layout(fieldsAddress: address, judged: true, parts: parts, steps: steps, positions: positions)

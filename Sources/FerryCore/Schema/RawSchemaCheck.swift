@@ -49,6 +49,7 @@ final class RawSchemaCheck: Sendable {
     /// has a keyword this check does not judge (then only cells are judged
     /// here, for `RecordValidator`'s fields with constraints).
     private let records: ContiguousArray<RecordRule>
+    private let recordApplicators: ContiguousArray<Applicators>
     private let recordBranches: ContiguousArray<Int>
     /// The schema of each record rule, for the layouts; and the
     /// `dependentSchemas` of each, by name.
@@ -58,7 +59,7 @@ final class RawSchemaCheck: Sendable {
     private let cellChoices: ContiguousArray<ChoiceKeywords>
     private let cellNumbers: ContiguousArray<NumberKeywords>
     private let cellTexts: ContiguousArray<TextKeywords>
-    private let cellApplicators: ContiguousArray<CellApplicators>
+    private let cellApplicators: ContiguousArray<Applicators>
     private let cellBranches: ContiguousArray<Int>
     /// The schema of each cell rule, for the full check of a value not in place.
     private let cellNodes: [SchemaNode]
@@ -102,6 +103,7 @@ final class RawSchemaCheck: Sendable {
             }
         }
         records = compiler.records
+        recordApplicators = compiler.applicators
         recordBranches = compiler.branches
         recordNodes = compiler.recordNodes
         recordDependents = compiler.recordDependents
@@ -109,7 +111,7 @@ final class RawSchemaCheck: Sendable {
         cellChoices = cellCompiler.choiceKeywords
         cellNumbers = cellCompiler.numberKeywords
         cellTexts = cellCompiler.textKeywords
-        cellApplicators = cellCompiler.cellApplicators
+        cellApplicators = cellCompiler.applicators
         cellBranches = cellCompiler.branches
         cellNodes = cellCompiler.nodes
         cellIndices = cellCompiler.indices
@@ -143,27 +145,11 @@ final class RawSchemaCheck: Sendable {
     private func passes(_ record: RawRecord, node index: Int, _ layout: Layout) throws(Undecided) -> Bool {
         let rule = records[index]
         if let types = rule.types, !types.contains(.object) { return false }
-        if rule.ref >= 0, !(try passes(record, node: rule.ref, layout)) { return false }
-        for branch in rule.allOf {
-            guard try passes(record, node: recordBranches[branch], layout) else { return false }
-        }
-        if !rule.anyOf.isEmpty {
-            var passed = false
-            for branch in rule.anyOf where !passed { passed = try passes(record, node: recordBranches[branch], layout) }
-            if !passed { return false }
-        }
-        if !rule.oneOf.isEmpty {
-            var passed = 0
-            for branch in rule.oneOf { passed += try passes(record, node: recordBranches[branch], layout) ? 1 : 0 }
-            if passed != 1 { return false }
-        }
-        if rule.not >= 0, try passes(record, node: rule.not, layout) { return false }
-        if rule.ifSchema >= 0 {
-            if try passes(record, node: rule.ifSchema, layout) {
-                if rule.thenSchema >= 0, !(try passes(record, node: rule.thenSchema, layout)) { return false }
-            } else if rule.elseSchema >= 0, !(try passes(record, node: rule.elseSchema, layout)) {
-                return false
+        if rule.applicators >= 0 {
+            let passed = try Self.passes(recordApplicators[rule.applicators], recordBranches) {
+                (branch) throws(Undecided) -> Bool in try passes(record, node: branch, layout)
             }
+            guard passed else { return false }
         }
         let part = layout.parts[index]
         let steps = layout.steps
@@ -276,39 +262,37 @@ final class RawSchemaCheck: Sendable {
             break
         }
         guard rule.applicators >= 0 else { return true }
-        return try passesApplicators(cell, cellApplicators[rule.applicators], depth: depth)
+        let applicators = cellApplicators[rule.applicators]
+        guard depth < Self.maxDepth, !applicators.undecided else { throw Undecided() }
+        return try Self.passes(applicators, cellBranches) { (branch) throws(Undecided) -> Bool in
+            try passes(cell, rule: branch, depth: depth + 1)
+        }
     }
 
-    /// Whether a cell passes a rule's in-place applicators.
-    private func passesApplicators(
-        _ cell: Cell, _ applicators: CellApplicators, depth: Int
+    /// Whether a value passes in-place applicators, `passes` judging it
+    /// against each subschema (an index into the same rules as the
+    /// applicators', records or cells).
+    @inline(__always)
+    private static func passes(
+        _ applicators: Applicators, _ branches: ContiguousArray<Int>, _ passes: (Int) throws(Undecided) -> Bool
     ) throws(Undecided) -> Bool {
-        guard depth < Self.maxDepth, !applicators.undecided else { throw Undecided() }
-        if applicators.ref >= 0, !(try passes(cell, rule: applicators.ref, depth: depth + 1)) { return false }
-        for branch in applicators.allOf {
-            guard try passes(cell, rule: cellBranches[branch], depth: depth + 1) else { return false }
-        }
+        if applicators.ref >= 0, !(try passes(applicators.ref)) { return false }
+        for branch in applicators.allOf { guard try passes(branches[branch]) else { return false } }
         if !applicators.anyOf.isEmpty {
             var passed = false
-            for branch in applicators.anyOf where !passed {
-                passed = try passes(cell, rule: cellBranches[branch], depth: depth + 1)
-            }
+            for branch in applicators.anyOf where !passed { passed = try passes(branches[branch]) }
             if !passed { return false }
         }
         if !applicators.oneOf.isEmpty {
             var passed = 0
-            for branch in applicators.oneOf {
-                passed += try passes(cell, rule: cellBranches[branch], depth: depth + 1) ? 1 : 0
-            }
+            for branch in applicators.oneOf { passed += try passes(branches[branch]) ? 1 : 0 }
             if passed != 1 { return false }
         }
-        if applicators.not >= 0, try passes(cell, rule: applicators.not, depth: depth + 1) { return false }
+        if applicators.not >= 0, try passes(applicators.not) { return false }
         if applicators.ifSchema >= 0 {
-            if try passes(cell, rule: applicators.ifSchema, depth: depth + 1) {
-                if applicators.thenSchema >= 0, !(try passes(cell, rule: applicators.thenSchema, depth: depth + 1)) {
-                    return false
-                }
-            } else if applicators.elseSchema >= 0, !(try passes(cell, rule: applicators.elseSchema, depth: depth + 1)) {
+            if try passes(applicators.ifSchema) {
+                if applicators.thenSchema >= 0, !(try passes(applicators.thenSchema)) { return false }
+            } else if applicators.elseSchema >= 0, !(try passes(applicators.elseSchema)) {
                 return false
             }
         }
@@ -359,8 +343,13 @@ final class RawSchemaCheck: Sendable {
 
     /// The full check's `checkString`, as pass or fail, over the text's UTF-8.
     private func passesText(_ bytes: UnsafeBufferPointer<UInt8>, _ rule: TextKeywords) -> Bool {
-        if rule.minLength != nil || rule.maxLength != nil {
-            // Code points: every byte that does not continue one.
+        // Code points: between a quarter of the bytes and all of them. Most
+        // texts are within the limits either way, and need no count.
+        let surely =
+            (rule.minLength.map { (bytes.count + 3) / 4 >= $0 } ?? true)
+            && (rule.maxLength.map { bytes.count <= $0 } ?? true)
+        if !surely {
+            // Every byte that does not continue a code point starts one.
             var length = 0
             for byte in bytes where byte & 0xC0 != 0x80 { length += 1 }
             if let limit = rule.minLength, length < limit { return false }

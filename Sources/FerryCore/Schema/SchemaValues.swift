@@ -261,10 +261,17 @@ enum SchemaValues {
     /// them: the same UTF-8 bytes, one scalar each way. The lengths first:
     /// most names that differ differ in length. (Comparing the scalars one
     /// by one ran 160 instructions a name, 17M of 875M validating 100,000
-    /// products against shop.schema.json.)
-    @inline(__always)
+    /// products against shop.schema.json; the views' `elementsEqual`, 440;
+    /// the buffers', 170.)
     static func sameName(_ left: String, _ right: String) -> Bool {
-        left.utf8.count == right.utf8.count && left.utf8.elementsEqual(right.utf8)
+        guard left.utf8.count == right.utf8.count else { return false }
+        var (left, right) = (left, right)
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                for index in left.indices where left[index] != right[index] { return false }
+                return true
+            }
+        }
     }
 
     /// Whether `left` and `right` are equal as JSON values.

@@ -33,6 +33,10 @@ package struct RecordValidator {
     /// have its address), and the last one's.
     private var rawLayouts: [(fields: FieldList, layout: RawSchemaCheck.Layout)] = []
     private var rawLayout: RawSchemaCheck.Layout?
+    /// The plan's raw check, and whether it judges whole records here
+    /// (`passesQuickly`): read per record, without going through `plan`.
+    private let raw: RawSchemaCheck
+    private let judgesRawRecords: Bool
 
     /// A validator of the kind's built-in schema.
     package init(kind: RecordKind) {
@@ -45,6 +49,8 @@ package struct RecordValidator {
         checksOtherFields = schema.otherFieldsRule != nil
         checksWholeRecord = schema.checksWholeRecord
         checksNothing = plan.rules.isEmpty && !checksOtherFields && !checksWholeRecord
+        raw = plan.raw
+        judgesRawRecords = checksWholeRecord && !checksNothing && plan.raw.judgesRecords
     }
 
     /// The schema the validator checks against.
@@ -196,10 +202,9 @@ package struct RecordValidator {
     /// full check of its own, 18,000 instructions a product failing
     /// Scripts/bench-schemas/shop.schema.json.
     package mutating func passesQuickly(_ record: RawRecord) -> Bool {
-        if checksWholeRecord && !checksNothing && plan.raw.judgesRecords {
+        if judgesRawRecords {
             if rawLayout?.fieldsAddress != record.fieldsAddress { lookUpLayout(of: record.fields) }
-            guard let rawLayout else { return false }
-            return plan.raw.passes(record, rawLayout)
+            return withExtendedLifetime(rawLayout) { layout in layout.map { raw.passes(record, $0) } ?? false }
         }
         do throws(FerryError) {
             try validate(record)

@@ -83,7 +83,8 @@ extension RawSchemaCheck {
             let applicators = node.applicators
             part.starts.dependentSchemas = run {
                 for (dependency, rule) in recordDependents[index] {
-                    if let found = Self.dependency(dependency, fields) { steps.append(Layout.Step(position: found, rule: rule)) }
+                    guard let found = Self.dependency(dependency, fields) else { continue }
+                    steps.append(Layout.Step(position: found, rule: rule))
                 }
             }
             part.starts.required = run {
@@ -113,9 +114,8 @@ extension RawSchemaCheck {
                     let present = required.compactMap { Self.dependency($0, fields) }
                     let start = positions.count
                     positions.append(contentsOf: present)
-                    steps.append(
-                        Layout.Step(
-                            position: found, required: start..<positions.count, lacking: present.count < required.count))
+                    let lacking = present.count < required.count
+                    steps.append(Layout.Step(position: found, required: start..<positions.count, lacking: lacking))
                 }
             }
             part.starts.additional = run {

@@ -162,7 +162,9 @@ final class RawSchemaCheck: Sendable {
         for step in part.required where !isPresent(record, steps[step].position) { return false }
         for step in part.cells {
             let (position, cell) = (steps[step].position, steps[step].rule)
-            if isPresent(record, position) { guard try passes(record, cell: position, rule: cell) else { return false } }
+            if isPresent(record, position) {
+                guard try passes(record, cell: position, rule: cell) else { return false }
+            }
         }
         if rule.minProperties != nil || rule.maxProperties != nil {
             let count = record.values.indices.reduce(0) { isPresent(record, $1) ? $0 + 1 : $0 }
@@ -236,7 +238,8 @@ final class RawSchemaCheck: Sendable {
 
     /// Whether `value` passes `node`, by the full check, quietly.
     private func passesFully(_ value: Value, _ node: SchemaNode) -> Bool {
-        SchemaChecker(plan: plan, location: .unknown) { _ in false }.quieted.check(value, node, field: nil, required: false)
+        let checker = SchemaChecker(plan: plan, location: .unknown) { _ in false }
+        return checker.quieted.check(value, node, field: nil, required: false)
     }
 
     /// Whether a cell passes cell rule `index`: the full check's `checkOwn`
@@ -306,7 +309,8 @@ final class RawSchemaCheck: Sendable {
         case .null: types.contains(.null)
         case .bool: types.contains(.boolean)
         case .integer: types.contains(.number) || types.contains(.integer)
-        case .double(let number): types.contains(.number) || (types.contains(.integer) && SchemaValues.isIntegral(number))
+        case .double(let number):
+            types.contains(.number) || (types.contains(.integer) && SchemaValues.isIntegral(number))
         case .text: types.contains(.string)
         }
     }

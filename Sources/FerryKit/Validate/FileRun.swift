@@ -203,7 +203,8 @@ struct FileRun {
                 report(locate(problem, of: record, reader: reader))
             }
         }
-        if positions.fields != ObjectIdentifier(record.fields) {
+        // The address, as `ObjectIdentifier` is: `record.fields` counts a reference.
+        if positions.fields != record.fieldsAddress {
             rules._withUnsafeGuaranteedRef { positions = FieldPositions(of: $0, in: record.fields) }
         }
         // Most schemas have one unique field and one photo field: those
@@ -254,7 +255,8 @@ struct FileRun {
 
     /// Where the unique fields and the photo fields sit in a field list.
     private struct FieldPositions {
-        var fields: ObjectIdentifier?
+        /// The list's address (`RawRecord.address(of:)`).
+        var fields: UnsafeRawPointer?
         /// Each unique field's place, nil for one the list lacks.
         var unique: [Int?] = []
         /// The places of the photo fields the list has.
@@ -267,7 +269,7 @@ struct FileRun {
         init() {}
 
         init(of rules: RecordRules, in fields: FieldList) {
-            self.fields = ObjectIdentifier(fields)
+            self.fields = RawRecord.address(of: fields)
             unique = rules.uniqueFields.map { fields.index(of: $0) }
             photos = rules.photoFields.compactMap { fields.index(of: $0) }
             firstUnique = unique.first.flatMap { $0 } ?? -1

@@ -38,8 +38,10 @@
 //
 // Measured: `ferry validate` of 100,000 products against
 // Scripts/bench-schemas/shop.schema.json ran 5,906M instructions with the
-// full check per record, 1,051M with this one (and `ScalarPattern`); the
-// reports are byte for byte the same. Plain values: see the commit.
+// full check per record, 1,051M with this one (and `ScalarPattern`) over
+// `SchemaNode`s, 700M over plain values (with less work on the 2.8% of
+// records that fail); the reports are byte for byte the same. This check
+// alone: 425M over `SchemaNode`s, 200M over plain values.
 
 /// Decides whether a raw record passes a schema, without making `Value`s;
 /// see the design note.

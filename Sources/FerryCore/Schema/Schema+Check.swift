@@ -42,6 +42,7 @@ extension Schema {
         if checksWholeRecord {
             // A null field counts as missing at the top level, as elsewhere.
             var object = OrderedObject()
+            object.reserveCapacity(record.values.count)
             for (name, value) in zip(record.fields.names, record.values) where value != .null {
                 object.append(key: name, value: value)
             }

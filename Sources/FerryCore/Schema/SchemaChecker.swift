@@ -115,75 +115,80 @@ struct SchemaChecker {
     /// Checks `value` against the keywords of `node` that are not about an
     /// object's properties.
     func checkOwn(_ value: Value, _ node: SchemaNode, field: String?, required: Bool) -> Bool {
+        // Made only for an error (a copy of `location`, its strings counted).
+        func at() -> SourceLocation { here(field) }
         let name = field ?? ""
-        let at = here(field)
-        if node.rejectsAll { return emit(.schemaFalse(name, at: at), value, rule: node.path) }
+        if node.rejectsAll { return emit(.schemaFalse(name, at: at()), value, rule: node.path) }
         if let types = node.types, !types.matches(value) {
             let error: FerryError
             // The value is not null when null is one of several types: those
             // others are what it should be.
             let names = types == .null ? types.typeNames : types.subtracting(.null).typeNames
             if let expected = FieldType(types: types, format: node.format) {
-                error = .recordWrongType(name, expected: expected.rawValue, found: value.typeName, at: at)
+                error = .recordWrongType(name, expected: expected.rawValue, found: value.typeName, at: at())
             } else if names.count == 1 {
-                error = .recordWrongType(name, expected: names[0], found: value.typeName, at: at)
+                error = .recordWrongType(name, expected: names[0], found: value.typeName, at: at())
             } else {
-                error = .schemaType(name, expected: types.typeNames, found: value.typeName, at: at)
+                error = .schemaType(name, expected: types.typeNames, found: value.typeName, at: at())
             }
             guard emit(error, value, rule: node.path + "/type") else { return false }
         }
         if let constant = node.constant, !SchemaValues.equal(value, constant) {
-            guard emit(.schemaConst(name, expected: SchemaValues.json(constant), at: at), value, rule: node.path + "/const")
+            guard emit(.schemaConst(name, expected: SchemaValues.json(constant), at: at()), value, rule: node.path + "/const")
             else { return false }
         }
         if let allowed = node.allowed, !allowed.contains(where: { SchemaValues.equal(value, $0) }) {
             let list = allowed.map(SchemaValues.json).joined(separator: ", ")
-            guard emit(.schemaEnum(name, allowed: list, at: at), value, rule: node.path + "/enum") else { return false }
+            guard emit(.schemaEnum(name, allowed: list, at: at()), value, rule: node.path + "/enum") else { return false }
         }
         switch value {
         case .integer, .double, .number:
-            return checkNumber(value, node, name: name, at: at)
+            return checkNumber(value, node, name: name, field: field)
         case .string, .bytes, .date:
-            return checkString(value, node, name: name, at: at, required: required)
+            return checkString(value, node, name: name, field: field, required: required)
         default:
             return true
         }
     }
 
-    private func checkNumber(_ value: Value, _ node: SchemaNode, name: String, at: SourceLocation) -> Bool {
+    private func checkNumber(_ value: Value, _ node: SchemaNode, name: String, field: String?) -> Bool {
+        // Made only for an error (a copy of `location`, its strings counted).
+        func at() -> SourceLocation { here(field) }
         if let limit = node.minimum, SchemaValues.isBelow(value, minimum: limit) {
             let error: FerryError =
-                limit.isZero ? .recordNegative(name, at: at) : .schemaMinimum(name, limit: limit.argument, at: at)
+                limit.isZero ? .recordNegative(name, at: at()) : .schemaMinimum(name, limit: limit.argument, at: at())
             guard emit(error, value, rule: node.path + "/minimum") else { return false }
         }
         if let limit = node.maximum, SchemaValues.isAbove(value, maximum: limit) {
-            guard emit(.schemaMaximum(name, limit: limit.argument, at: at), value, rule: node.path + "/maximum")
+            guard emit(.schemaMaximum(name, limit: limit.argument, at: at()), value, rule: node.path + "/maximum")
             else { return false }
         }
         if let limit = node.exclusiveMinimum, SchemaValues.isAtOrBelow(value, exclusiveMinimum: limit) {
             guard
                 emit(
-                    .schemaExclusiveMinimum(name, limit: limit.argument, at: at), value,
+                    .schemaExclusiveMinimum(name, limit: limit.argument, at: at()), value,
                     rule: node.path + "/exclusiveMinimum")
             else { return false }
         }
         if let limit = node.exclusiveMaximum, SchemaValues.isAtOrAbove(value, exclusiveMaximum: limit) {
             guard
                 emit(
-                    .schemaExclusiveMaximum(name, limit: limit.argument, at: at), value,
+                    .schemaExclusiveMaximum(name, limit: limit.argument, at: at()), value,
                     rule: node.path + "/exclusiveMaximum")
             else { return false }
         }
         if let divisor = node.multipleOf, !SchemaValues.isMultiple(value, of: divisor) {
-            guard emit(.schemaMultipleOf(name, divisor: divisor.argument, at: at), value, rule: node.path + "/multipleOf")
+            guard emit(.schemaMultipleOf(name, divisor: divisor.argument, at: at()), value, rule: node.path + "/multipleOf")
             else { return false }
         }
         return true
     }
 
     private func checkString(
-        _ value: Value, _ node: SchemaNode, name: String, at: SourceLocation, required: Bool
+        _ value: Value, _ node: SchemaNode, name: String, field: String?, required: Bool
     ) -> Bool {
+        // Made only for an error (a copy of `location`, its strings counted).
+        func at() -> SourceLocation { here(field) }
         guard node.minLength != nil || node.maxLength != nil || node.pattern != nil || node.format != nil,
             let text = SchemaValues.text(of: value)
         else { return true }
@@ -193,11 +198,11 @@ struct SchemaChecker {
             if let limit = node.minLength, length < limit {
                 let error: FerryError =
                     required && length == 0
-                    ? .recordEmptyField(name, at: at) : .schemaMinLength(name, limit: limit, at: at)
+                    ? .recordEmptyField(name, at: at()) : .schemaMinLength(name, limit: limit, at: at())
                 guard emit(error, value, rule: node.path + "/minLength") else { return false }
             }
             if let limit = node.maxLength, length > limit {
-                guard emit(.schemaMaxLength(name, limit: limit, at: at), value, rule: node.path + "/maxLength")
+                guard emit(.schemaMaxLength(name, limit: limit, at: at()), value, rule: node.path + "/maxLength")
                 else { return false }
             }
         }
@@ -207,11 +212,11 @@ struct SchemaChecker {
         if let pattern = node.pattern, !pattern.matches(text),
             !(text.isEmpty && (node.minLength ?? 0) > 0 && pattern.source == ColumnRule.nonBlankPattern)
         {
-            guard emit(.schemaPattern(name, pattern: pattern.source, at: at), value, rule: node.path + "/pattern")
+            guard emit(.schemaPattern(name, pattern: pattern.source, at: at()), value, rule: node.path + "/pattern")
             else { return false }
         }
         if let format = node.format, !format.accepts(text) {
-            guard emit(.schemaFormat(name, format: format.rawValue, at: at), value, rule: node.path + "/format")
+            guard emit(.schemaFormat(name, format: format.rawValue, at: at()), value, rule: node.path + "/format")
             else { return false }
         }
         return true
@@ -220,15 +225,16 @@ struct SchemaChecker {
     func checkArray(
         _ elements: [Value], _ value: Value, _ node: SchemaNode, field: String?, seen: inout Evaluated?
     ) -> Bool {
+        // Made only for an error (a copy of `location`, its strings counted).
+        func at() -> SourceLocation { here(field) }
         let name = field ?? ""
-        let at = here(field)
         if let limit = node.minItems, elements.count < limit {
-            guard emit(.schemaMinItems(name, limit: limit, at: at), value, rule: node.path + "/minItems") else {
+            guard emit(.schemaMinItems(name, limit: limit, at: at()), value, rule: node.path + "/minItems") else {
                 return false
             }
         }
         if let limit = node.maxItems, elements.count > limit {
-            guard emit(.schemaMaxItems(name, limit: limit, at: at), value, rule: node.path + "/maxItems") else {
+            guard emit(.schemaMaxItems(name, limit: limit, at: at()), value, rule: node.path + "/maxItems") else {
                 return false
             }
         }
@@ -250,7 +256,7 @@ struct SchemaChecker {
 
     func checkObject(_ object: OrderedObject, _ node: SchemaNode, field: String?, seen: inout Evaluated?) -> Bool {
         func value(_ name: String) -> Value? {
-            object.keys.firstIndex { $0.unicodeScalars.elementsEqual(name.unicodeScalars) }.map { object.values[$0] }
+            object.keys.firstIndex { SchemaValues.sameName($0, name) }.map { object.values[$0] }
         }
         for property in node.properties {
             let path = Self.join(field, property.name)

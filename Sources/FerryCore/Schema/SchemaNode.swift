@@ -80,12 +80,12 @@ final class SchemaNode: Sendable {
 
     /// The property named `name`, compared by Unicode scalars as JSON does.
     func property(named name: String) -> SchemaProperty? {
-        properties.first { $0.name.unicodeScalars.elementsEqual(name.unicodeScalars) }
+        properties.first { SchemaValues.sameName($0.name, name) }
     }
 
     /// Whether `required` lists `name`.
     func requires(_ name: String) -> Bool {
-        required.contains { $0.unicodeScalars.elementsEqual(name.unicodeScalars) }
+        required.contains { SchemaValues.sameName($0, name) }
     }
 }
 

@@ -149,13 +149,22 @@ enum SchemaValues {
     /// How `value` (a number) compares with `limit`: negative, zero or
     /// positive; nil when it does not (NaN, or not a number).
     static func compare(_ value: Value, with limit: SchemaNumber) -> Int? {
-        switch (value.numeric, limit) {
+        switch value.numeric {
+        case .integer(let number): compare(SchemaNumber.integer(number), with: limit)
+        case .double(let number): compare(SchemaNumber.double(number), with: limit)
+        default: nil
+        }
+    }
+
+    /// How `number` compares with `limit`, as `compare(_:with:)` of a
+    /// value: for `RawSchemaCheck`, which has numbers, not values.
+    static func compare(_ number: SchemaNumber, with limit: SchemaNumber) -> Int? {
+        switch (number, limit) {
         case (.integer(let left), .integer(let right)): left < right ? -1 : (left == right ? 0 : 1)
         case (.integer(let left), .double(let right)): compare(left, right)
         case (.double(let left), .integer(let right)): compare(right, left).map { -$0 }
         case (.double(let left), .double(let right)):
             left.isNaN ? nil : (left < right ? -1 : (left == right ? 0 : 1))
-        default: nil
         }
     }
 
@@ -180,6 +189,24 @@ enum SchemaValues {
         (compare(value, with: limit) ?? 0) >= 0
     }
 
+    // The same tests of a number (`RawSchemaCheck`'s cells).
+
+    static func isBelow(_ number: SchemaNumber, minimum limit: SchemaNumber) -> Bool {
+        (compare(number, with: limit) ?? -1) < 0
+    }
+
+    static func isAbove(_ number: SchemaNumber, maximum limit: SchemaNumber) -> Bool {
+        (compare(number, with: limit) ?? 1) > 0
+    }
+
+    static func isAtOrBelow(_ number: SchemaNumber, exclusiveMinimum limit: SchemaNumber) -> Bool {
+        (compare(number, with: limit) ?? 0) <= 0
+    }
+
+    static func isAtOrAbove(_ number: SchemaNumber, exclusiveMaximum limit: SchemaNumber) -> Bool {
+        (compare(number, with: limit) ?? 0) >= 0
+    }
+
     /// How `integer` compares with `double`, exactly.
     static func compare(_ integer: Int64, _ double: Double) -> Int? {
         if double.isNaN { return nil }
@@ -197,7 +224,16 @@ enum SchemaValues {
     /// double, by the remainder of a division by an integer divisor, or by
     /// whether the quotient by a double divisor is whole.
     static func isMultiple(_ value: Value, of divisor: SchemaNumber) -> Bool {
-        switch (value.numeric, divisor) {
+        switch value.numeric {
+        case .integer(let number): isMultiple(SchemaNumber.integer(number), of: divisor)
+        case .double(let number): isMultiple(SchemaNumber.double(number), of: divisor)
+        default: true
+        }
+    }
+
+    /// `isMultiple(_:of:)` of a number.
+    static func isMultiple(_ number: SchemaNumber, of divisor: SchemaNumber) -> Bool {
+        switch (number, divisor) {
         case (.integer(let number), .integer(let divisor)):
             return number.remainderReportingOverflow(dividingBy: divisor).partialValue == 0
         case (.double(let number), .integer(let divisor)):
@@ -207,8 +243,6 @@ enum SchemaValues {
             return isDecimalMultiple(Double(number), of: divisor) ?? isIntegral(Double(number) / divisor)
         case (.double(let number), .double(let divisor)):
             return isDecimalMultiple(number, of: divisor) ?? isIntegral(number / divisor)
-        default:
-            return true
         }
     }
 
@@ -220,6 +254,23 @@ enum SchemaValues {
         case .bytes(let bytes): Photo.dataURI(bytes)
         case .date(let date): Timestamp.iso8601(date)
         default: nil
+        }
+    }
+
+    /// Whether two names have the same Unicode scalars, as JSON compares
+    /// them: the same UTF-8 bytes, one scalar each way. The lengths first:
+    /// most names that differ differ in length. (Comparing the scalars one
+    /// by one ran 160 instructions a name, 17M of 875M validating 100,000
+    /// products against shop.schema.json; the views' `elementsEqual`, 440;
+    /// the buffers', 170.)
+    static func sameName(_ left: String, _ right: String) -> Bool {
+        guard left.utf8.count == right.utf8.count else { return false }
+        var (left, right) = (left, right)
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                for index in left.indices where left[index] != right[index] { return false }
+                return true
+            }
         }
     }
 

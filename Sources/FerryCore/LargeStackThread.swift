@@ -49,6 +49,26 @@ package enum LargeStackThread {
         pthread_join(thread, nil)
     }
 
+    /// Runs `body(0)` on the calling thread and `body(1)` to
+    /// `body(count - 1)` each on a new thread with a large stack, and
+    /// returns when all are done: the parts of one job, at once. Runs on
+    /// the calling thread, after its own, those no thread can be made for.
+    package static func each(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
+        var threads: [pthread_t] = []
+        var unstarted: [Int] = []
+        for index in 1..<count {
+            if let thread = spawn(Box<Void>(work: { body(index) })) {
+                threads.append(thread)
+            } else {
+                unstarted.append(index)
+            }
+        }
+        body(0)
+        for index in unstarted { body(index) }
+        for thread in threads { pthread_join(thread, nil) }
+    }
+
     /// The work and its result, handed to the new thread.
     fileprivate final class Box<Result>: @unchecked Sendable, Performing {
         let work: () -> Result

@@ -60,6 +60,29 @@ import Testing
         try expectSameReports(path, inHalves: true, caps: [nil], jobs: Self.everyJobs)
     }
 
+    /// `--jobs 4` reads in four parts, not two: keys repeated from the
+    /// first part in the third and from the second in the fourth, an error
+    /// in each part, and the report of one pass, under a cap too.
+    @Test func fourJobsReadFourParts() throws {
+        var text = "name,price,sku\n"
+        for index in 0..<4_000 {
+            let price = index % 1_000 == 500 ? "-1" : "2.5"
+            let sku = [2_100: 100, 3_100: 1_100][index].map { "K\(String(format: "%04d", $0))" }
+            text += "Item \(String(format: "%04d", index)),\(price),\(sku ?? "K\(String(format: "%04d", index))")\n"
+        }
+        let path = try scratch.write("four.csv", text)
+        var options = ValidationOptions()
+        options.halvesThreshold = 1
+        options.jobs = 4
+        let parts = Validator().validate([path], options: options)
+        #expect(parts.files.first?.partCount == 4)
+        let duplicates = parts.diagnostics.filter { $0.code == .recordDuplicateKey }
+        #expect(duplicates.compactMap(\.location.record) == [2_100, 3_100])
+        #expect(parts.diagnostics.compactMap(\.location.record) == [500, 1_500, 2_100, 2_500, 3_100, 3_500])
+        let report = try expectSameReports(path, inHalves: true, caps: [nil, 1, 3, 5], jobs: [4])
+        #expect(report.files.first?.partCount == 4)
+    }
+
     // MARK: - A configured codec
 
     /// A CSV codec configured as the library's documentation shows

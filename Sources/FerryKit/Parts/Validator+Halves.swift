@@ -6,74 +6,97 @@ import Darwin
 
 // MARK: - Design
 //
-// A large CSV, TSV or JSON Lines file is checked in two halves at once, one
-// on each core. It is cut just after a line feed near its middle (outside
-// quotes, for CSV), and each half is read with `pread`:
+// A large CSV, TSV or JSON Lines file is checked in parts at once, as many
+// as `--jobs` asks, each on a thread of its own. It is cut just after line
+// feeds at about k/N of its data (outside quotes, for CSV), and each part
+// is read with `pread`:
 //
-//     file:   name,price,sku\n Wii,269,A\n … \n | Xbox 360,299,B\n … \n
-//             ^ header line                     ^ split
-//     first:  bytes 0..<split                       (a reader on this thread)
-//     second: the header line, then split..<end    (a reader on another)
+//     file:   name,price,sku\n Wii,269,A\n … | Xbox 360,299,B\n … | PS3,399,C\n …
+//             ^ header line                  ^ cuts[0]             ^ cuts[1]
+//     part 0: bytes 0..<cuts[0]                      (a reader on this thread)
+//     part 1: the header line, then cuts[0]..<cuts[1] (a reader on another)
+//     part 2: the header line, then cuts[1]..<end     (and another)
 //
-// Each half has a `FileRun` of its own, with a collector of its own. The
-// halves look up no unique key: each logs them (`KeyLog`), and the
-// duplicates are found in both logs at once when both are read. Then the
-// file's own run adopts both, in order: the first half's diagnostics, then
-// the second's, moved to the file's records, lines and bytes, with the
+// Each part has a `FileRun` of its own, with a collector of its own. The
+// parts look up no unique key: each logs them (`KeyLog`), and the
+// duplicates are found in all the logs at once when every part is read.
+// Then the file's own run adopts the parts, in order: each one's
+// diagnostics, moved to the file's records, lines and bytes, with the
 // duplicate keys in between, record by record, each found again in the
 // file (`RecordRelocator`). The report is the one a single pass gives: the
-// same diagnostics, in the same order, under the same cap.
+// same diagnostics, in the same order, under the same cap, for any number
+// of parts.
 //
-// When the first half does not end cleanly at the split (a quoted field ran
-// across it, or an error stopped the reading), both halves are dropped and
-// the file is read in one pass.
+// When a part but the last does not end cleanly at its cut (a quoted field
+// ran across it, or an error stopped the reading), all the parts are
+// dropped and the file is read in one pass.
 
-/// Where a file is cut to be checked in two halves, and how.
+/// Where a file is cut to be checked in parts, and how.
 struct Halves {
-    /// Files below this size are checked in one pass: the second thread
+    /// Files below this size are checked in one pass: a second thread
     /// would cost more than it saves.
     static let threshold = 8 << 20
 
     let file: RandomAccessFile
-    /// Where the second half starts: just after a line feed.
-    let split: Int
-    /// What the second half's reader reads before its bytes: the CSV header line.
+    /// Where each part after the first starts, each just after a line
+    /// feed, in ascending order: one fewer than the parts.
+    let cuts: [Int]
+    /// What the reader of a part after the first reads before its bytes:
+    /// the CSV header line.
     let prefix: [UInt8]
     /// The lines `prefix` ends (1 for a header line, 0 for none).
     let prefixLines: Int
-    /// The codec options both halves read with: the user's, and the CSV
-    /// delimiter guessed once from the file's start, so that the second
-    /// half does not guess again from its own rows.
+    /// The codec options every part reads with: the user's, and the CSV
+    /// delimiter guessed once from the file's start, so that no part
+    /// guesses again from its own rows.
     let codecOptions: OptionValues
 
-    /// The halves of the file at `path` for `codec`, or nil when it is read
+    /// The parts of the file at `path` for `codec`, or nil when it is read
     /// in one pass: a small, compressed or special input, a format that
-    /// does not split at line ends, one core.
+    /// does not split at line ends, one job.
     init?(path: String, codec: any Codec, opened: OpenedInput, options: ValidationOptions) {
         self.init(
             path: path, codec: codec, opened: opened, codecOptions: options.codecOptions,
-            threshold: options.halvesThreshold, jobs: options.jobs)
+            threshold: options.halvesThreshold, jobs: options.jobs, parts: options.jobs)
     }
 
-    /// The halves of the file at `path`, read with `codecOptions`, when it
+    /// The parts of the file at `path`, read with `codecOptions`, when it
     /// has at least `threshold` bytes and `jobs` allows two (see above).
     init?(
-        path: String, codec: any Codec, opened: OpenedInput, codecOptions: OptionValues, threshold: Int, jobs: Int
+        path: String, codec: any Codec, opened: OpenedInput, codecOptions: OptionValues, threshold: Int, jobs: Int,
+        parts: Int = 2
     ) {
         guard (opened.input.sizeHint ?? 0) >= threshold,
             let source = PartSource.rows(path: path, codec: codec, opened: opened, codecOptions: codecOptions)
         else { return nil }
-        self.init(source, threshold: threshold, jobs: jobs)
+        self.init(source, threshold: threshold, jobs: jobs, parts: parts)
     }
 
-    /// The halves of `source`, when it has at least `threshold` bytes and
-    /// `jobs` (`--jobs`) allows a second thread.
-    init?(_ source: PartSource, threshold: Int, jobs: Int) {
-        guard jobs > 1, source.file.size >= max(threshold, 2),
-            let split = try? Self.split(source.file, quote: source.quote), split > source.dataStart
-        else { return nil }
-        self.file = source.file
-        self.split = split
+    /// The parts of `source`, at most `parts` of them, when it has at least
+    /// `threshold` bytes and `jobs` (`--jobs`) allows a second thread. A
+    /// part smaller than `threshold / parts` joins the one before it (the
+    /// last joins the one before it too); nil when one part is left.
+    init?(_ source: PartSource, threshold: Int, jobs: Int, parts: Int = 2) {
+        guard jobs > 1, parts > 1, source.file.size >= max(threshold, 2) else { return nil }
+        let file = source.file
+        let smallest = max(threshold / parts, 1)
+        let data = file.size - source.dataStart
+        var cuts: [Int] = []
+        // Where the quotes are counted from: the last cut, a row start.
+        var from = 0
+        for part in 1..<parts {
+            let target = source.dataStart + Int((Double(data) * Double(part) / Double(parts)).rounded(.down))
+            guard let cut = try? Self.cut(file, near: max(target, from), from: from, quote: source.quote) else {
+                continue
+            }
+            from = cut
+            guard cut > (cuts.last ?? source.dataStart), cut - (cuts.last ?? 0) >= smallest else { continue }
+            cuts.append(cut)
+        }
+        while let last = cuts.last, file.size - last < smallest { cuts.removeLast() }
+        guard !cuts.isEmpty else { return nil }
+        self.file = file
+        self.cuts = cuts
         self.prefix = source.prefix
         self.prefixLines = source.prefixLines
         self.codecOptions = source.codecOptions
@@ -81,37 +104,50 @@ struct Halves {
 
     var path: String { file.path }
 
-    /// The offset just past a line feed near the middle of `file` that is
-    /// outside quotes, as far as can be told: a stray quote can mislead it,
-    /// which the first half's reader then finds (it does not end cleanly at
-    /// the split, and the file is read in one pass).
+    /// Where the second part starts: the two halves of a merge or a
+    /// decoding, which ask for two parts.
+    var split: Int { cuts[0] }
+
+    /// The bytes of each part of the file, in order.
+    var ranges: [Range<Int>] {
+        let starts = [0] + cuts
+        let ends = cuts + [file.size]
+        return zip(starts, ends).map { $0..<$1 }
+    }
+
+    /// The offset just past a line feed at or after `target` of `file`
+    /// that is outside quotes, as far as can be told: a stray quote can
+    /// mislead it, which the reader of the part before it then finds (it
+    /// does not end cleanly at the cut, and the file is read in one pass).
     ///
-    /// JSON Lines has no quotes that hide a line feed: the first after the
-    /// middle. In CSV, a line feed between two lines that hold no quote is
-    /// taken without reading the first half, on the bet that no quoted
-    /// field runs across three lines there; else the quotes are counted
-    /// from the start.
-    private static func split(_ file: RandomAccessFile, quote: UInt8?) throws(FerryError) -> Int? {
-        let middle = file.size / 2
-        guard let quote else { return try file.lineStart(after: middle) }
-        let near = try file.bytes(middle..<min(file.size, middle + (1 << 16)))
+    /// JSON Lines has no quotes that hide a line feed: the first after
+    /// `target`. In CSV, a line feed between two lines that hold no quote
+    /// is taken without reading the bytes before, on the bet that no
+    /// quoted field runs across three lines there; else the quotes are
+    /// counted from `from`, the start or the cut before: a row start (if
+    /// that cut was wrong, the part before it does not end cleanly either).
+    private static func cut(
+        _ file: RandomAccessFile, near target: Int, from: Int, quote: UInt8?
+    ) throws(FerryError) -> Int? {
+        guard let quote else { return try file.lineStart(after: target) }
+        let near = try file.bytes(target..<min(file.size, target + (1 << 16)))
         var lineFeeds = near.indices.filter { near[$0] == 0x0A }
         lineFeeds.insert(-1, at: 0)
         for index in lineFeeds.indices.dropFirst().dropLast() {
             let before = near[(lineFeeds[index - 1] + 1)..<lineFeeds[index]]
             let after = near[(lineFeeds[index] + 1)..<lineFeeds[index + 1]]
             if index > 1 && !before.contains(quote) && !after.contains(quote) {
-                return middle + lineFeeds[index] + 1
+                return target + lineFeeds[index] + 1
             }
         }
         var rows = RowEndScanner(quote: quote)
-        try file.scan(0..<middle) { chunk, _ in
+        try file.scan(from..<target) { chunk, _ in
             rows.skip(chunk)
             return true
         }
         // A line feed outside quotes is near: rows are short.
         var found: Int?
-        try file.scan(middle..<min(file.size, middle + (4 << 20)), chunk: 1 << 16) { chunk, offset in
+        try file.scan(target..<min(file.size, target + (4 << 20)), chunk: 1 << 16) { chunk, offset in
             rows.scan(chunk) { end in
                 found = offset + end
                 return false
@@ -151,13 +187,13 @@ struct Halves {
 // MARK: - Checking
 
 extension Validator {
-    /// Checks the file in `halves` on two threads into `run`.
-    /// - Returns: false when the halves were dropped (see the design note),
+    /// Checks the file in `halves`, each part on a thread of its own, into `run`.
+    /// - Returns: false when the parts were dropped (see the design note),
     ///   and `run` is as it was: the caller then reads the file in one pass.
     func check(_ halves: Halves, into run: inout FileRun, codec: any Codec, options asked: ValidationOptions) -> Bool {
         var options = asked
         options.codecOptions = halves.codecOptions
-        // Both halves check their records as one kind: the first record's.
+        // Every part checks its records as one kind: the first record's.
         var kind = options.kind
         if options.schema == nil && kind == nil {
             let probe = halfContext(options, kind: nil)
@@ -169,45 +205,45 @@ extension Validator {
         }
         let remaining = options.maxErrors.map { $0 - run.sink.errorCount }
         if let remaining, remaining <= 0 { return false }
-        let second = HalfJob(
-            self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining,
-            range: halves.split..<halves.file.size, prefix: halves.prefix)
-        second.run.ordinals = []
-        second.run.keyLog = KeyLog()
-        let first = HalfJob(
-            self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining, range: 0..<halves.split,
-            prefix: [])
-        first.run.ordinals = []
-        first.run.keyLog = KeyLog()
-        LargeStackThread.both({ first.check() }, { second.check() })
-        guard first.run.file.complete, first.run.file.records > 0, let endLine = first.endLine else { return false }
-        // The first half's reader counted the lines it read (its window
-        // counts what it drops): the line ends before the split.
-        let linesBeforeSplit = endLine - 1
-        let shift = Halves.Shift(
-            records: first.run.file.records, lines: linesBeforeSplit - halves.prefixLines,
-            bytes: halves.split - halves.prefix.count)
+        let jobs = halves.ranges.enumerated().map { index, range in
+            let job = HalfJob(
+                self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining, range: range,
+                prefix: index == 0 ? [] : halves.prefix)
+            job.run.ordinals = []
+            job.run.keyLog = KeyLog()
+            return job
+        }
+        LargeStackThread.each(jobs.count) { jobs[$0].check() }
+        // Each part's shift to the file: the records, lines and bytes
+        // before it. Each reader counted the lines it read (its window
+        // counts what it drops): the line ends before its end.
+        var shifts = [Halves.Shift(records: 0, lines: 0, bytes: 0)]
+        for (index, job) in jobs.enumerated().dropLast() {
+            guard job.run.file.complete, job.run.file.records > 0, let endLine = job.endLine else { return false }
+            let linesBeforeCut = shifts[index].lines + endLine - 1
+            shifts.append(
+                Halves.Shift(
+                    records: shifts[index].records + job.run.file.records, lines: linesBeforeCut - halves.prefixLines,
+                    bytes: halves.cuts[index] - halves.prefix.count))
+        }
         let duplicates = KeyLog.duplicates(
-            first: first.run.keyLog ?? KeyLog(), second: second.run.keyLog ?? KeyLog(), records: shift.records,
-            bytes: shift.bytes)
-        // A relocator for each half: each counts lines onwards from where
+            in: jobs.map { $0.run.keyLog ?? KeyLog() }, records: shifts.map(\.records), bytes: shifts.map(\.bytes))
+        // A relocator for each part: each counts lines onwards from where
         // it last looked, and the duplicates come in the file's order.
-        func relocator(from lineEnd: (offset: Int, line: Int)) -> RecordRelocator {
+        var relocators = zip(halves.ranges, shifts).enumerated().map { index, part in
             RecordRelocator(
                 file: halves.file, prefix: halves.prefix, prefixLines: halves.prefixLines, codec: codec,
-                context: { halfContext(options, kind: kind) }, lineEnd: lineEnd)
+                context: { halfContext(options, kind: kind) },
+                lineEnd: (part.0.lowerBound, index == 0 ? 1 : part.1.lines + halves.prefixLines + 1))
         }
-        var relocators = (relocator(from: (0, 1)), relocator(from: (halves.split, linesBeforeSplit + 1)))
-        run.adopt(
-            first: first.run, first.collector, second: second.run, second.collector, shift: shift,
-            duplicates: duplicates
-        ) { field, offset in
-            offset < halves.split
-                ? relocators.0.location(of: field, inRecordAt: offset) : relocators.1.location(of: field, inRecordAt: offset)
+        let parts = zip(jobs, shifts).map { (run: $0.run, collector: $0.collector, shift: $1) }
+        run.adopt(parts, duplicates: duplicates) { field, offset in
+            let index = halves.cuts.firstIndex { offset < $0 } ?? halves.cuts.count
+            return relocators[index].location(of: field, inRecordAt: offset)
         }
         // One pass reads on past the cap, and a read that fails there still
         // decides the exit status.
-        if let failure = second.failure { run.sink.noteCategories([failure]) }
+        if let failure = jobs.last?.failure { run.sink.noteCategories([failure]) }
         return true
     }
 
@@ -223,13 +259,13 @@ extension Validator {
     }
 }
 
-/// One half of a file, checked on the thread that calls `check`. Only that
+/// One part of a file, checked on the thread that calls `check`. Only that
 /// thread touches it until it is done.
 private final class HalfJob: @unchecked Sendable {
     let collector: DiagnosticCollector
     var run: FileRun
-    /// The line the reader was on at the end of the range (1-based): for
-    /// the first half, just after the split's line feed.
+    /// The line the reader was on at the end of the range (1-based): for a
+    /// part but the last, just after its cut's line feed.
     private(set) var endLine: Int?
     /// The category of the error that stopped the reading, if one did.
     private(set) var failure: FerryError.Category?
@@ -275,45 +311,50 @@ private final class HalfJob: @unchecked Sendable {
     }
 }
 
-// MARK: - Adopting the halves
+// MARK: - Adopting the parts
 
 extension FileRun {
-    /// Takes in the two halves of this run's file: their diagnostics, the
-    /// duplicate keys found in both (`KeyLog`) and their counts, in the
+    /// Takes in the parts of this run's file, in order: their diagnostics,
+    /// the duplicate keys found in all (`KeyLog`) and their counts, in the
     /// order and under the cap one pass would give. See the design note.
-    /// - Parameter relocate: the location of a field in the record at a
-    ///   byte offset of the file, and its key's text.
+    /// - Parameters:
+    ///   - parts: each part's run, collector and shift to the file.
+    ///   - relocate: the location of a field in the record at a byte offset
+    ///     of the file, and its key's text.
     mutating func adopt(
-        first: FileRun, _ firstCollector: DiagnosticCollector, second: FileRun, _ secondCollector: DiagnosticCollector,
-        shift: Halves.Shift, duplicates: [KeyLog.Duplicate],
-        relocate: (String, Int) -> (location: SourceLocation, text: String?)
+        _ parts: [(run: FileRun, collector: DiagnosticCollector, shift: Halves.Shift)],
+        duplicates: [KeyLog.Duplicate], relocate: (String, Int) -> (location: SourceLocation, text: String?)
     ) {
-        file.kind = first.file.kind
-        file.readInHalves = true
-        rules = first.rules
-        file.records = first.file.records + second.file.records
-        // Both halves' diagnostics, each with its record in the file (that
-        // of the record read when it was reported, for those of none): the
-        // first's records all come before the second's.
+        guard let first = parts.first, let last = parts.last else { return }
+        file.kind = first.run.file.kind
+        file.partCount = parts.count
+        rules = first.run.rules
+        file.records = parts.reduce(0) { $0 + $1.run.file.records }
+        // Every part's diagnostics, each with its record in the file (that
+        // of the record read when it was reported, for those of none): a
+        // part's records all come before the next one's.
         var diagnostics: [(record: Int, diagnostic: Diagnostic)] = []
-        for (diagnostic, ordinal) in zip(firstCollector.diagnostics, first.ordinals ?? []) {
-            diagnostics.append((diagnostic.location.record ?? ordinal, diagnostic))
-        }
-        for (diagnostic, ordinal) in zip(secondCollector.diagnostics, second.ordinals ?? []) {
-            let at = diagnostic.location.record ?? ordinal
-            // Warnings about the header line, which the first half reported.
-            if at < 0 && diagnostic.severity == .warning { continue }
-            diagnostics.append((at + shift.records, shift.apply(to: diagnostic)))
+        for (index, part) in parts.enumerated() {
+            for (diagnostic, ordinal) in zip(part.collector.diagnostics, part.run.ordinals ?? []) {
+                let at = diagnostic.location.record ?? ordinal
+                if index == 0 {
+                    diagnostics.append((at, diagnostic))
+                    continue
+                }
+                // Warnings about the header line, which the first part reported.
+                if at < 0 && diagnostic.severity == .warning { continue }
+                diagnostics.append((at + part.shift.records, part.shift.apply(to: diagnostic)))
+            }
         }
         // File-level warnings (a count for the whole file, such as the rows
-        // padded under `--ragged`) come once, at the end, with both counts.
+        // padded under `--ragged`) come once, at the end, with all counts.
         // All of them, whatever the cap: one pass reads to the end and
         // reports them, counted over the whole file, after the cap too.
         let fileWarnings = diagnostics.map(\.diagnostic).filter(\.isFileLevel)
         var next = 0
         // Reports the diagnostics up to record `record` (only those of its
         // rules, for `rulesOnly`); false once the cap is reached.
-        func reportHalves(through record: Int, rulesOnly: Bool) -> Bool {
+        func reportParts(through record: Int, rulesOnly: Bool) -> Bool {
             while next < diagnostics.count,
                 diagnostics[next].record < record
                     || (diagnostics[next].record == record && (!rulesOnly || diagnostics[next].diagnostic.isOfRules))
@@ -328,7 +369,7 @@ extension FileRun {
         }
         var capped = false
         for duplicate in duplicates {
-            guard reportHalves(through: duplicate.record, rulesOnly: true) else {
+            guard reportParts(through: duplicate.record, rulesOnly: true) else {
                 capped = true
                 break
             }
@@ -343,22 +384,22 @@ extension FileRun {
                 break
             }
         }
-        if !capped { _ = reportHalves(through: .max, rulesOnly: false) }
+        if !capped { _ = reportParts(through: .max, rulesOnly: false) }
         // Records after the one whose diagnostic reached the cap are not checked.
         if let capRecord { file.uncheckedRecords = max(file.records - (capRecord + 1), 0) }
-        file.complete = second.file.complete
+        file.complete = last.run.file.complete
         for warning in Self.merged(fileWarnings) { report(warning) }
-        // The errors of the halves are those reported here, and, past the
+        // The errors of the parts are those reported here, and, past the
         // cap, the others of the record that reached it, as one pass sees them.
-        for (half, collector, records) in [(first, firstCollector, 0), (second, secondCollector, shift.records)] {
-            if let halfCap = half.capRecord, halfCap + records == capRecord {
-                sink.noteCategories(collector.categoriesPastCap)
+        for part in parts {
+            if let partCap = part.run.capRecord, partCap + part.shift.records == capRecord {
+                sink.noteCategories(part.collector.categoriesPastCap)
             }
         }
-        // The warnings the halves counted and did not keep (those of records
+        // The warnings the parts counted and did not keep (those of records
         // past the cap on warnings, which one pass counts too); past the cap
         // on errors, warnings that count as errors are not counted.
-        if !countsWarningsAsErrors { file.warnings += firstCollector.droppedWarnings + secondCollector.droppedWarnings }
+        if !countsWarningsAsErrors { file.warnings += parts.reduce(0) { $0 + $1.collector.droppedWarnings } }
     }
 
     /// File-level warnings with the same code, one each, their counts added

@@ -83,6 +83,43 @@ import Testing
         #expect(report.files.first?.partCount == 4)
     }
 
+    /// The cuts of a plan are row starts in ascending order, at most one
+    /// fewer than the parts asked; a part smaller than the threshold over
+    /// the parts joins the one before, and a file of a few rows gives as
+    /// many parts as it has rows to cut at, each cut once.
+    @Test(arguments: [("csv", 4), ("csv", 8), ("jsonl", 3), ("jsonl", 8)])
+    func partsOfAPlan(format: String, parts: Int) throws {
+        var text = format == "csv" ? "name,price,sku\n" : ""
+        for index in 0..<3_000 {
+            let name = String(repeating: "x", count: index % 37)
+            text += format == "csv" ? "\(name),1,K\(index)\n" : #"{"name":"\#(name)","sku":"K\#(index)"}"# + "\n"
+        }
+        let path = try scratch.write("plan.\(format)", text)
+        let source = try PartSource(
+            path: path, registry: .standard, from: nil, codecOptions: OptionValues(), limits: ReadLimits())
+        let bytes = Array(text.utf8)
+        for threshold in [1, bytes.count / 2, bytes.count] {
+            let plan = try #require(Halves(source, threshold: threshold, jobs: parts, parts: parts))
+            let smallest = threshold / parts
+            #expect(plan.cuts.count <= parts - 1)
+            #expect(plan.cuts == plan.cuts.sorted() && Set(plan.cuts).count == plan.cuts.count)
+            #expect(plan.cuts.allSatisfy { bytes[$0 - 1] == 0x0A && $0 > source.dataStart })
+            #expect(plan.ranges.allSatisfy { $0.count >= smallest }, "threshold \(threshold)")
+            #expect(plan.ranges.map(\.count).reduce(0, +) == bytes.count)
+            // Parts of at least the threshold over the parts are all kept.
+            if threshold == 1 { #expect(plan.cuts.count == parts - 1) }
+        }
+        // Four rows, eight parts asked: a cut a row at most, each once (a
+        // CSV cut is taken between two lines without quotes, so it may
+        // pass over the first row start after its target).
+        let small = try scratch.write(
+            "small.\(format)", format == "csv" ? "a,b\n1,2\n3,4\n5,6\n7,8\n" : "1\n2\n3\n4\n")
+        let few = try PartSource(
+            path: small, registry: .standard, from: nil, codecOptions: OptionValues(), limits: ReadLimits())
+        let plan = try #require(Halves(few, threshold: 1, jobs: 8, parts: 8))
+        #expect(plan.cuts == (format == "csv" ? [12, 16] : [2, 4, 6]))
+    }
+
     // MARK: - A configured codec
 
     /// A CSV codec configured as the library's documentation shows

@@ -7,7 +7,7 @@ import Testing
 
 @testable import FerryKit
 
-/// `--jobs N` reads a file in parts on N threads (`Validator+Halves.swift`,
+/// `--jobs N` reads a file in parts on N threads (`Validator+Parts.swift`,
 /// `PartSource`): the report must be the one a single pass gives, to the
 /// byte, for every N, on files with errors of every kind, keys repeated
 /// within and across parts, CRLF with a byte order mark, quoted line
@@ -99,7 +99,7 @@ import Testing
             path: path, registry: .standard, from: nil, codecOptions: OptionValues(), limits: ReadLimits())
         let bytes = Array(text.utf8)
         for threshold in [1, bytes.count / 2, bytes.count] {
-            let plan = try #require(Halves(source, threshold: threshold, jobs: parts, parts: parts))
+            let plan = try #require(PartPlan(source, threshold: threshold, jobs: parts, parts: parts))
             let smallest = threshold / parts
             #expect(plan.cuts.count <= parts - 1)
             #expect(plan.cuts == plan.cuts.sorted() && Set(plan.cuts).count == plan.cuts.count)
@@ -116,7 +116,7 @@ import Testing
             "small.\(format)", format == "csv" ? "a,b\n1,2\n3,4\n5,6\n7,8\n" : "1\n2\n3\n4\n")
         let few = try PartSource(
             path: small, registry: .standard, from: nil, codecOptions: OptionValues(), limits: ReadLimits())
-        let plan = try #require(Halves(few, threshold: 1, jobs: 8, parts: 8))
+        let plan = try #require(PartPlan(few, threshold: 1, jobs: 8, parts: 8))
         #expect(plan.cuts == (format == "csv" ? [12, 16] : [2, 4, 6]))
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 // MARK: - One pass and halves
 
-/// Validates `path` in one pass and in parts (`Validator+Halves.swift`),
+/// Validates `path` in one pass and in parts (`Validator+Parts.swift`),
 /// under each cap of `caps` and with each number of `jobs` (`--jobs`), and
 /// expects the same reports: the counts, and the diagnostics one for one,
 /// in order.

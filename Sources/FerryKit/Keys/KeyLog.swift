@@ -2,7 +2,7 @@ import FerryCore
 
 // MARK: - Design
 //
-// The unique keys of a file read in parts (`Validator+Halves.swift`) are
+// The unique keys of a file read in parts (`Validator+Parts.swift`) are
 // not looked up as they are read. Each part logs each key instead: its
 // digest (`KeyDigest`, over `KeyText`), the unique field, the record and
 // its byte offset, into one of 64 partitions by the digest's top bits.

@@ -32,7 +32,7 @@ import Darwin
 // dropped and the file is read in one pass.
 
 /// Where a file is cut to be checked in parts, and how.
-struct Halves {
+struct PartPlan {
     /// Files below this size are checked in one pass: a second thread
     /// would cost more than it saves.
     static let threshold = 8 << 20
@@ -156,7 +156,7 @@ struct Halves {
         return found.flatMap { $0 < file.size ? $0 : nil }
     }
 
-    /// How the second half's records, lines and bytes move to the file's.
+    /// How the records, lines and bytes of a part after the first move to the file's.
     struct Shift {
         var records: Int
         var lines: Int
@@ -187,17 +187,17 @@ struct Halves {
 // MARK: - Checking
 
 extension Validator {
-    /// Checks the file in `halves`, each part on a thread of its own, into `run`.
+    /// Checks the file in `plan`, each part on a thread of its own, into `run`.
     /// - Returns: false when the parts were dropped (see the design note),
     ///   and `run` is as it was: the caller then reads the file in one pass.
-    func check(_ halves: Halves, into run: inout FileRun, codec: any Codec, options asked: ValidationOptions) -> Bool {
+    func check(_ plan: PartPlan, into run: inout FileRun, codec: any Codec, options asked: ValidationOptions) -> Bool {
         var options = asked
-        options.codecOptions = halves.codecOptions
+        options.codecOptions = plan.codecOptions
         // Every part checks its records as one kind: the first record's.
         var kind = options.kind
         if options.schema == nil && kind == nil {
-            let probe = halfContext(options, kind: nil)
-            let input = FileRangeInput(halves.file, range: 0..<halves.file.size)
+            let probe = partContext(options, kind: nil)
+            let input = FileRangeInput(plan.file, range: 0..<plan.file.size)
             guard let reader = try? codec.makeReader(input, context: probe), let first = try? reader.next() else {
                 return false
             }
@@ -205,10 +205,10 @@ extension Validator {
         }
         let remaining = options.maxErrors.map { $0 - run.sink.errorCount }
         if let remaining, remaining <= 0 { return false }
-        let jobs = halves.ranges.enumerated().map { index, range in
-            let job = HalfJob(
-                self, halves, codec: codec, options: options, kind: kind, maxErrors: remaining, range: range,
-                prefix: index == 0 ? [] : halves.prefix)
+        let jobs = plan.ranges.enumerated().map { index, range in
+            let job = PartJob(
+                self, plan, codec: codec, options: options, kind: kind, maxErrors: remaining, range: range,
+                prefix: index == 0 ? [] : plan.prefix)
             job.run.ordinals = []
             job.run.keyLog = KeyLog()
             return job
@@ -217,28 +217,28 @@ extension Validator {
         // Each part's shift to the file: the records, lines and bytes
         // before it. Each reader counted the lines it read (its window
         // counts what it drops): the line ends before its end.
-        var shifts = [Halves.Shift(records: 0, lines: 0, bytes: 0)]
+        var shifts = [PartPlan.Shift(records: 0, lines: 0, bytes: 0)]
         for (index, job) in jobs.enumerated().dropLast() {
             guard job.run.file.complete, job.run.file.records > 0, let endLine = job.endLine else { return false }
             let linesBeforeCut = shifts[index].lines + endLine - 1
             shifts.append(
-                Halves.Shift(
-                    records: shifts[index].records + job.run.file.records, lines: linesBeforeCut - halves.prefixLines,
-                    bytes: halves.cuts[index] - halves.prefix.count))
+                PartPlan.Shift(
+                    records: shifts[index].records + job.run.file.records, lines: linesBeforeCut - plan.prefixLines,
+                    bytes: plan.cuts[index] - plan.prefix.count))
         }
         let duplicates = KeyLog.duplicates(
             in: jobs.map { $0.run.keyLog ?? KeyLog() }, records: shifts.map(\.records), bytes: shifts.map(\.bytes))
         // A relocator for each part: each counts lines onwards from where
         // it last looked, and the duplicates come in the file's order.
-        var relocators = zip(halves.ranges, shifts).enumerated().map { index, part in
+        var relocators = zip(plan.ranges, shifts).enumerated().map { index, part in
             RecordRelocator(
-                file: halves.file, prefix: halves.prefix, prefixLines: halves.prefixLines, codec: codec,
-                context: { halfContext(options, kind: kind) },
-                lineEnd: (part.0.lowerBound, index == 0 ? 1 : part.1.lines + halves.prefixLines + 1))
+                file: plan.file, prefix: plan.prefix, prefixLines: plan.prefixLines, codec: codec,
+                context: { partContext(options, kind: kind) },
+                lineEnd: (part.0.lowerBound, index == 0 ? 1 : part.1.lines + plan.prefixLines + 1))
         }
         let parts = zip(jobs, shifts).map { (run: $0.run, collector: $0.collector, shift: $1) }
         run.adopt(parts, duplicates: duplicates) { field, offset in
-            let index = halves.cuts.firstIndex { offset < $0 } ?? halves.cuts.count
+            let index = plan.cuts.firstIndex { offset < $0 } ?? plan.cuts.count
             return relocators[index].location(of: field, inRecordAt: offset)
         }
         // One pass reads on past the cap, and a read that fails there still
@@ -247,9 +247,9 @@ extension Validator {
         return true
     }
 
-    /// The read context of a half: resuming after a bad record, as the
+    /// The read context of a part or a shard: resuming after a bad record, as the
     /// single pass does.
-    func halfContext(_ options: ValidationOptions, kind: RecordKind?) -> ReadContext {
+    func partContext(_ options: ValidationOptions, kind: RecordKind?) -> ReadContext {
         let context = ReadContext(
             kind: options.schema == nil ? kind : .generic, schema: options.schema, options: options.codecOptions,
             limits: options.limits)
@@ -261,7 +261,7 @@ extension Validator {
 
 /// One part of a file, checked on the thread that calls `check`. Only that
 /// thread touches it until it is done.
-private final class HalfJob: @unchecked Sendable {
+private final class PartJob: @unchecked Sendable {
     let collector: DiagnosticCollector
     var run: FileRun
     /// The line the reader was on at the end of the range (1-based): for a
@@ -270,7 +270,7 @@ private final class HalfJob: @unchecked Sendable {
     /// The category of the error that stopped the reading, if one did.
     private(set) var failure: FerryError.Category?
     private let validator: Validator
-    private let halves: Halves
+    private let plan: PartPlan
     private let codec: any Codec
     private let options: ValidationOptions
     private let kind: RecordKind?
@@ -278,14 +278,14 @@ private final class HalfJob: @unchecked Sendable {
     private let prefix: [UInt8]
 
     init(
-        _ validator: Validator, _ halves: Halves, codec: any Codec, options: ValidationOptions, kind: RecordKind?,
+        _ validator: Validator, _ plan: PartPlan, codec: any Codec, options: ValidationOptions, kind: RecordKind?,
         maxErrors: Int?, range: Range<Int>, prefix: [UInt8]
     ) {
         collector = DiagnosticCollector(maxErrors: maxErrors, keepsWarningsOfNoRecord: true)
-        run = FileRun(path: halves.path, sink: collector, file: ValidationReport.File(path: halves.path))
+        run = FileRun(path: plan.path, sink: collector, file: ValidationReport.File(path: plan.path))
         run.expectedBytes = range.count + prefix.count
         self.validator = validator
-        self.halves = halves
+        self.plan = plan
         self.codec = codec
         self.options = options
         self.kind = kind
@@ -294,10 +294,10 @@ private final class HalfJob: @unchecked Sendable {
     }
 
     func check() {
-        let path = halves.path
-        let input = FileRangeInput(halves.file, range: range, prefix: prefix)
+        let path = plan.path
+        let input = FileRangeInput(plan.file, range: range, prefix: prefix)
         do throws(FerryError) {
-            let context = validator.halfContext(options, kind: kind)
+            let context = validator.partContext(options, kind: kind)
             let reader = try codec.makeReader(input, context: context)
             try run.check(
                 reader, context: context, kind: kind, schema: options.schema,
@@ -322,7 +322,7 @@ extension FileRun {
     ///   - relocate: the location of a field in the record at a byte offset
     ///     of the file, and its key's text.
     mutating func adopt(
-        _ parts: [(run: FileRun, collector: DiagnosticCollector, shift: Halves.Shift)],
+        _ parts: [(run: FileRun, collector: DiagnosticCollector, shift: PartPlan.Shift)],
         duplicates: [KeyLog.Duplicate], relocate: (String, Int) -> (location: SourceLocation, text: String?)
     ) {
         guard let first = parts.first, let last = parts.last else { return }

@@ -7,15 +7,16 @@ import Darwin
 // MARK: - Design
 //
 // A large CSV, TSV or JSON Lines file is checked in parts at once, as many
-// as `--jobs` asks, each on a thread of its own. It is cut just after line
-// feeds at about k/N of its data (outside quotes, for CSV), and each part
-// is read with `pread`:
+// as `--jobs` asks, on as many threads, or as many as there are cores when
+// they are fewer: each thread reads the next part no thread has taken. It
+// is cut just after line feeds at about k/N of its data (outside quotes,
+// for CSV), and each part is read with `pread`:
 //
 //     file:   name,price,sku\n Wii,269,A\n … | Xbox 360,299,B\n … | PS3,399,C\n …
 //             ^ header line                  ^ cuts[0]             ^ cuts[1]
 //     part 0: bytes 0..<cuts[0]                      (a reader on this thread)
 //     part 1: the header line, then cuts[0]..<cuts[1] (a reader on another)
-//     part 2: the header line, then cuts[1]..<end     (and another)
+//     part 2: the header line, then cuts[1]..<end     (the first thread free)
 //
 // Each part has a `FileRun` of its own, with a collector of its own. The
 // parts look up no unique key: each logs them (`KeyLog`), and the
@@ -187,7 +188,7 @@ struct PartPlan {
 // MARK: - Checking
 
 extension Validator {
-    /// Checks the file in `plan`, each part on a thread of its own, into `run`.
+    /// Checks the file in `plan`, its parts on up to `--jobs` threads, into `run`.
     /// - Returns: false when the parts were dropped (see the design note),
     ///   and `run` is as it was: the caller then reads the file in one pass.
     func check(_ plan: PartPlan, into run: inout FileRun, codec: any Codec, options asked: ValidationOptions) -> Bool {
@@ -213,7 +214,9 @@ extension Validator {
             job.run.keyLog = KeyLog()
             return job
         }
-        LargeStackThread.each(jobs.count) { jobs[$0].check() }
+        // No more threads than cores: a part waits for a core, not a core
+        // for a part (the parts are read in order, each by the next free).
+        LargeStackThread.each(jobs.count, threads: min(options.jobs, Cores.usable)) { jobs[$0].check() }
         // Each part's shift to the file: the records, lines and bytes
         // before it. Each reader counted the lines it read (its window
         // counts what it drops): the line ends before its end.

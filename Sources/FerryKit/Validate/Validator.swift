@@ -20,7 +20,8 @@ public struct ValidationOptions: Sendable {
     var halvesThreshold = PartPlan.threshold
     /// The threads to use (`--jobs`): one reads each file in one pass; N
     /// read a large file that splits at line ends in up to N parts at once,
-    /// one thread each (`PartPlan`). The report is the same for every number.
+    /// on up to N threads, no more than the cores (`PartPlan`). The report
+    /// is the same for every number.
     public var jobs = Cores.usable
     /// One shard of the input to check, not the whole file; its report
     /// carries what `--combine` needs (`ShardTrace`).

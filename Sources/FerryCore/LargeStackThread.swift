@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import Synchronization
+
 /// Threads with a stack large enough for the deepest nesting a user may allow.
 ///
 /// Readers and writers of nested values recurse once a level. At the default
@@ -47,6 +49,35 @@ package enum LargeStackThread {
         }
         first()
         pthread_join(thread, nil)
+    }
+
+    /// Runs `body(0)` to `body(count - 1)` on at most `threads` threads:
+    /// the calling thread and new ones with a large stack, each taking the
+    /// next index not yet taken until none is left; returns when all are
+    /// done. The parts of one job, at once: with more parts than threads,
+    /// a thread that the system slows takes fewer. The calling thread does
+    /// them all if no thread can be made.
+    package static func each(_ count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let next = NextIndex()
+        let work: @Sendable () -> Void = {
+            while true {
+                let index = next.value.add(1, ordering: .relaxed).oldValue
+                guard index < count else { return }
+                body(index)
+            }
+        }
+        var started: [pthread_t] = []
+        for _ in 1..<max(min(threads, count), 1) {
+            guard let thread = spawn(Box<Void>(work: work)) else { break }
+            started.append(thread)
+        }
+        work()
+        for thread in started { pthread_join(thread, nil) }
+    }
+
+    /// The next index `each` hands out.
+    private final class NextIndex: Sendable {
+        let value = Atomic<Int>(0)
     }
 
     /// The work and its result, handed to the new thread.

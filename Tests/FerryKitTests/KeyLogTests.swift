@@ -2,7 +2,7 @@ import Testing
 
 @testable import FerryKit
 
-/// The pieces of a file's check in halves that keep its keys: `KeyLog`
+/// The pieces of a file's check in parts that keep its keys: `KeyLog`
 /// (its chunks cut from memory that moves as it grows) and `KeyDigest`.
 @Suite struct KeyLogTests {
     /// Enough keys for the log's memory to grow several times (32 bytes a
@@ -22,7 +22,7 @@ import Testing
             second.append(digest(of: key), key: 0, record: record, byteOffset: record * 10)
         }
         #expect(first.count == perHalf && second.count == perHalf)
-        let found = KeyLog.duplicates(first: first, second: second, records: perHalf, bytes: perHalf * 10)
+        let found = KeyLog.duplicates(in: [first, second], records: [0, perHalf], bytes: [0, perHalf * 10])
         var expected: [KeyLog.Duplicate] = []
         for record in 0..<perHalf where record % 1_000 == 999 {
             expected.append(KeyLog.Duplicate(record: record, key: 0, first: record - 1, byteOffset: record * 10))
@@ -36,6 +36,26 @@ import Testing
         #expect(found.count == expected.count)
         let mismatch = zip(found, expected).first { $0.0.record != $0.1.record || $0.0.first != $0.1.first || $0.0.byteOffset != $0.1.byteOffset }
         #expect(mismatch == nil, "\(String(describing: mismatch))")
+    }
+
+    /// Four parts' logs: a key's first record is the earliest part's, and
+    /// the duplicates come in the file's records, each at its part's shift.
+    @Test func duplicatesAcrossFourParts() {
+        let logs = (0..<4).map { _ in KeyLog() }
+        // Part 0 has keys 0..<10; part 2 repeats key 3, part 3 repeats key
+        // 3 and part 1's key 11; part 1 repeats its own key 11.
+        let keys = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 11], [20, 3], [11, 3, 30]]
+        for (part, partKeys) in keys.enumerated() {
+            for (record, key) in partKeys.enumerated() {
+                logs[part].append(digest(of: key), key: 0, record: record, byteOffset: record * 5)
+            }
+        }
+        let records = [0, 10, 13, 15]
+        let bytes = [0, 1_000, 2_000, 3_000]
+        let found = KeyLog.duplicates(in: logs, records: records, bytes: bytes)
+        #expect(found.map(\.record) == [12, 14, 15, 16])
+        #expect(found.map(\.first) == [11, 3, 11, 3])
+        #expect(found.map(\.byteOffset) == [1_010, 2_005, 3_000, 3_005])
     }
 
     /// The digest reads only the key's own bytes, whatever its length and

@@ -71,7 +71,7 @@ import Testing
     func bothWaysGiveTheSameOutputAndReport(policy: ConflictPolicy) throws {
         let folder = try ScratchFolder()
         let inputs = try inputs(folder, count: 600)
-        for threshold in [Halves.threshold, 1] {
+        for threshold in [PartPlan.threshold, 1] {
             var options = MergeOptions()
             options.policy = policy
             options.halvesThreshold = threshold
@@ -203,7 +203,7 @@ import Testing
         let lines = (0..<12_000).map { product($0) }
         let input = try folder.write("a.jsonl", lines.joined(separator: "\n") + "\n")
         let again = try folder.write("b.jsonl", lines[6_000...].joined(separator: "\n") + "\n")
-        for threshold in [Halves.threshold, 1] {
+        for threshold in [PartPlan.threshold, 1] {
             let report = try compare([input, again], folder: folder, threshold: threshold)
             #expect(report.linesKeptAsRead == 18_000)
             #expect(report.identicalDuplicates == 6_000)
@@ -225,7 +225,7 @@ import Testing
         default: lines[6_000] += "\r"
         }
         let input = try folder.write("a.jsonl", lines.joined(separator: "\n") + "\n")
-        let report = try compare([input], folder: folder, threshold: Halves.threshold)
+        let report = try compare([input], folder: folder, threshold: PartPlan.threshold)
         #expect(report.linesKeptAsRead == 12_000)
         if kind == "blank" {
             #expect(try String(contentsOfFile: folder.path("s.jsonl"), encoding: .utf8) == lines.map { $0.replacingOccurrences(of: "\n", with: "") + "\n" }.joined())
@@ -248,7 +248,7 @@ import Testing
         }
         let input = try folder.write("a.jsonl", lines.joined(separator: lineEnd) + lineEnd)
         let again = try folder.write("b.jsonl", lines[10_000...].joined(separator: lineEnd) + lineEnd)
-        for threshold in [Halves.threshold, 1] {
+        for threshold in [PartPlan.threshold, 1] {
             let report = try compare([input, again], folder: folder, threshold: threshold)
             // All but the lines with `\u00e9`, one in four, and the first
             // line of each part (two inputs, in two halves or not), whose
@@ -269,7 +269,7 @@ import Testing
         let folder = try ScratchFolder()
         let lines = (0..<100).map { product($0, spaced: spaced) }
         let input = try folder.write("a.jsonl", lines.joined(separator: "\n") + "\r")
-        let report = try compare([input], folder: folder, threshold: Halves.threshold)
+        let report = try compare([input], folder: folder, threshold: PartPlan.threshold)
         // A reader parses its first record whole: a spaced one is written.
         #expect(report.linesKeptAsRead == (spaced ? 98 : 99))
         let output = try String(contentsOfFile: folder.path("s.jsonl"), encoding: .utf8)

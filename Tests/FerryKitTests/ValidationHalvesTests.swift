@@ -5,7 +5,7 @@ import Testing
 @testable import FerryKit
 
 /// `ferry validate` checks a large CSV, TSV or JSON Lines file in two
-/// halves at once (`Validator+Halves.swift`). Its report must be the one a
+/// halves at once (`Validator+Parts.swift`). Its report must be the one a
 /// single pass gives, to the byte: the same diagnostics at the same places,
 /// in the same order, under the same cap, with the same counts. These files
 /// put errors of every kind on both sides of the split, keys repeated

@@ -4,7 +4,7 @@ import Testing
 
 // MARK: - One pass and halves
 
-/// Validates `path` in one pass and in parts (`Validator+Halves.swift`),
+/// Validates `path` in one pass and in parts (`Validator+Parts.swift`),
 /// under each cap of `caps` and with each number of `jobs` (`--jobs`), and
 /// expects the same reports: the counts, and the diagnostics one for one,
 /// in order.
@@ -31,7 +31,7 @@ public func expectSameReports(
         onePass.halvesThreshold = .max
         let expected = Validator(registry: registry).validate([path], options: onePass)
         #expect(
-            expected.files.first?.readInHalves == false, "cap \(String(describing: cap))",
+            expected.files.first?.partCount == 1, "cap \(String(describing: cap))",
             sourceLocation: sourceLocation)
         for count in jobs {
             var halves = onePass
@@ -41,7 +41,7 @@ public func expectSameReports(
             let context: Comment = "cap \(String(describing: cap)), --jobs \(count)"
             if let inHalves {
                 #expect(
-                    got.files.first?.readInHalves == (inHalves && count > 1), context,
+                    (got.files.first.map { $0.partCount > 1 }) == (inHalves && count > 1), context,
                     sourceLocation: sourceLocation)
             }
             #expect(summary(got) == summary(expected), context, sourceLocation: sourceLocation)

@@ -10,7 +10,7 @@ import Foundation
 // which must: its type need not be `Sendable`. That leaves the decoding,
 // the longer half, on one core. When the type is `Sendable` and the whole
 // array is asked for, both halves of a large file are read and decoded at
-// once, one per core, cut where validate cuts it (`Halves`):
+// once, one per core, cut where validate cuts it (`PartPlan`):
 //
 //     file:  name,price\n Wii,269\n … \n | Xbox 360,299\n … \n
 //     first half:  read, checked, decoded on this thread     ─┐
@@ -45,7 +45,7 @@ extension FerryDecoder {
 /// A file cut in two halves to be decoded at once (see the design note).
 struct DecodingHalves {
     private let decoder: FerryDecoder
-    private let halves: Halves
+    private let halves: PartPlan
     private let codec: any Codec
 
     /// Nil when the file is decoded in one pass: small, compressed, a
@@ -58,7 +58,7 @@ struct DecodingHalves {
             let codec = try? FormatResolver(registry: registry).inputCodec(
                 path: opened.formatPath, prefix: opened.prefix, from: decoder.format?.rawValue),
             let source = PartSource.rows(path: path, codec: codec, opened: opened, codecOptions: OptionValues()),
-            let halves = Halves(source, threshold: decoder.halvesThreshold, jobs: 2)
+            let halves = PartPlan(source, threshold: decoder.halvesThreshold, jobs: 2)
         else { return nil }
         var settled = decoder
         if settled.kind == nil && settled.validates {

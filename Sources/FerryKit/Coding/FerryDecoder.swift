@@ -43,7 +43,7 @@ public struct FerryDecoder: Sendable {
     public var registry: CodecRegistry = .standard
     /// The smallest file `decode` reads in two halves (`DecodingHalves`);
     /// tests lower it.
-    var halvesThreshold = Halves.threshold
+    var halvesThreshold = PartPlan.threshold
 
     public init(format: FerryFormat? = nil, kind: RecordKind? = nil) {
         self.format = format

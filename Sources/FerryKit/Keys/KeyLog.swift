@@ -2,15 +2,15 @@ import FerryCore
 
 // MARK: - Design
 //
-// The unique keys of a file read in two halves (`Validator+Halves.swift`)
-// are not looked up as they are read. Each half logs each key instead: its
+// The unique keys of a file read in parts (`Validator+Parts.swift`) are
+// not looked up as they are read. Each part logs each key instead: its
 // digest (`KeyDigest`, over `KeyText`), the unique field, the record and
 // its byte offset, into one of 64 partitions by the digest's top bits.
 // Logging is a store to the end of one of 64 runs of memory, with no cache
-// miss of a large table. Once both halves are read, the partitions are
-// taken one at a time, half of them on each core: the first half's entries
-// then the second's (the file's order), and a key whose digest and field
-// an earlier entry had is a duplicate of that entry's record:
+// miss of a large table. Once every part is read, the partitions are
+// taken one at a time, half of them on each core: the first part's entries
+// then the next's, and so on (the file's order), and a key whose digest and
+// field an earlier entry had is a duplicate of that entry's record:
 //
 //     partition 0x3A:  first  [A r12] [B r40]    second  [A r7]
 //     table (small):   A→12, B→40;  second's A r7 = file record 500,007:
@@ -18,14 +18,14 @@ import FerryCore
 //
 // A partition holds about 1/64 of the keys, so its table stays in the
 // core's own cache, where one table of all the keys took a cache and TLB
-// miss a key (and a pass of its own to find the keys the halves share).
+// miss a key (and a pass of its own to find the keys the parts share).
 // The duplicates go to the report in the records' order (`FileRun.adopt`),
 // each found again in the file, as one pass gives them.
 
-/// The unique keys one half of a file saw, for the check of both halves
+/// The unique keys one part of a file saw, for the check of all its parts
 /// at once (see the design above). One thread at a time uses a log.
 final class KeyLog: @unchecked Sendable {
-    /// A key as the half logged it: 32 bytes.
+    /// A key as the part logged it: 32 bytes.
     struct Entry {
         var low: UInt64
         var high: UInt64
@@ -156,25 +156,31 @@ final class KeyLog: @unchecked Sendable {
         chunks[partition].isEmpty ? 0 : (chunks[partition].count - 1) * Self.chunkEntries + ends[partition]
     }
 
-    /// The duplicates of the file whose halves logged `first` and `second`,
-    /// in the records' order (and the fields' within a record); the
-    /// partitions are shared between this thread and another.
+    /// The duplicates of the file whose parts logged `logs`, in the file's
+    /// order, in the records' order (and the fields' within a record): a
+    /// key's first record is the earliest part's. The partitions are
+    /// shared between this thread and another.
     /// - Parameters:
-    ///   - records: the first half's records: added to the second's.
-    ///   - bytes: added to the second half's byte offsets.
-    static func duplicates(first: KeyLog, second: KeyLog, records: Int, bytes: Int) -> [Duplicate] {
+    ///   - records: the records before each part: added to its own.
+    ///   - bytes: added to each part's byte offsets.
+    static func duplicates(in logs: [KeyLog], records: [Int], bytes: [Int]) -> [Duplicate] {
+        let parts = Array(zip(logs, zip(records, bytes)).map { Part(log: $0, records: $1.0, bytes: $1.1) })
         let middle = partitionCount / 2
         let other = Batch()
         var found: [Duplicate] = []
         LargeStackThread.both(
-            { found = duplicates(first: first, second: second, records: records, bytes: bytes, in: 0..<middle) },
-            {
-                other.found = duplicates(
-                    first: first, second: second, records: records, bytes: bytes, in: middle..<partitionCount)
-            })
+            { found = duplicates(in: parts, partitions: 0..<middle) },
+            { other.found = duplicates(in: parts, partitions: middle..<partitionCount) })
         found += other.found
         found.sort { ($0.record, $0.key) < ($1.record, $1.key) }
         return found
+    }
+
+    /// A part's log and its shift to the file.
+    private struct Part: @unchecked Sendable {
+        let log: KeyLog
+        let records: Int
+        let bytes: Int
     }
 
     /// What the other thread found; only it touches it until it is done.
@@ -182,26 +188,24 @@ final class KeyLog: @unchecked Sendable {
         var found: [Duplicate] = []
     }
 
-    private static func duplicates(
-        first: KeyLog, second: KeyLog, records: Int, bytes: Int, in partitions: Range<Int>
-    ) -> [Duplicate] {
-        let largest = partitions.reduce(0) { max($0, first.count(in: $1) + second.count(in: $1)) }
+    private static func duplicates(in parts: [Part], partitions: Range<Int>) -> [Duplicate] {
+        let largest = partitions.reduce(0) { total, partition in
+            max(total, parts.reduce(0) { $0 + $1.log.count(in: partition) })
+        }
         var table = PartitionTable(capacity: largest)
         defer { table.release() }
         var found: [Duplicate] = []
         for partition in partitions {
             table.clear()
-            first.forEach(in: partition) { entry in
-                if let earlier = table.insert(entry, record: entry.record) {
-                    found.append(
-                        Duplicate(record: entry.record, key: Int(entry.key), first: earlier, byteOffset: entry.byteOffset))
-                }
-            }
-            second.forEach(in: partition) { entry in
-                let record = entry.record + records
-                if let earlier = table.insert(entry, record: record) {
-                    found.append(
-                        Duplicate(record: record, key: Int(entry.key), first: earlier, byteOffset: entry.byteOffset + bytes))
+            for part in parts {
+                part.log.forEach(in: partition) { entry in
+                    let record = entry.record + part.records
+                    if let earlier = table.insert(entry, record: record) {
+                        found.append(
+                            Duplicate(
+                                record: record, key: Int(entry.key), first: earlier,
+                                byteOffset: entry.byteOffset + part.bytes))
+                    }
                 }
             }
         }

@@ -36,7 +36,7 @@ public struct MergeOptions: Sendable {
     var spools = true
     /// Inputs of this size or more are read in two halves by a spooled
     /// merge; tests lower it.
-    var halvesThreshold = Halves.threshold
+    var halvesThreshold = PartPlan.threshold
     /// The cores to use (`--jobs`): one reads each input in one pass; two or
     /// more read a large input in two halves at once and match keys on two
     /// threads, and more than two add no thread. The output and the report

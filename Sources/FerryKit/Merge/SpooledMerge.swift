@@ -20,7 +20,7 @@ import Synchronization
 //     entries in reading order ─▶ MergeIndex (the same policy as the general merge)
 //     kept records ─▶ their lines, copied from the spools ─▶ output
 //
-// - Each input of 8 MB or more is read in two halves at once (`Halves`),
+// - Each input of 8 MB or more is read in two halves at once (`PartPlan`),
 //   each checked by the same rules and written by the same writer as the
 //   general merge's records, into a spool of its own.
 // - A duplicate is compared with the record kept for its key by a digest of
@@ -99,7 +99,7 @@ final class SpooledMerge {
                     let layout = PartSource.rows(
                         path: path, codec: codec, opened: opened, codecOptions: options.codecOptions)
                 else { return nil }
-                let halves = Halves(layout, threshold: options.halvesThreshold, jobs: options.jobs)
+                let halves = PartPlan(layout, threshold: options.halvesThreshold, jobs: options.jobs)
                 return Input(path: path, codec: codec, layout: layout, split: halves?.split)
             }
             guard let input = input ?? nil else { return nil }

@@ -32,7 +32,7 @@ struct RecordRelocator {
         }
         let text = record[field].flatMap(FileRun.keyText)
         guard let found = reader.location(ofField: field, inRecordAt: prefix.count) else { return (here, text) }
-        var shift = Halves.Shift(records: 0, lines: lineEnd.line - 1 - prefixLines, bytes: offset - prefix.count)
+        var shift = PartPlan.Shift(records: 0, lines: lineEnd.line - 1 - prefixLines, bytes: offset - prefix.count)
         if !prefix.isEmpty && prefix.last != 0x0A, let column = try? file.column(of: offset) {
             // A record inside a line (a JSON array on one line).
             shift.columns = column - prefix.withUnsafeBytes { LineCounter.column(after: $0) }

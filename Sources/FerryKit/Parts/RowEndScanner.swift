@@ -13,7 +13,7 @@ import CFerryScan
 //                ^ row end  (odd)            ^ row end: six quotes (even)
 //
 // This is the one quote rule of Ferry's cuts: the halves of a validation
-// (`Halves`) and the shards of a plan (`ShardPlanner`) both ask it. The
+// (`PartPlan`) and the shards of a plan (`ShardPlanner`) both ask it. The
 // reader of each piece checks the quotes for itself; a stray quote that
 // misleads the count shows there as an error.
 

@@ -116,7 +116,7 @@ package struct ShardPlan: Sendable, Hashable {
             // What `ferry plan` writes: a first record and line from 1, with
             // no more records and lines before the shard than the file has
             // bytes (each takes one at least). Numbers past these overflow
-            // where a shard's places move to the file's (`Halves.Shift`).
+            // where a shard's places move to the file's (`PartPlan.Shift`).
             // Bytes outside the file are `shard.badRange` when read.
             guard parsed.firstRecord >= 1, parsed.firstRecord - 1 <= size, parsed.firstLine >= 1,
                 parsed.firstLine - 1 <= size

@@ -41,7 +41,7 @@ package struct ShardRange: Sendable, Hashable {
 /// bracket after a JSON shard that is not the last.
 struct ShardReading {
     let input: FileRangeInput
-    private(set) var shift: Halves.Shift
+    private(set) var shift: PartPlan.Shift
     /// The lines the bytes read before the shard's own take.
     let prefixLines: Int
     let isEmpty: Bool
@@ -77,7 +77,7 @@ struct ShardReading {
         }
         isEmpty = range.start == range.end
         input = FileRangeInput(file, range: min(from, range.end)..<range.end, prefix: prefix, suffix: suffix)
-        var shift = Halves.Shift(
+        var shift = PartPlan.Shift(
             records: range.firstRecord - 1, lines: range.firstLine - 1 - prefixLines, bytes: from - prefix.count)
         if from > 0 && from < range.end {
             // The reader has the first byte at the column after the prefix's last line.

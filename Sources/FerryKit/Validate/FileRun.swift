@@ -76,7 +76,7 @@ struct FileRun {
     /// 200,000 products from CSV).
     private var cellErrorsContext: Unmanaged<ReadContext>?
 
-    // MARK: Halves (see `Validator+Halves.swift`)
+    // MARK: Parts (see `Validator+Parts.swift`)
 
     /// The byte offset of each record, by its index; nil when not asked for
     /// (the second half of a file keeps them, to find its records again).

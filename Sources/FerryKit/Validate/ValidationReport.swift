@@ -25,8 +25,9 @@ public struct ValidationReport: Sendable {
         /// Errors and warnings in this file.
         public var errors = 0
         public var warnings = 0
-        /// Whether it was checked in two halves at once (for tests).
-        var readInHalves = false
+        /// How many parts it was checked in at once (`--jobs`): 1 for one
+        /// pass (for tests).
+        var partCount = 1
 
         package init(path: String) { self.path = path }
 

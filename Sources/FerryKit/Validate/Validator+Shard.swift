@@ -54,7 +54,7 @@ extension Validator {
         var shard = FileRun(path: path, sink: collector, file: ValidationReport.File(path: path))
         shard.recordOffsets = []
         shard.expectedBytes = reading.input.sizeHint
-        let context = halfContext(shardOptions, kind: options.kind)
+        let context = partContext(shardOptions, kind: options.kind)
         do throws(FerryError) {
             let reader = try source.codec.makeReader(reading.input, context: context)
             try shard.check(

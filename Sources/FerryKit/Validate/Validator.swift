@@ -15,13 +15,13 @@ public struct ValidationOptions: Sendable {
     /// Whether to check the records' rules, or only that each file is well
     /// formed (`ferry lint`: the codec's `lint`, with no kinds).
     public var wellFormednessOnly = false
-    /// Files of at least this many bytes are checked in two halves at once
-    /// (`Validator+Halves.swift`); tests lower it, or raise it to `.max`.
-    var halvesThreshold = Halves.threshold
-    /// The cores to use (`--jobs`): one reads each file in one pass; two or
-    /// more read a large file that splits at line ends in two halves at once
-    /// (`Halves`), and more than two read no more parts. The report is the
-    /// same for every number.
+    /// Files of at least this many bytes are checked in parts at once
+    /// (`Validator+Parts.swift`); tests lower it, or raise it to `.max`.
+    var halvesThreshold = PartPlan.threshold
+    /// The threads to use (`--jobs`): one reads each file in one pass; N
+    /// read a large file that splits at line ends in up to N parts at once,
+    /// on up to N threads, no more than the cores (`PartPlan`). The report
+    /// is the same for every number.
     public var jobs = Cores.usable
     /// One shard of the input to check, not the whole file; its report
     /// carries what `--combine` needs (`ShardTrace`).
@@ -112,8 +112,8 @@ public struct Validator {
                 return
             }
             context.reportsEveryProblem()
-            if let halves = Halves(path: path, codec: codec, opened: opened, options: options),
-                check(halves, into: &run, codec: codec, options: options)
+            if let plan = PartPlan(path: path, codec: codec, opened: opened, options: options),
+                check(plan, into: &run, codec: codec, options: options)
             {
                 return
             }

@@ -7,8 +7,10 @@ import FerryCore
 // edit changes a price that such a formula reads, the workbook must say
 // that its cached results are stale, or a spreadsheet shows the old total
 // until someone recalculates by hand. `fullCalcOnLoad` on the workbook's
-// `<calcPr>` (ECMA-376 Part 1, 18.2.2) says so: Excel and LibreOffice
-// recalculate on opening. openpyxl sets it on every workbook it saves.
+// `<calcPr>` (ECMA-376 Part 1, 18.2.2) says so: an application "shall
+// perform a full calculation when the workbook is opened". openpyxl and
+// XlsxWriter set it on every workbook they save. (LibreOffice 7.4 with its
+// default settings was seen not to honour it: see Formats/xlsx.md.)
 //
 // The editor sets it only when the workbook has a formula (the edited
 // sheet, another sheet, or a calculation chain), so a workbook without

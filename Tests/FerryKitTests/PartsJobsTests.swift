@@ -118,6 +118,9 @@ import Testing
             path: small, registry: .standard, from: nil, codecOptions: OptionValues(), limits: ReadLimits())
         let plan = try #require(PartPlan(few, threshold: 1, jobs: 8, parts: 8))
         #expect(plan.cuts == (format == "csv" ? [12, 16] : [2, 4, 6]))
+        // However many parts `--jobs` asks for, at most `maxParts`.
+        let many = try #require(PartPlan(source, threshold: 1, jobs: 100_000, parts: 100_000))
+        #expect(many.ranges.count == PartPlan.maxParts)
     }
 
     // MARK: - A configured codec

@@ -73,11 +73,18 @@ struct PartPlan {
         self.init(source, threshold: threshold, jobs: jobs, parts: parts)
     }
 
-    /// The parts of `source`, at most `parts` of them, when it has at least
+    /// The most parts a file is cut into, whatever `--jobs` asks: each part
+    /// keeps its key log and its report until all are read, so
+    /// `--jobs 100000` must not make a part of every few rows. As many as
+    /// `ParallelDeflate.maxJobs` allows workers.
+    static let maxParts = 256
+
+    /// The parts of `source`, at most `parts` of them (and `maxParts`), when it has at least
     /// `threshold` bytes and `jobs` (`--jobs`) allows a second thread. A
     /// part smaller than `threshold / parts` joins the one before it (the
     /// last joins the one before it too); nil when one part is left.
-    init?(_ source: PartSource, threshold: Int, jobs: Int, parts: Int = 2) {
+    init?(_ source: PartSource, threshold: Int, jobs: Int, parts asked: Int = 2) {
+        let parts = min(asked, Self.maxParts)
         guard jobs > 1, parts > 1, source.file.size >= max(threshold, 2) else { return nil }
         let file = source.file
         let smallest = max(threshold / parts, 1)

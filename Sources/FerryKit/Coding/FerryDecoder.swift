@@ -41,9 +41,13 @@ public struct FerryDecoder: Sendable {
     public var limits = ReadLimits()
     /// The codecs that can be named or sniffed.
     public var registry: CodecRegistry = .standard
-    /// The smallest file `decode` reads in two halves (`DecodingHalves`);
-    /// tests lower it.
-    var halvesThreshold = PartPlan.threshold
+    /// The smallest file `decode` reads in parts (`DecodingParts`); tests
+    /// lower it.
+    var partsThreshold = PartPlan.threshold
+    /// The parts `decode` cuts a large file into, each decoded on the next
+    /// free core: the cores the process may use; tests vary it. The values
+    /// are the same for every number.
+    var jobs = Cores.usable
 
     public init(format: FerryFormat? = nil, kind: RecordKind? = nil) {
         self.format = format

@@ -262,7 +262,7 @@ final class RecordReading: @unchecked Sendable {
     /// - Parameters:
     ///   - codec: the codec that reads the input; nil to recognise it.
     ///   - part: the codec options and type inference of one part of a
-    ///     file (`DecodingHalves`); nil for a whole input.
+    ///     file (`DecodingParts`); nil for a whole input.
     /// - Throws: what recognising the format and making its reader throw.
     init(
         opened: OpenedInput, path: String, decoder: FerryDecoder, codec chosen: (any Codec)? = nil,

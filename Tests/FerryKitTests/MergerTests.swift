@@ -62,6 +62,36 @@ import Testing
         }
     }
 
+    /// A tape keeps the same cells a spill does, nested values beside it
+    /// by index rather than in place, and gives each record back whole.
+    @Test func tapedRecordsReadBackAsTheyWere() throws {
+        let fields = FieldList(["name", "price", "tags", "photo", "big", "none", "flag", "count"])
+        func record(_ index: Int) -> Record {
+            let nested: Value = .object(OrderedObject([("a", .null), ("when", .date(Date(timeIntervalSinceReferenceDate: 9)))]))
+            let values: [Value] = [
+                .string("Crème \"brûlée\" \(index)"), .double(2.5 + Double(index)), .array([.integer(Int64(index)), nested]),
+                .bytes([0x89, 0x50, UInt8(index)]), .number(NumberText(unchecked: "123456789012345678901234567890")),
+                .null, .bool(index == 1), .integer(Int64(-7 * index)),
+            ]
+            return Record(fields: fields, values: values, origin: RecordOrigin(index: index, byteOffset: 99 * index))
+        }
+        let records = (0..<3).map(record)
+        let tape = RecordTape(capacity: 16)  // grown as records come
+        for record in records { try RawRecord.with(record) { (raw) throws(FerryError) in tape.append(raw) } }
+        var back: [Record] = []
+        var offsets: [Int] = []
+        try tape.forEachWithOffset { (raw, offset) throws(FerryError) in
+            back.append(raw.record())
+            offsets.append(offset)
+        }
+        #expect(back.map { $0.values } == records.map { $0.values })
+        #expect(back.map { $0.origin } == records.map { $0.origin })
+        var cells = RawCellBuffer()
+        defer { cells.deallocate() }
+        let second = try tape.withRecord(at: offsets[1], cells: &cells) { $0.record() }
+        #expect(second.values == records[1].values)
+    }
+
     @Test func spilledRecordsReadBackAsTheyWere() throws {
         let fields = FieldList(["name", "price", "tags", "photo", "big", "none", "flag"])
         let record = Record(

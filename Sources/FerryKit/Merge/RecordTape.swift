@@ -6,12 +6,10 @@
 /// much again to free. The tape copies the record's bytes, which is cheap,
 /// and gives raw records back that borrow from the tape.
 ///
-/// Layout, per record: the field list's index in `fieldLists` (UInt32), the
-/// cell count (UInt32), the origin's index and byte offset (Int64 each); then
-/// per cell a tag byte and its payload: nothing for null and the two bools,
-/// 8 bytes for an integer or a double, an Int64 length and the bytes for
-/// text or borrowed bytes, a UInt32 index into `values` for anything else (the records read
-/// back point into that array).
+/// The records are laid out as `RecordBytes`, with their field lists
+/// numbered among the tape's copies, and their nested values kept beside
+/// the tape by index (`BesideValues`): the records read back point into
+/// that array.
 ///
 /// A tape is used by one thread at a time: `BackgroundSource` hands it over
 /// through a semaphore, which orders the writes before the reads.
@@ -23,15 +21,13 @@ final class RecordTape: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var capacity: Int
     @exclusivity(unchecked) private(set) var byteCount = 0
     @exclusivity(unchecked) private(set) var count = 0
-    @exclusivity(unchecked) private var values: [Value] = []
+    @exclusivity(unchecked) private var nested = BesideValues()
     /// The tape's own copies of the records' field lists.
     @exclusivity(unchecked) private var fieldLists = FieldListCopies()
     @exclusivity(unchecked) private var cells = RawCellBuffer()
     /// The key digest of each record, when the reading thread made them
     /// (merge); else empty.
     @exclusivity(unchecked) var digests: [KeyDigest?] = []
-
-    private typealias Tag = CellTag
 
     init(capacity: Int = 1 << 18) {
         self.capacity = capacity
@@ -47,7 +43,7 @@ final class RecordTape: @unchecked Sendable {
     func reset() {
         byteCount = 0
         count = 0
-        values.removeAll(keepingCapacity: true)
+        nested.values.removeAll(keepingCapacity: true)
         fieldLists.removeAll()
         digests.removeAll(keepingCapacity: true)
     }
@@ -55,51 +51,10 @@ final class RecordTape: @unchecked Sendable {
     // MARK: - Writing
 
     func append(_ record: RawRecord) {
-        // Room for the whole record first, then plain stores through a local
-        // cursor.
-        var needed = 24
-        for cell in record.values {
-            needed += 9
-            switch cell {
-            case .text(let utf8), .number(let utf8): needed += utf8.count
-            case .bytes(let bytes): needed += bytes.count
-            default: break
-            }
-        }
-        reserve(needed)
-        var out = Cursor(base: UnsafeRawPointer(base), offset: byteCount)
-        out.store(UInt32(truncatingIfNeeded: fieldLists.index(of: record.fields)))
-        out.store(UInt32(truncatingIfNeeded: record.values.count))
-        out.store(Int64(record.origin.index))
-        out.store(Int64(record.origin.byteOffset))
-        for cell in record.values {
-            switch cell {
-            case .null: out.store(Tag.null.rawValue)
-            case .bool(let flag): out.store(flag ? Tag.yes.rawValue : Tag.no.rawValue)
-            case .integer(let number):
-                out.store(Tag.integer.rawValue)
-                out.store(number)
-            case .double(let number):
-                out.store(Tag.double.rawValue)
-                out.store(number.bitPattern)
-            case .text(let utf8):
-                out.store(Tag.text.rawValue)
-                out.store(Int64(utf8.count))
-                out.copy(utf8)
-            case .number(let utf8):
-                out.store(Tag.number.rawValue)
-                out.store(Int64(utf8.count))
-                out.copy(utf8)
-            case .bytes(let bytes):
-                out.store(Tag.bytes.rawValue)
-                out.store(Int64(bytes.count))
-                out.copy(bytes.assumingMemoryBound(to: UInt8.self))
-            case .other(let other):
-                out.store(Tag.value.rawValue)
-                out.store(UInt32(truncatingIfNeeded: values.count))
-                values.append(record.others[other])
-            }
-        }
+        // Room for the whole record first, then plain stores through a cursor.
+        reserve(RecordBytes.size(of: record, nested: nested))
+        var out = RecordBytes.Cursor(base: UnsafeRawPointer(base), offset: byteCount)
+        RecordBytes.write(record, fieldList: fieldLists.index(of: record.fields), to: &out, nested: &nested)
         byteCount = out.offset
         count += 1
     }
@@ -127,20 +82,20 @@ final class RecordTape: @unchecked Sendable {
         var cells = RawCellBuffer()
         swap(&cells, &self.cells)
         defer { swap(&cells, &self.cells) }
-        var cursor = Cursor(base: UnsafeRawPointer(base))
-        let others = values
+        var cursor = RecordBytes.Cursor(base: UnsafeRawPointer(base))
+        var nested = nested
+        let others = nested.values
         // Records in a row mostly share their fields: fetched (and retained)
         // only when they change.
         var fieldsIndex = -1
         var fields = FieldList([])
         for _ in 0..<count {
             let start = cursor.offset
-            let index = Int(cursor.load(UInt32.self))
+            let (index, origin) = RecordBytes.read(&cursor, into: &cells, nested: &nested)
             if index != fieldsIndex {
                 fieldsIndex = index
                 fields = fieldLists.copies[index]
             }
-            let origin = Self.loadCells(&cursor, into: &cells)
             try RawRecord.with(fields: fields, values: cells.cells, others: others, origin: origin) {
                 (record) throws(FerryError) in try body(record, start)
             }
@@ -152,10 +107,11 @@ final class RecordTape: @unchecked Sendable {
     func withRecord<Result>(
         at offset: Int, cells: inout RawCellBuffer, _ body: (RawRecord) throws(FerryError) -> Result
     ) throws(FerryError) -> Result {
-        var cursor = Cursor(base: UnsafeRawPointer(base), offset: offset)
-        let fields = fieldLists.copies[Int(cursor.load(UInt32.self))]
-        let origin = Self.loadCells(&cursor, into: &cells)
-        return try RawRecord.with(fields: fields, values: cells.cells, others: values, origin: origin, body)
+        var cursor = RecordBytes.Cursor(base: UnsafeRawPointer(base), offset: offset)
+        var nested = nested
+        let (index, origin) = RecordBytes.read(&cursor, into: &cells, nested: &nested)
+        return try RawRecord.with(
+            fields: fieldLists.copies[index], values: cells.cells, others: nested.values, origin: origin, body)
     }
 
     /// Puts the tape's copy of each field list through `replace`: a tape
@@ -164,69 +120,21 @@ final class RecordTape: @unchecked Sendable {
     func replaceFieldLists(_ replace: (FieldList) -> FieldList) {
         fieldLists.replaceCopies(replace)
     }
+}
 
-    /// Reads a record's cell count, origin and cells, after its field list's index.
-    @inline(__always)
-    private static func loadCells(_ cursor: inout Cursor, into cells: inout RawCellBuffer) -> RecordOrigin {
-        let cellCount = Int(cursor.load(UInt32.self))
-        let origin = RecordOrigin(index: Int(cursor.load(Int64.self)), byteOffset: Int(cursor.load(Int64.self)))
-        cells.removeAll()
-        for _ in 0..<cellCount {
-            switch Tag(rawValue: cursor.load(UInt8.self)) {
-            // A tape writes no date, array or object: those are a spill's.
-            case .null, nil, .date, .array, .object: cells.append(.null)
-            case .no: cells.append(.bool(false))
-            case .yes: cells.append(.bool(true))
-            case .integer: cells.append(.integer(cursor.load(Int64.self)))
-            case .double: cells.append(.double(Double(bitPattern: cursor.load(UInt64.self))))
-            case .text:
-                let length = Int(cursor.load(Int64.self))
-                cells.append(.text(cursor.bytes(length)))
-            case .number:
-                let length = Int(cursor.load(Int64.self))
-                cells.append(.number(cursor.bytes(length)))
-            case .bytes:
-                let length = Int(cursor.load(Int64.self))
-                cells.append(.bytes(UnsafeRawBufferPointer(cursor.bytes(length))))
-            case .value: cells.append(.other(Int(cursor.load(UInt32.self))))
-            }
-        }
-        return origin
+/// A tape's nested values: kept in memory beside the tape, each written
+/// as its index there (UInt32), and read back as that index.
+struct BesideValues: NestedValues {
+    var values: [Value] = []
+
+    func size(of value: Value) -> Int { 4 }
+
+    mutating func write(_ value: Value, to cursor: inout RecordBytes.Cursor) {
+        cursor.store(UInt32(truncatingIfNeeded: values.count))
+        values.append(value)
     }
 
-    /// Writes the tape, or reads it from the start.
-    private struct Cursor {
-        let base: UnsafeRawPointer
-        var offset = 0
-
-        @inline(__always)
-        mutating func load<T: FixedWidthInteger>(_: T.Type) -> T {
-            let number = base.loadUnaligned(fromByteOffset: offset, as: T.self)
-            offset += MemoryLayout<T>.size
-            return number
-        }
-
-        @inline(__always)
-        mutating func store<T: FixedWidthInteger>(_ number: T) {
-            UnsafeMutableRawPointer(mutating: base).storeBytes(of: number, toByteOffset: offset, as: T.self)
-            offset += MemoryLayout<T>.size
-        }
-
-        @inline(__always)
-        mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let source = bytes.baseAddress else { return }
-            WriteBuffer.copy(
-                to: UnsafeMutableRawPointer(mutating: base + offset), from: UnsafeRawPointer(source), count: bytes.count)
-            offset += bytes.count
-        }
-
-        @inline(__always)
-        mutating func bytes(_ count: Int) -> UnsafeBufferPointer<UInt8> {
-            let start = (base + offset).assumingMemoryBound(to: UInt8.self)
-            offset += count
-            return UnsafeBufferPointer(start: start, count: count)
-        }
-    }
+    func read(from cursor: inout RecordBytes.Cursor) -> Int { Int(cursor.load(UInt32.self)) }
 }
 
 /// Copies of the field lists of a batch of records, made on the reading

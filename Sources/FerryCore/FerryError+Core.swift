@@ -11,6 +11,7 @@ extension FerryError.Code {
     public static let ioCannotOpen = Self("io.cannotOpen", .io)
     public static let ioReadFailed = Self("io.readFailed", .io)
     public static let ioWriteFailed = Self("io.writeFailed", .io)
+    public static let ioTemporaryFile = Self("io.temporaryFile", .io)
     public static let ioOutputExists = Self("io.outputExists", .io)
     public static let ioIsDirectory = Self("io.isDirectory", .io)
     public static let ioInputChanged = Self("io.inputChanged", .io)
@@ -74,6 +75,10 @@ extension FerryError {
 
     public static func ioWriteFailed(_ path: String, errno number: Int32) -> FerryError {
         FerryError(.ioWriteFailed, [.path(path), reason(errno: number)], at: SourceLocation(file: path))
+    }
+
+    public static func ioTemporaryFile(_ directory: String, errno number: Int32) -> FerryError {
+        FerryError(.ioTemporaryFile, [.path(directory), reason(errno: number)], at: SourceLocation(file: directory))
     }
 
     public static func ioOutputExists(_ path: String) -> FerryError {

@@ -1,16 +1,11 @@
 // MARK: - Codes of the conversion pipeline
 
 extension FerryError.Code {
-    public static let ioTemporaryFile = Self("io.temporaryFile", .io)
     public static let ioRenameFailed = Self("io.renameFailed", .io)
     public static let ioOutOfMemory = Self("io.outOfMemory", .io)
 }
 
 extension FerryError {
-    public static func ioTemporaryFile(_ directory: String, errno number: Int32) -> FerryError {
-        FerryError(.ioTemporaryFile, [.path(directory), reason(errno: number)], at: SourceLocation(file: directory))
-    }
-
     public static func ioRenameFailed(_ path: String, errno number: Int32) -> FerryError {
         FerryError(.ioRenameFailed, [.path(path), reason(errno: number)], at: SourceLocation(file: path))
     }

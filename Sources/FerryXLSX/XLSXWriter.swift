@@ -7,7 +7,7 @@ import FerryGzip
 // A workbook of one sheet, written in flat memory. The sheet's XML gives
 // the column widths before the rows, but the widths are known only after
 // the last row; so the rows are deflated as they come into a spool file
-// (`SheetSpool`), and at the end the sheet's entry is written as
+// (an `AnonymousFile`, FerryCore), and at the end the sheet's entry is written as
 //
 //     head   <worksheet>…<cols>widths</cols><sheetData><row r="1">header</row>
 //            deflated apart, ending with a sync flush (a byte-aligned,
@@ -42,7 +42,7 @@ package final class XLSXWriter: RawRecordWriter {
     private let zip: ZipWriter
     private let sheetName: String
     let losses: LossTally
-    private let spool: SheetSpool
+    private let spool: AnonymousFile
     private let deflater: Deflater
     private let scratch: UnsafeMutableRawBufferPointer
     // Touched for every record; a writer is never shared between threads,
@@ -73,7 +73,7 @@ package final class XLSXWriter: RawRecordWriter {
     ///   - sheetName: the sheet's name, which `XLSXWriter.isValidSheetName` accepts.
     ///   - zip64From: see `ZipWriter`; tests lower it.
     ///   - maxRows: the rows a sheet holds; tests lower it.
-    /// - Throws: `io.writeFailed` when the spool cannot be made; `gzip.zlibFailed`.
+    /// - Throws: `io.temporaryFile` when the spool cannot be made; `gzip.zlibFailed`.
     init(
         _ output: any ByteOutput, sheetName: String, losses: LossTally, zip64From: UInt64 = 0xFFFF_FFFF,
         maxRows: Int = XLSXWriter.maxRows
@@ -82,7 +82,7 @@ package final class XLSXWriter: RawRecordWriter {
         zip = ZipWriter(output, zip64From: zip64From, zip64Count: zip64From < 0xFFFF ? Int(zip64From) : 0xFFFF)
         self.sheetName = sheetName
         self.losses = losses
-        spool = try SheetSpool()
+        spool = try AnonymousFile(purpose: "xlsx")
         deflater = try Deflater(level: XLSXWriter.sheetLevel)
         scratch = .allocate(byteCount: 1 << 17, alignment: 8)
     }
@@ -240,7 +240,7 @@ package final class XLSXWriter: RawRecordWriter {
         let spool = self.spool
         try zip.addEntry(
             XLSXParts.sheetPath, crc: UInt32(truncatingIfNeeded: sheetCRC),
-            compressedSize: UInt64(headDeflated.count) + spool.size, size: UInt64(head.count) + rowBytes
+            compressedSize: UInt64(headDeflated.count) + UInt64(spool.size), size: UInt64(head.count) + rowBytes
         ) { () throws(FerryError) in
             try zip.write(headDeflated)
             try spool.readBack { (bytes) throws(FerryError) in try zip.write(bytes) }

@@ -1,7 +1,7 @@
 // MARK: - Design
 //
 // When a merge's records outgrow its memory budget (`--memory`), they go to
-// a temporary file (`SpillFile`, self-contained records) and the merge runs
+// a temporary file (`AnonymousFile`, self-contained records: `SpilledRecord`) and the merge runs
 // as an external sort, in memory that the budget bounds:
 //
 //  1. records are appended to the file in reading order; record n is the
@@ -23,8 +23,8 @@
 
 /// The records of a merge on disk, and the merge of their keys there.
 final class MergeSpill {
-    private let file: SpillFile
-    private let runs: SpillFile
+    private let file: AnonymousFile
+    private let runs: AnonymousFile
     /// One field list per shape, as spilled records name them.
     private(set) var shapes: [FieldList] = []
     private var shapeByNames: [[String]: Int] = [:]
@@ -61,8 +61,8 @@ final class MergeSpill {
     }
 
     init() throws(FerryError) {
-        file = try SpillFile()
-        runs = try SpillFile()
+        file = try AnonymousFile(purpose: "merge")
+        runs = try AnonymousFile(purpose: "merge-runs")
     }
 
     deinit {
@@ -261,7 +261,7 @@ final class MergeSpill {
         mutating func advance() { position += 1 }
 
         /// The current entry, reading the next chunk when needed.
-        mutating func peek(_ file: SpillFile) throws(FerryError) -> Entry? {
+        mutating func peek(_ file: AnonymousFile) throws(FerryError) -> Entry? {
             if position < entries.count { return entries[position] }
             guard next < end else { return nil }
             let count = min(chunk, (end - next) / MemoryLayout<Entry>.stride)

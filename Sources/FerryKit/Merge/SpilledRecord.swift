@@ -18,73 +18,8 @@ import Foundation
 // of shapes (a few lists, kept in memory), and its nested values are
 // written in place (`InlineValues`), not kept beside it in memory.
 //
-// The file is made with `mkstemp` in $TMPDIR (or /tmp) and unlinked at
-// once: it has no name left to clean up, whatever ends the process, even
-// SIGKILL, which `TemporaryFiles` cannot catch; its space goes back when
-// the descriptor closes.
-
-/// An anonymous temporary file, written in order and read back anywhere.
-final class SpillFile {
-    private let descriptor: Int32
-    /// Where the file was made, for errors.
-    let folder: String
-    private var buffer: [UInt8] = []
-    /// Bytes written to the file itself, before `buffer`.
-    private var flushed = 0
-
-    /// Where spill files are made: $TMPDIR, or /tmp.
-    static var folder: String {
-        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    }
-
-    /// - Throws: `io.temporaryFile`.
-    init() throws(FerryError) {
-        folder = Self.folder
-        var template = Array("\(folder)/.ferry-merge-XXXXXX".utf8CString)
-        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw .ioTemporaryFile(folder, errno: errno) }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        buffer.reserveCapacity(1 << 20)
-    }
-
-    deinit { close(descriptor) }
-
-    /// The bytes written so far: the offset the next append starts at.
-    var size: Int { flushed + buffer.count }
-
-    /// Appends `bytes`.
-    func append(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 20 { try flush() }
-    }
-
-    func append(_ bytes: [UInt8]) throws(FerryError) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 20 { try flush() }
-    }
-
-    /// Writes what is buffered to the file.
-    func flush() throws(FerryError) {
-        var done = 0
-        while done < buffer.count {
-            let written = buffer.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, $0.count - done, off_t(flushed + done)) }
-            guard written > 0 else { throw .ioWriteFailed(folder, errno: errno) }
-            done += written
-        }
-        flushed += done
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Reads `into.count` bytes at `offset` (flush first).
-    func read(at offset: Int, into bytes: UnsafeMutableRawBufferPointer) throws(FerryError) {
-        var done = 0
-        while done < bytes.count {
-            let count = pread(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-            guard count > 0 else { throw .ioReadFailed(folder, errno: count == 0 ? EIO : errno) }
-            done += count
-        }
-    }
-}
+// The records go to an `AnonymousFile` (FerryCore), which has no name
+// left to clean up whatever ends the process.
 
 // MARK: - Records
 
@@ -126,9 +61,9 @@ enum SpilledRecord {
         _ bytes: UnsafeRawBufferPointer, shapes: [FieldList], cells: inout RawCellBuffer,
         _ body: (RawRecord) throws(FerryError) -> Result
     ) throws(FerryError) -> Result {
-        // Never short: `SpillFile` reads whole what `encode` wrote.
+        // Never short: `MergeSpill` reads whole what `encode` wrote.
         guard bytes.count >= 4 + RecordBytes.headerSize, let base = bytes.baseAddress else {
-            throw .ioReadFailed(SpillFile.folder, errno: EIO)
+            throw .ioReadFailed(AnonymousFile.folder, errno: EIO)
         }
         var cursor = RecordBytes.Cursor(base: base, offset: 4)
         var nested = InlineValues()

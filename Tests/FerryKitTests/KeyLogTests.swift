@@ -25,16 +25,23 @@ import Testing
         let found = KeyLog.duplicates(in: [first, second], records: [0, perHalf], bytes: [0, perHalf * 10])
         var expected: [KeyLog.Duplicate] = []
         for record in 0..<perHalf where record % 1_000 == 999 {
-            expected.append(KeyLog.Duplicate(record: record, key: 0, first: record - 1, byteOffset: record * 10))
+            expected.append(
+                KeyLog.Duplicate(
+                    record: record, key: 0, first: record - 1, byteOffset: record * 10, part: 0,
+                    digest: KeyDigest(low: digest(of: record - 1).low, high: digest(of: record - 1).high)))
         }
         // Keys ending in 999 are not in the first half (its record 999 has key 998).
         for record in 0..<perHalf where record % 7 == 0 && record % 1_000 != 999 {
             expected.append(
                 KeyLog.Duplicate(
-                    record: perHalf + record, key: 0, first: record, byteOffset: perHalf * 10 + record * 10))
+                    record: perHalf + record, key: 0, first: record, byteOffset: perHalf * 10 + record * 10, part: 1,
+                    digest: KeyDigest(low: digest(of: record).low, high: digest(of: record).high)))
         }
         #expect(found.count == expected.count)
-        let mismatch = zip(found, expected).first { $0.0.record != $0.1.record || $0.0.first != $0.1.first || $0.0.byteOffset != $0.1.byteOffset }
+        let mismatch = zip(found, expected).first {
+            $0.0.record != $0.1.record || $0.0.first != $0.1.first || $0.0.byteOffset != $0.1.byteOffset
+                || $0.0.part != $0.1.part || $0.0.digest != $0.1.digest
+        }
         #expect(mismatch == nil, "\(String(describing: mismatch))")
     }
 

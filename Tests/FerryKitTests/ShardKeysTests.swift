@@ -42,5 +42,11 @@ import Testing
         let negative = ShardTrace.Key(field: 0, digest: KeyDigest(low: 1, high: 1), record: -1, byteOffset: 0)
         #expect(ShardTrace.Key.unpacked(ShardTrace.Key.packed([negative], fields: 1)[0], field: 0) == nil)
         #expect(ShardTrace.Key.unpacked("", field: 0) == [])
+        // `--combine` matches keys in a `KeyLog`, whose entries hold 48 bits of a record.
+        let past = ShardTrace.Key(field: 0, digest: KeyDigest(low: 1, high: 1), record: 1 << 48, byteOffset: 0)
+        #expect(ShardTrace.Key.unpacked(ShardTrace.Key.packed([past], fields: 1)[0], field: 0) == nil)
+        var last = past
+        last.record -= 1
+        #expect(ShardTrace.Key.unpacked(ShardTrace.Key.packed([last], fields: 1)[0], field: 0) == [last])
     }
 }

@@ -21,6 +21,9 @@ import FerryCore
 // miss a key (and a pass of its own to find the keys the parts share).
 // The duplicates go to the report in the records' order (`FileRun.adopt`),
 // each found again in the file, as one pass gives them.
+//
+// `validate --combine` matches its shards' keys the same way: each shard
+// report's keys go into a log of their own (`ReportCombiner`), in order.
 
 /// The unique keys one part of a file saw, for the check of all its parts
 /// at once (see the design above). One thread at a time uses a log.
@@ -47,7 +50,13 @@ final class KeyLog: @unchecked Sendable {
         var key: Int
         var first: Int
         var byteOffset: Int
+        /// The log that had it: its index in those `duplicates` was given.
+        var part: Int
+        var digest: KeyDigest
     }
+
+    /// The records a log can tell apart: 48 bits of an entry hold one.
+    static let recordLimit = 1 << 48
 
     static let partitionBits = 6
     static let partitionCount = 1 << partitionBits
@@ -197,14 +206,15 @@ final class KeyLog: @unchecked Sendable {
         var found: [Duplicate] = []
         for partition in partitions {
             table.clear()
-            for part in parts {
+            for (number, part) in parts.enumerated() {
                 part.log.forEach(in: partition) { entry in
                     let record = entry.record + part.records
                     if let earlier = table.insert(entry, record: record) {
                         found.append(
                             Duplicate(
                                 record: record, key: Int(entry.key), first: earlier,
-                                byteOffset: entry.byteOffset + part.bytes))
+                                byteOffset: entry.byteOffset + part.bytes, part: number,
+                                digest: KeyDigest(low: entry.low, high: entry.high)))
                     }
                 }
             }

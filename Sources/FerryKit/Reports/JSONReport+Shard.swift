@@ -74,7 +74,8 @@ extension ShardTrace.Key {
     }
 
     /// The keys of field `field` from its packed string; nil when it is not
-    /// base64 of whole keys, or holds a negative record or offset.
+    /// base64 of whole keys, or holds a negative record or offset, or a
+    /// record past what `--combine`'s key log holds (2^48).
     static func unpacked(_ text: String, field: Int) -> [ShardTrace.Key]? {
         guard let bytes = Base64.decode(text.utf8), bytes.count % packedCount == 0 else { return nil }
         var keys: [ShardTrace.Key] = []
@@ -84,7 +85,7 @@ extension ShardTrace.Key {
             for start in stride(from: 0, to: raw.count, by: packedCount) {
                 let record = Int64(bitPattern: word(start + 16))
                 let offset = Int64(bitPattern: word(start + 24))
-                guard record >= 0, offset >= 0 else { return nil }
+                guard record >= 0, record < KeyLog.recordLimit, offset >= 0 else { return nil }
                 keys.append(
                     ShardTrace.Key(
                         field: field, digest: KeyDigest(low: word(start + 8), high: word(start)), record: Int(record),

@@ -52,34 +52,20 @@ package struct ReportCombiner {
         run.countsWarningsAsErrors = strict
         run.file.format = first.trace.format
         run.file.kind = shards.lazy.compactMap(\.kind).first
-        var tables: [String: UniqueKeys] = [:]
+        let crossings = Self.crossings(shards)
         // Counts for the whole file (rows of delimiters only, rows padded),
         // which one pass reports at its end whatever the cap: every shard's,
         // added up, also those of shards after the cap.
         let fileWarnings = shards.flatMap { $0.diagnostics.filter(\.isFileLevel) }
         var capRecord: Int?
         var relocator: RecordRelocator?
-        for shard in shards {
+        for (number, shard) in shards.enumerated() {
             // Counts of reports that add up past Int.max are no shards'.
             let (records, overflow) = run.file.records.addingReportingOverflow(shard.records)
             guard !overflow else { throw .shardBadReport(shard.path) }
             run.file.records = records
             run.file.complete = run.file.complete && shard.complete
             if sink.reachedCap { continue }
-            // The keys an earlier shard had, each at its record here.
-            var crossings: [(key: ShardTrace.Key, first: Int)] = []
-            // Each field's table, looked up once a shard rather than once a key.
-            let fieldTables = shard.trace.uniqueFields.map { field in
-                let table = tables[field] ?? UniqueKeys()
-                tables[field] = table
-                return table
-            }
-            for key in shard.trace.keys {
-                if let earlier = fieldTables[key.field].insert((key.digest.low, key.digest.high), record: key.record) {
-                    crossings.append((key, earlier))
-                }
-            }
-            if fieldTables.contains(where: \.outOfMemory) { throw .ioOutOfMemory() }
             var next = 0
             let diagnostics = shard.diagnostics
             func report(_ diagnostic: Diagnostic) {
@@ -98,25 +84,25 @@ package struct ReportCombiner {
                     if diagnostic.isFileLevel {
                         continue
                     } else if diagnostic.code == .recordDuplicateKey {
-                        report(firstOfKey(diagnostic, tables))
+                        report(crossings.firstOfKey(diagnostic, in: shard))
                     } else {
                         report(diagnostic)
                     }
                 }
             }
-            for crossing in crossings {
-                reportShard(through: crossing.key.record, rulesOnly: true)
+            for crossing in crossings.of(shard: number) {
+                reportShard(through: crossing.record, rulesOnly: true)
                 if sink.reachedCap { break }
-                if relocator == nil || relocator?.lineEnd.offset ?? 0 > crossing.key.byteOffset {
+                if relocator == nil || relocator?.lineEnd.offset ?? 0 > crossing.byteOffset {
                     relocator = try relocatorFor(shard)
                 }
-                let field = shard.trace.uniqueFields[crossing.key.field]
-                let found = relocator?.location(of: field, inRecordAt: crossing.key.byteOffset)
+                let field = crossings.fields[crossing.key]
+                let found = relocator?.location(of: field, inRecordAt: crossing.byteOffset)
                 let text = found?.text ?? ""
                 report(
                     Diagnostic(
                         .error, .recordDuplicateKey, [.string(field), .string(text), .integer(crossing.first + 1)],
-                        at: SourceLocation(file: input, record: crossing.key.record, field: field), value: text,
+                        at: SourceLocation(file: input, record: crossing.record, field: field), value: text,
                         rule: "/properties/\(field)/x-ferry-unique"
                     ).located(found?.location ?? SourceLocation()))
             }
@@ -165,16 +151,80 @@ package struct ReportCombiner {
             lineEnd: (offset: shard.trace.range.start, line: shard.trace.range.firstLine))
     }
 
-    /// A shard's own duplicate, naming the key's first record in the file.
-    private func firstOfKey(_ diagnostic: Diagnostic, _ tables: [String: UniqueKeys]) -> Diagnostic {
-        guard diagnostic.arguments.count == 3, case .string(let field) = diagnostic.arguments[0],
-            case .string(var text) = diagnostic.arguments[1], let table = tables[field]
-        else { return diagnostic }
-        let digest = text.withUTF8 { UniqueKeys.digest(UnsafeRawBufferPointer($0)) }
-        guard let first = table.record(of: digest) else { return diagnostic }
-        var moved = diagnostic
-        moved.arguments[2] = .integer(first + 1)
-        return moved
+    /// The keys of each shard that an earlier shard had, found as validate
+    /// finds the keys its parts share (`KeyLog`): each shard's keys logged,
+    /// then matched partition by partition, the earliest shard's first.
+    private static func crossings(_ shards: [ShardReport]) -> Crossings {
+        var fields: [String] = []
+        var numbers: [String: Int] = [:]
+        let logs = shards.map { shard in
+            let log = KeyLog()
+            let fieldNumbers = shard.trace.uniqueFields.map { field in
+                if let number = numbers[field] { return number }
+                numbers[field] = fields.count
+                fields.append(field)
+                return fields.count - 1
+            }
+            for key in shard.trace.keys {
+                log.append(
+                    (key.digest.low, key.digest.high), key: fieldNumbers[key.field], record: key.record,
+                    byteOffset: key.byteOffset)
+            }
+            return log
+        }
+        let zeros = [Int](repeating: 0, count: shards.count)
+        return Crossings(
+            duplicates: KeyLog.duplicates(in: logs, records: zeros, bytes: zeros), fields: fields, numbers: numbers)
+    }
+
+    /// The keys that cross from one shard to a later one.
+    private struct Crossings {
+        /// In the records' order (the fields' within a record).
+        let duplicates: [KeyLog.Duplicate]
+        /// The unique fields of every shard, numbered as the duplicates' keys.
+        let fields: [String]
+        let numbers: [String: Int]
+        /// Each crossing key's first record in the file, by field and digest.
+        private let firsts: [FieldKey: Int]
+
+        private struct FieldKey: Hashable {
+            var field: Int
+            var digest: KeyDigest
+        }
+
+        init(duplicates: [KeyLog.Duplicate], fields: [String], numbers: [String: Int]) {
+            self.duplicates = duplicates
+            self.fields = fields
+            self.numbers = numbers
+            var firsts: [FieldKey: Int] = [:]
+            for duplicate in duplicates { firsts[FieldKey(field: duplicate.key, digest: duplicate.digest)] = duplicate.first }
+            self.firsts = firsts
+        }
+
+        /// The crossings into shard `number`, in its records' order.
+        func of(shard number: Int) -> [KeyLog.Duplicate] { duplicates.filter { $0.part == number } }
+
+        /// A shard's own duplicate, naming the key's first record in the
+        /// file: an earlier shard's, when the key crossed into it; else
+        /// the shard's own first, which it names counting from its first
+        /// record.
+        func firstOfKey(_ diagnostic: Diagnostic, in shard: ShardReport) -> Diagnostic {
+            guard diagnostic.arguments.count == 3, case .string(let field) = diagnostic.arguments[0],
+                case .string(var text) = diagnostic.arguments[1], case .integer(let inShard) = diagnostic.arguments[2]
+            else { return diagnostic }
+            let digest = text.withUTF8 { KeyDigest(UnsafeRawBufferPointer($0)) }
+            var moved = diagnostic
+            if let number = numbers[field], let first = firsts[FieldKey(field: number, digest: digest)] {
+                moved.arguments[2] = .integer(first + 1)
+            } else {
+                // Both 1-based. A damaged report's numbers may add up past
+                // Int.max: left as they are.
+                let (before, below) = shard.trace.range.firstRecord.subtractingReportingOverflow(1)
+                let (inFile, past) = inShard.addingReportingOverflow(before)
+                if !below && !past { moved.arguments[2] = .integer(inFile) }
+            }
+            return moved
+        }
     }
 
     /// File-level warnings with the same code, one each, their counts added.

@@ -29,10 +29,10 @@ import Testing
         return text
     }
 
-    @Test(arguments: [Int.max, 0]) func aBlankNameFailsValidation(halvesThreshold: Int) throws {
+    @Test(arguments: [Int.max, 0]) func aBlankNameFailsValidation(partsThreshold: Int) throws {
         let path = try scratch.write("p.csv", Self.csv(rows: 900))
         var options = ValidationOptions()
-        options.halvesThreshold = halvesThreshold
+        options.partsThreshold = partsThreshold
         let report = Validator().validate([path], options: options)
         var expected: [String] = []
         for index in 0..<900 {
@@ -43,7 +43,7 @@ import Testing
         let found = report.diagnostics.map { "\($0.location.record ?? -1) \($0.code.rawValue)" }
         #expect(found == expected)
         #expect(report.diagnostics.allSatisfy { $0.location.field == "name" })
-        #expect(report.files.first.map { $0.partCount > 1 } == (halvesThreshold == 0))
+        #expect(report.files.first.map { $0.partCount > 1 } == (partsThreshold == 0))
     }
 
     /// The records' check (`validate(_:at:)`) and the full one agree.

@@ -34,7 +34,7 @@ import Testing
                 let path = try scratch.write("\(trial)-\(name)", damaged)
                 for (threshold, cap) in [(Int.max, nil), (0, 3 as Int?), (Int.max, 1)] {
                     var options = ValidationOptions()
-                    options.halvesThreshold = threshold
+                    options.partsThreshold = threshold
                     options.maxErrors = cap
                     let report = Validator().validate([path], options: options)
                     let what = "\(trial)-\(name), cap \(String(describing: cap)), halves \(threshold == 0)"

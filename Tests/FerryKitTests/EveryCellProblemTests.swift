@@ -28,7 +28,7 @@ import Testing
     @Test func everyProblemOfTheRecordInColumnOrder() throws {
         let path = try scratch.write("books.csv", Self.books())
         var options = ValidationOptions()
-        options.halvesThreshold = .max
+        options.partsThreshold = .max
         let report = Validator().validate([path], options: options)
         let first = report.diagnostics.filter { $0.location.record == 3 }
         #expect(first.map(\.code.rawValue) == ["schema.format", "csv.invalidBool", "csv.invalidInteger", "record.negative"])

@@ -5,7 +5,7 @@ import Testing
 @testable import FerryKit
 
 /// A run that knows its size reserves its key tables once, from the rate
-/// of its first records (`FileRun.expectedBytes`): a file whose first
+/// of its first records (`FileCheck.expectedBytes`): a file whose first
 /// records belie the rest cannot make it reserve more than the bound.
 @Suite struct KeyReservationTests {
     /// Checks `rows` products (sku unique) that claim to start a file of
@@ -15,7 +15,7 @@ import Testing
         var text = "name,price,sku\n"
         for index in 0..<rows { text += "P,1,\(index)\n" }
         let sink = DiagnosticCollector(maxErrors: nil)
-        var run = FileRun(path: "p.csv", sink: sink, file: ValidationReport.File(path: "p.csv"))
+        var run = FileCheck(path: "p.csv", sink: sink, file: ValidationReport.File(path: "p.csv"))
         run.expectedBytes = bytes ?? text.utf8.count * scale
         let context = ReadContext(kind: .product)
         let reader = try CSVCodec.csv.makeReader(MemoryInput(Array(text.utf8), name: "p.csv"), context: context)
@@ -36,7 +36,7 @@ import Testing
     @Test func aFileThatClaimsTooMuchReservesNoMoreThanTheBound() throws {
         // Tiny first rows of a "10 GB" file would foresee a billion keys.
         let capacity = try slots(rows: 5_000, bytes: 10 << 30)
-        #expect(capacity == 2 * FileRun.largestReservation)
+        #expect(capacity == 2 * FileCheck.largestReservation)
     }
 }
 
@@ -65,7 +65,7 @@ import Testing
         var text = "name,price,sku\n"
         for index in 0..<40_000 { text += "P,1,\(index)\n" }
         let sink = DiagnosticCollector(maxErrors: nil)
-        var run = FileRun(path: "p.csv", sink: sink, file: ValidationReport.File(path: "p.csv"))
+        var run = FileCheck(path: "p.csv", sink: sink, file: ValidationReport.File(path: "p.csv"))
         run.keySlotLimit = 1 << 16
         let context = ReadContext(kind: .product)
         let reader = try CSVCodec.csv.makeReader(MemoryInput(Array(text.utf8), name: "p.csv"), context: context)

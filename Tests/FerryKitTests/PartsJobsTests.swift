@@ -72,7 +72,7 @@ import Testing
         }
         let path = try scratch.write("four.csv", text)
         var options = ValidationOptions()
-        options.halvesThreshold = 1
+        options.partsThreshold = 1
         options.jobs = 4
         let parts = Validator().validate([path], options: options)
         #expect(parts.files.first?.partCount == 4)

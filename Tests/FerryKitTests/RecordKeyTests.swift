@@ -265,7 +265,7 @@ func readRecords(_ text: String, codec: any Codec, kind: RecordKind = .product) 
         let path = try scratch.write("keys.csv", text)
         var options = ValidationOptions()
         options.kind = .product
-        options.halvesThreshold = inHalves ? 0 : .max
+        options.partsThreshold = inHalves ? 0 : .max
         let report = Validator().validate([path], options: options)
         #expect(report.files.first.map { $0.partCount > 1 } == inHalves)
         let duplicates = report.diagnostics.filter { $0.code == .recordDuplicateKey }

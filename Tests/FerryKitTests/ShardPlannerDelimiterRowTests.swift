@@ -60,9 +60,9 @@ import Testing
         let path = try folder.write(name, rows.map(\.text).joined())
         let recordStarts = Self.recordStarts(rows)
         var halves = ValidationOptions()
-        halves.halvesThreshold = 1
+        halves.partsThreshold = 1
         var onePass = ValidationOptions()
-        onePass.halvesThreshold = .max
+        onePass.partsThreshold = .max
         for shards in [1, 2, 7, 64, 500] {
             let plan = try ShardPlanner().plan(path, shards: shards, options: onePass)
             #expect(plan.records == recordStarts.count, "\(name), \(shards) shards")
@@ -87,7 +87,7 @@ import Testing
         let folder = try ScratchFolder()
         let path = try folder.write("p.csv", rows.map(\.text).joined())
         var options = ValidationOptions()
-        options.halvesThreshold = .max
+        options.partsThreshold = .max
         let report = Validator().validate([path], options: options)
         let plan = try ShardPlanner().plan(path, shards: 3, options: options)
         #expect(report.files.first?.records == plan.records)
@@ -117,10 +117,10 @@ import Testing
         let path = try folder.write("one.csv", rows.map(\.text).joined())
         let recordStarts = Self.recordStarts(rows)
         var onePass = ValidationOptions()
-        onePass.halvesThreshold = .max
+        onePass.partsThreshold = .max
         if !header { onePass.codecOptions.values["no-header"] = "" }
         var halves = onePass
-        halves.halvesThreshold = 1
+        halves.partsThreshold = 1
         let report = Validator().validate([path], options: onePass)
         #expect(report.files.first?.records == recordStarts.count)
         for shards in [1, 2, 7, 64, 400] {

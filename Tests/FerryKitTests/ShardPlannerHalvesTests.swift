@@ -12,9 +12,9 @@ import Testing
         let folder = try ScratchFolder()
         let path = try folder.write(name, text)
         var whole = ValidationOptions()
-        whole.halvesThreshold = .max
+        whole.partsThreshold = .max
         var halves = ValidationOptions()
-        halves.halvesThreshold = 1
+        halves.partsThreshold = 1
         for shards in [1, 2, 3, 7, 64] {
             let one = try ShardPlanner().plan(path, shards: shards, options: whole)
             let two = try ShardPlanner().plan(path, shards: shards, options: halves)
@@ -60,7 +60,7 @@ import Testing
         let folder = try ScratchFolder()
         let path = try folder.write("cr.csv", text)
         var halves = ValidationOptions()
-        halves.halvesThreshold = 1
+        halves.partsThreshold = 1
         #expect(throws: FerryError.self) { try ShardPlanner().plan(path, shards: 4, options: halves) }
     }
 }

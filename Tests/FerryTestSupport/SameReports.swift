@@ -28,14 +28,14 @@ public func expectSameReports(
         configure(&onePass)
         onePass.schema = schema
         onePass.maxErrors = cap
-        onePass.halvesThreshold = .max
+        onePass.partsThreshold = .max
         let expected = Validator(registry: registry).validate([path], options: onePass)
         #expect(
             expected.files.first?.partCount == 1, "cap \(String(describing: cap))",
             sourceLocation: sourceLocation)
         for count in jobs {
             var halves = onePass
-            halves.halvesThreshold = 0
+            halves.partsThreshold = 0
             halves.jobs = count
             let got = Validator(registry: registry).validate([path], options: halves)
             let context: Comment = "cap \(String(describing: cap)), --jobs \(count)"

@@ -19,7 +19,7 @@ import FerryCore
 // A partition holds about 1/64 of the keys, so its table stays in the
 // core's own cache, where one table of all the keys took a cache and TLB
 // miss a key (and a pass of its own to find the keys the parts share).
-// The duplicates go to the report in the records' order (`FileRun.adopt`),
+// The duplicates go to the report in the records' order (`FileCheck.adopt`),
 // each found again in the file, as one pass gives them.
 //
 // `validate --combine` matches its shards' keys the same way: each shard

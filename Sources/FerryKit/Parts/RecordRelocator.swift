@@ -30,7 +30,7 @@ struct RecordRelocator {
         guard let reader = try? codec.makeReader(input, context: context()), let record = try? reader.next() else {
             return (here, nil)
         }
-        let text = record[field].flatMap(FileRun.keyText)
+        let text = record[field].flatMap(FileCheck.keyText)
         guard let found = reader.location(ofField: field, inRecordAt: prefix.count) else { return (here, text) }
         var shift = PartPlan.Shift(records: 0, lines: lineEnd.line - 1 - prefixLines, bytes: offset - prefix.count)
         if !prefix.isEmpty && prefix.last != 0x0A, let column = try? file.column(of: offset) {

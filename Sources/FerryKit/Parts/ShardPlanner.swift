@@ -55,7 +55,7 @@ package struct ShardPlanner {
         } else {
             try cutRows(
                 file, from: source.dataStart, quote: source.quote, delimiter: source.delimiter,
-                blankRowsAreRecords: source.blankRowsAreRecords, inHalvesFrom: options.halvesThreshold,
+                blankRowsAreRecords: source.blankRowsAreRecords, inHalvesFrom: options.partsThreshold,
                 format: source.codec.id, into: &cuts)
         }
         cuts.finish(size: file.size)
@@ -112,7 +112,7 @@ package struct ShardPlanner {
     ///   - delimiter: CSV and TSV's; nil for JSON Lines.
     ///   - blankRowsAreRecords: CSV and TSV of one column (`ShardSource`).
     ///   - threshold: the size from which the rows are read in two halves
-    ///     (`ValidationOptions.halvesThreshold`).
+    ///     (`ValidationOptions.partsThreshold`).
     private func cutRows(
         _ file: RandomAccessFile, from start: Int, quote: UInt8?, delimiter: UInt8?, blankRowsAreRecords: Bool,
         inHalvesFrom threshold: Int, format: String, into cuts: inout Cuts

@@ -18,7 +18,7 @@ import Darwin
 //     part 1: the header line, then cuts[0]..<cuts[1] (a reader on another)
 //     part 2: the header line, then cuts[1]..<end     (the first thread free)
 //
-// Each part has a `FileRun` of its own, with a collector of its own. The
+// Each part has a `FileCheck` of its own, with a collector of its own. The
 // parts look up no unique key: each logs them (`KeyLog`), and the
 // duplicates are found in all the logs at once when every part is read.
 // Then the file's own run adopts the parts, in order: each one's
@@ -58,7 +58,7 @@ struct PartPlan {
     init?(path: String, codec: any Codec, opened: OpenedInput, options: ValidationOptions) {
         self.init(
             path: path, codec: codec, opened: opened, codecOptions: options.codecOptions,
-            threshold: options.halvesThreshold, jobs: options.jobs, parts: options.jobs)
+            threshold: options.partsThreshold, jobs: options.jobs, parts: options.jobs)
     }
 
     /// The parts of the file at `path`, read with `codecOptions`, when it
@@ -198,7 +198,7 @@ extension Validator {
     /// Checks the file in `plan`, its parts on up to `--jobs` threads, into `run`.
     /// - Returns: false when the parts were dropped (see the design note),
     ///   and `run` is as it was: the caller then reads the file in one pass.
-    func check(_ plan: PartPlan, into run: inout FileRun, codec: any Codec, options asked: ValidationOptions) -> Bool {
+    func check(_ plan: PartPlan, into run: inout FileCheck, codec: any Codec, options asked: ValidationOptions) -> Bool {
         var options = asked
         options.codecOptions = plan.codecOptions
         // Every part checks its records as one kind: the first record's.
@@ -214,7 +214,7 @@ extension Validator {
         let remaining = options.maxErrors.map { $0 - run.sink.errorCount }
         if let remaining, remaining <= 0 { return false }
         let jobs = plan.ranges.enumerated().map { index, range in
-            let job = PartJob(
+            let job = PartCheck(
                 self, plan, codec: codec, options: options, kind: kind, maxErrors: remaining, range: range,
                 prefix: index == 0 ? [] : plan.prefix)
             job.run.ordinals = []
@@ -271,9 +271,9 @@ extension Validator {
 
 /// One part of a file, checked on the thread that calls `check`. Only that
 /// thread touches it until it is done.
-private final class PartJob: @unchecked Sendable {
+private final class PartCheck: @unchecked Sendable {
     let collector: DiagnosticCollector
-    var run: FileRun
+    var run: FileCheck
     /// The line the reader was on at the end of the range (1-based): for a
     /// part but the last, just after its cut's line feed.
     private(set) var endLine: Int?
@@ -292,7 +292,7 @@ private final class PartJob: @unchecked Sendable {
         maxErrors: Int?, range: Range<Int>, prefix: [UInt8]
     ) {
         collector = DiagnosticCollector(maxErrors: maxErrors, keepsWarningsOfNoRecord: true)
-        run = FileRun(path: plan.path, sink: collector, file: ValidationReport.File(path: plan.path))
+        run = FileCheck(path: plan.path, sink: collector, file: ValidationReport.File(path: plan.path))
         run.expectedBytes = range.count + prefix.count
         self.validator = validator
         self.plan = plan
@@ -323,7 +323,7 @@ private final class PartJob: @unchecked Sendable {
 
 // MARK: - Adopting the parts
 
-extension FileRun {
+extension FileCheck {
     /// Takes in the parts of this run's file, in order: their diagnostics,
     /// the duplicate keys found in all (`KeyLog`) and their counts, in the
     /// order and under the cap one pass would give. See the design note.
@@ -332,7 +332,7 @@ extension FileRun {
     ///   - relocate: the location of a field in the record at a byte offset
     ///     of the file, and its key's text.
     mutating func adopt(
-        _ parts: [(run: FileRun, collector: DiagnosticCollector, shift: PartPlan.Shift)],
+        _ parts: [(run: FileCheck, collector: DiagnosticCollector, shift: PartPlan.Shift)],
         duplicates: [KeyLog.Duplicate], relocate: (String, Int) -> (location: SourceLocation, text: String?)
     ) {
         guard let first = parts.first, let last = parts.last else { return }

@@ -15,7 +15,7 @@
 // that record from the file (`RecordRelocator`). A shard's own duplicates
 // name the first record of the key in the whole file. The cap on errors
 // and the counts are then those of one pass: the diagnostics go through
-// one `FileRun`, in order.
+// one `FileCheck`, in order.
 
 /// Combines the json reports of a file's shards into the report of the file.
 package struct ReportCombiner {
@@ -48,7 +48,7 @@ package struct ReportCombiner {
         report.maxErrors = maxErrors
         report.rulesChoice = first.rulesChoice
         let sink = DiagnosticCollector(maxErrors: maxErrors)
-        var run = FileRun(path: input, sink: sink, file: ValidationReport.File(path: input))
+        var run = FileCheck(path: input, sink: sink, file: ValidationReport.File(path: input))
         run.countsWarningsAsErrors = strict
         run.file.format = first.trace.format
         run.file.kind = shards.lazy.compactMap(\.kind).first
@@ -229,6 +229,6 @@ package struct ReportCombiner {
 
     /// File-level warnings with the same code, one each, their counts added.
     private static func combined(_ warnings: [Diagnostic]) -> [Diagnostic] {
-        FileRun.merged(warnings)
+        FileCheck.merged(warnings)
     }
 }

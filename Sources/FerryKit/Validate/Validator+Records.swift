@@ -40,7 +40,7 @@ extension Validator {
         report.maxErrors = options.maxErrors
         report.rulesChoice = options.schema != nil ? .schema : .kind
         let sink = DiagnosticCollector(maxErrors: options.maxErrors)
-        var run = FileRun(path: "-", sink: sink, file: ValidationReport.File(path: "-"))
+        var run = FileCheck(path: "-", sink: sink, file: ValidationReport.File(path: "-"))
         run.countsWarningsAsErrors = options.strict
         let context = ReadContext(kind: kind, schema: options.schema, limits: options.limits)
         context.reportsEveryProblem()

@@ -1,7 +1,7 @@
 // MARK: - Design
 //
 // One shard of a file is checked as the file would be, from its first
-// record to its last, by a `FileRun` of its own over the shard's bytes
+// record to its last, by a `FileCheck` of its own over the shard's bytes
 // (`ShardReading`: the header row or a bracket before them). Its
 // diagnostics then move to the file's records, lines and bytes. The keys
 // of unique fields the shard saw first go into its report (`ShardTrace`),
@@ -38,7 +38,7 @@ extension Validator {
     /// Checks shard `range` of the file at `path` into `run`.
     /// - Returns: the trace its json report carries.
     func check(
-        shard range: ShardRange, path: String, into run: inout FileRun, options: ValidationOptions
+        shard range: ShardRange, path: String, into run: inout FileCheck, options: ValidationOptions
     ) throws(FerryError) -> ShardTrace {
         let source = try PartSource(
             path: path, registry: registry, from: options.from, codecOptions: options.codecOptions,
@@ -51,7 +51,7 @@ extension Validator {
         var shardOptions = options
         shardOptions.codecOptions = source.codecOptions
         let collector = DiagnosticCollector(maxErrors: options.maxErrors)
-        var shard = FileRun(path: path, sink: collector, file: ValidationReport.File(path: path))
+        var shard = FileCheck(path: path, sink: collector, file: ValidationReport.File(path: path))
         shard.recordOffsets = []
         shard.expectedBytes = reading.input.sizeHint
         let context = partContext(shardOptions, kind: options.kind)

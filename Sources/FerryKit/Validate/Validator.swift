@@ -17,7 +17,7 @@ public struct ValidationOptions: Sendable {
     public var wellFormednessOnly = false
     /// Files of at least this many bytes are checked in parts at once
     /// (`Validator+Parts.swift`); tests lower it, or raise it to `.max`.
-    var halvesThreshold = PartPlan.threshold
+    var partsThreshold = PartPlan.threshold
     /// The threads to use (`--jobs`): one reads each file in one pass; N
     /// read a large file that splits at line ends in up to N parts at once,
     /// on up to N threads, no more than the cores (`PartPlan`). The report
@@ -70,7 +70,7 @@ public struct Validator {
         var kinds: [RecordKind] = []
         for path in paths {
             var file = ValidationReport.File(path: path)
-            var run = FileRun(path: path, sink: sink, file: file)
+            var run = FileCheck(path: path, sink: sink, file: file)
             run.countsWarningsAsErrors = options.strict
             do throws(FerryError) {
                 if let range = options.shard, !options.wellFormednessOnly {
@@ -95,7 +95,7 @@ public struct Validator {
     }
 
     /// Checks the whole of the file at `path` into `run`.
-    private func checkWhole(_ path: String, into run: inout FileRun, options: ValidationOptions) throws(FerryError) {
+    private func checkWhole(_ path: String, into run: inout FileCheck, options: ValidationOptions) throws(FerryError) {
         try options.codecOptions.check(against: registry.codecs)
         try OpenedInput.reading(path, limits: options.limits) { (opened) throws(FerryError) in
             let codec = try FormatResolver(registry: registry).inputCodec(

@@ -7,7 +7,7 @@
 /// fails is made whole and checked again for every problem, and each
 /// problem's cell is found by scanning the record again
 /// (`RecordReader.location(ofField:inRecordAt:)`).
-struct FileRun {
+struct FileCheck {
     let path: String
     let sink: DiagnosticCollector
     var file: ValidationReport.File

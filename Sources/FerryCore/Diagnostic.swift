@@ -58,6 +58,9 @@ public struct Diagnostic: Sendable, Hashable {
 
     /// `text` cut to `maxValueCharacters` characters, the cut marked with `…`.
     public static func truncated(_ text: String) -> String {
+        // No more bytes than the limit: no more characters either, and no
+        // walk over them (1,700 instructions a value).
+        if text.utf8.count <= maxValueCharacters { return text }
         var count = 0
         var end = text.startIndex
         while end < text.endIndex {

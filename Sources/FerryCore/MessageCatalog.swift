@@ -13,6 +13,11 @@ public struct MessageCatalog: Sendable {
     /// The keys with plural variants (`key#other` and the like), in either
     /// catalog: most keys have none, and need no variant's name made.
     private let pluralKeys: Set<String>
+    /// The template of each key without plural variants, this language's
+    /// or else the fallback's: one lookup where there were two, with the
+    /// test of `pluralKeys` (1,800 instructions a message in a report of
+    /// 2,826 errors).
+    private let plainTemplates: [String: String]
     private static let englishPlurals = PluralRule(language: "en")
 
     /// - Parameters:
@@ -31,6 +36,10 @@ public struct MessageCatalog: Sendable {
             if let mark = key.utf8.firstIndex(of: UInt8(ascii: "#")) { pluralKeys.insert(String(key[..<mark])) }
         }
         self.pluralKeys = pluralKeys
+        var plain = fallback
+        plain.merge(templates) { _, own in own }
+        for key in pluralKeys { plain[key] = nil }
+        plainTemplates = plain
     }
 
     /// The template stored under `key` (a plural variant is `key#other`), in
@@ -72,7 +81,8 @@ public struct MessageCatalog: Sendable {
     /// (in this language by its rule, then in English by English's), else
     /// the plain key.
     private func lookUp(_ key: String, count: Int?) -> String? {
-        guard pluralKeys.contains(key) else { return templates[key] ?? fallback[key] }
+        if let template = plainTemplates[key] { return template }
+        guard pluralKeys.contains(key) else { return nil }
         let other = key + "#" + PluralCategory.other.rawValue
         guard let count else { return templates[other] ?? fallback[other] }
         return templates[key + "#" + plurals.category(of: count).rawValue] ?? templates[other]
@@ -112,8 +122,11 @@ public struct MessageCatalog: Sendable {
             var next = 0
             var index = 0
             var copied = 0
+            // Runs of the template are appended as buffers (a slice of one
+            // went a byte at a time: 2,000 instructions a message).
+            func copy(_ range: Range<Int>) { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range])) }
             while let found = bytes[index...].firstIndex(of: UInt8(ascii: "%")) {
-                output.append(contentsOf: bytes[copied..<found])
+                copy(copied..<found)
                 let after = found + 1
                 index = after
                 if after < bytes.count && bytes[after] == UInt8(ascii: "%") {
@@ -146,7 +159,7 @@ public struct MessageCatalog: Sendable {
                 }
                 copied = index
             }
-            output.append(contentsOf: bytes[copied...])
+            copy(copied..<bytes.count)
             return String(decoding: output, as: UTF8.self)
         }
     }

@@ -141,6 +141,42 @@ import Testing
         #expect(failed > 500)
     }
 
+    /// The compiled shortcuts agree with the full check at their edges:
+    /// texts of an `enum` compared as words (up to 8 bytes, and past),
+    /// strings with escapes checked as text in place, limits that are
+    /// doubles exactly and an integer limit that is not (past 2^53).
+    @Test func compiledShortcutsAgreeAtTheirEdges() throws {
+        let schema = #"""
+            {
+              "type": "object",
+              "anyOf": [{"type": "object"}],
+              "properties": {
+                "tag": {"enum": ["", "\u0000", 0, "abcdefgh", "abcdefghi", "é"]},
+                "low": {"type": "number", "minimum": -0.5, "exclusiveMaximum": 3},
+                "big": {"type": "number", "maximum": 9007199254740993},
+                "label": {"type": "string", "minLength": 2, "maxLength": 3, "pattern": "^[a-zé\\n]+$"}
+              }
+            }
+            """#
+        let tags = [
+            #""""#, #""\u0000""#, "0", "0.0", #""abcdefgh""#, #""abcdefgx""#, #""abcdefghi""#, #""abcdefghj""#,
+            #""\u00e9""#, #""é""#, #""a""#, "false",
+        ]
+        let lows = ["-0.5", "-0.50001", "2.999", "3", "3.0", "-1", "0"]
+        let bigs = [
+            "9007199254740992", "9007199254740993", "9007199254740994", "9007199254740992.0", "9.007199254740994e15",
+        ]
+        let labels = [#""ab""#, #""a\nb""#, #""a""#, #""abcd""#, #""éé""#, #""\u00e9\u00e9""#, #""aB""#, #""a\"b""#]
+        var lines: [String] = []
+        for tag in tags { lines.append(#"{"tag":"# + tag + "}") }
+        for low in lows { lines.append(#"{"low":"# + low + "}") }
+        for big in bigs { lines.append(#"{"big":"# + big + "}") }
+        for label in labels { lines.append(#"{"label":"# + label + "}") }
+        let (passed, failed) = try Self.compare(schema, lines, judgesAll: true)
+        #expect(passed > 10)
+        #expect(failed > 10)
+    }
+
     /// A name with escapes is a string the reader could not leave in place:
     /// one that starts with a byte that cannot begin white space passes as
     /// text in place does, and the others get the full check's error, as

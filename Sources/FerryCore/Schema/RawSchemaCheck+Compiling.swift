@@ -22,12 +22,47 @@ extension RawSchemaCheck {
     /// every keyword in it (272 bytes), copying it took 70 instructions a
     /// step, 750,000 steps for 100,000 products.
     struct CellRule: Sendable {
-        var rejectsAll = false
-        var types: JSONTypes?
+        /// The cells whose case the rule's `type` accepts (none for a
+        /// schema `false`).
+        var accepts = CellTypes.all
         var choices = -1
         var numbers = -1
         var text = -1
         var applicators = -1
+    }
+
+    /// The cases of a cell a `type` accepts: `JSONTypes.matches` decided
+    /// once per schema rather than per cell.
+    struct CellTypes: OptionSet, Sendable {
+        let rawValue: UInt8
+
+        static let null = CellTypes(rawValue: 1)
+        static let bool = CellTypes(rawValue: 2)
+        static let integer = CellTypes(rawValue: 4)
+        /// Any double (`number`).
+        static let double = CellTypes(rawValue: 8)
+        /// A double without a fraction (`integer` without `number`).
+        static let integralDouble = CellTypes(rawValue: 16)
+        static let text = CellTypes(rawValue: 32)
+        static let all: CellTypes = [.null, .bool, .integer, .double, .integralDouble, .text]
+
+        /// The cells `types` accepts; all of them for no `type`.
+        init(_ types: JSONTypes?) {
+            guard let types else {
+                self = .all
+                return
+            }
+            var accepted: CellTypes = []
+            if types.contains(.null) { accepted.insert(.null) }
+            if types.contains(.boolean) { accepted.insert(.bool) }
+            if types.contains(.number) || types.contains(.integer) { accepted.insert(.integer) }
+            if types.contains(.number) { accepted.insert(.double) }
+            if types.contains(.integer) { accepted.insert(.integralDouble) }
+            if types.contains(.string) { accepted.insert(.text) }
+            self = accepted
+        }
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
     }
 
     /// `const` and `enum`: ranges of `choices`.
@@ -43,6 +78,42 @@ extension RawSchemaCheck {
         var exclusiveMinimum: SchemaNumber?
         var exclusiveMaximum: SchemaNumber?
         var multipleOf: SchemaNumber?
+        /// The four limits as doubles, for a double cell, when every limit
+        /// given is exactly a double (a double, or an integer of at most 53
+        /// bits): then `!(number >= minimum)` is `SchemaValues.isBelow`,
+        /// NaN included, without its switch over both numbers' cases.
+        var doubles: (minimum: Double?, maximum: Double?, exclusiveMinimum: Double?, exclusiveMaximum: Double?)?
+
+        init(
+            minimum: SchemaNumber?, maximum: SchemaNumber?, exclusiveMinimum: SchemaNumber?,
+            exclusiveMaximum: SchemaNumber?, multipleOf: SchemaNumber?
+        ) {
+            self.minimum = minimum
+            self.maximum = maximum
+            self.exclusiveMinimum = exclusiveMinimum
+            self.exclusiveMaximum = exclusiveMaximum
+            self.multipleOf = multipleOf
+            /// The limit as a double; nil inside when absent, nil outside
+            /// when it is no double exactly.
+            func exact(_ limit: SchemaNumber?) -> Double?? {
+                switch limit {
+                case nil: .some(nil)
+                case .double(let number)?: .some(number)
+                case .integer(let number)? where number.magnitude <= 1 << 53: .some(Double(number))
+                case .integer?: nil
+                }
+            }
+            if let low = exact(minimum), let high = exact(maximum), let lowExclusive = exact(exclusiveMinimum),
+                let highExclusive = exact(exclusiveMaximum)
+            {
+                doubles = (low, high, lowExclusive, highExclusive)
+            }
+        }
+
+        var isEmpty: Bool {
+            minimum == nil && maximum == nil && exclusiveMinimum == nil && exclusiveMaximum == nil
+                && multipleOf == nil
+        }
     }
 
     /// The keywords of a text.
@@ -83,6 +154,9 @@ extension RawSchemaCheck {
     struct Choice: Sendable {
         let text: Range<Int>?
         let value: Int
+        /// A text of at most 8 bytes, packed as `RawSchemaCheck.word(of:)`
+        /// packs a cell's: one comparison instead of a loop over bytes.
+        let word: UInt64?
     }
 
     /// Compiles the schemas applied in place to the record.
@@ -218,7 +292,7 @@ extension RawSchemaCheck {
             // stack depth, changes; a loop of references stays one.
             for index in rules.indices {
                 let rule = rules[index]
-                guard !rule.rejectsAll, rule.types == nil, rule.choices < 0, rule.numbers < 0, rule.text < 0,
+                guard rule.accepts == .all, rule.choices < 0, rule.numbers < 0, rule.text < 0,
                     rule.applicators >= 0, applicators[rule.applicators].isReferenceAlone
                 else { continue }
                 rules[index] = rules[applicators[rule.applicators].ref]
@@ -227,8 +301,7 @@ extension RawSchemaCheck {
 
         private mutating func compile(_ node: SchemaNode) -> CellRule {
             var rule = CellRule()
-            rule.rejectsAll = node.rejectsAll
-            rule.types = node.types
+            rule.accepts = node.rejectsAll ? [] : CellTypes(node.types)
             if node.constant != nil || node.allowed != nil {
                 rule.choices = choiceKeywords.count
                 choiceKeywords.append(
@@ -238,9 +311,7 @@ extension RawSchemaCheck {
             let numbers = NumberKeywords(
                 minimum: node.minimum, maximum: node.maximum, exclusiveMinimum: node.exclusiveMinimum,
                 exclusiveMaximum: node.exclusiveMaximum, multipleOf: node.multipleOf)
-            if numbers.minimum != nil || numbers.maximum != nil || numbers.exclusiveMinimum != nil
-                || numbers.exclusiveMaximum != nil || numbers.multipleOf != nil
-            {
+            if !numbers.isEmpty {
                 rule.numbers = numberKeywords.count
                 numberKeywords.append(numbers)
             }
@@ -286,12 +357,14 @@ extension RawSchemaCheck {
             let start = choices.count
             for value in values {
                 var text: Range<Int>?
+                var word: UInt64?
                 if let found = SchemaValues.text(of: value) {
                     let first = choiceBytes.count
                     choiceBytes.append(contentsOf: found.utf8)
                     text = first..<choiceBytes.count
+                    word = Array(found.utf8).withUnsafeBufferPointer(RawSchemaCheck.word(of:))
                 }
-                choices.append(Choice(text: text, value: choiceValues.count))
+                choices.append(Choice(text: text, value: choiceValues.count, word: word))
                 choiceValues.append(value)
             }
             return start..<choices.count

@@ -1,56 +1,78 @@
 // Where a field list puts the fields each record rule of
-// `RawSchemaCheck` looks at: worked out once per list, not per record.
+// `RawSchemaCheck` looks at, compiled once per list into flat steps.
 
 extension RawSchemaCheck {
-    /// Where each record rule's fields sit in one field list, and which
-    /// rule each other field falls to: for each rule a `Part`, ranges of
-    /// `steps`. A class, read per record without copying its arrays.
+    /// A run of steps (`Layout.steps`) or branches (`Layout.branches`):
+    /// two halves of a word, where a `Range<Int>` took two.
+    struct StepRange: Sendable {
+        var start: Int32
+        var end: Int32
+
+        init(_ range: Range<Int>) {
+            start = Int32(truncatingIfNeeded: range.lowerBound)
+            end = Int32(truncatingIfNeeded: range.upperBound)
+        }
+
+        var range: Range<Int> { Int(start)..<Int(end) }
+        var count: Int { Int(end) - Int(start) }
+    }
+
+    /// One step of a record rule compiled for a field list: positions are
+    /// the fields' places in the list, programs runs of steps that must all
+    /// pass. The record rule's own keywords become steps in a row, its
+    /// applicators steps that run other programs.
+    enum Step: Sendable {
+        /// The rule fails whatever the record holds: its type is no object,
+        /// the list lacks a required name.
+        case fail
+        /// The field must be there (not null).
+        case required(Int)
+        /// The field, when there, must not be: `dependentRequired` names a
+        /// field the list lacks; a property whose schema is not compiled.
+        case absent(Int)
+        /// The field's cell, when there, passes cell rule `rule`.
+        case cell(Int, rule: Int)
+        /// When the field is there, so must be the fields at `positions[run]`.
+        case dependentRequired(Int, StepRange)
+        /// When the field is there, the program must pass (`dependentSchemas`).
+        case dependentSchema(Int, StepRange)
+        /// Counts the fields there (`minProperties`, `maxProperties`).
+        case properties(minimum: Int, maximum: Int)
+        /// The program must pass (`$ref`, an `allOf` branch).
+        case all(StepRange)
+        /// At least one of the programs `branches[run]` must pass.
+        case anyOf(StepRange)
+        /// Exactly one of the programs `branches[run]` must pass.
+        case oneOf(StepRange)
+        /// The program must fail.
+        case not(StepRange)
+        /// `if`, `then`, `else`: an absent `then` or `else` is an empty program.
+        case conditional(StepRange, then: StepRange, else: StepRange)
+    }
+
+    /// The steps of each record rule for one field list. A class, read per
+    /// record without copying or counting what it holds.
     final class Layout {
-        /// One field a part looks at: its position, and a rule (a cell rule
-        /// for a property, a record rule for `dependentSchemas`, a range of
-        /// `positions` for `dependentRequired`).
-        struct Step {
-            var position: Int
-            var rule = -1
-            var required = 0..<0
-            /// `dependentRequired` names a field the list lacks.
-            var lacking = false
-        }
-
-        /// The steps of one record rule: runs that follow one another in
-        /// `steps`, kept as where each starts (a copy per record rule and
-        /// record, so the fewer bytes the better).
-        struct Part {
-            var starts = (dependentSchemas: 0, required: 0, cells: 0, dependentRequired: 0, additional: 0, end: 0)
-            /// The list lacks a required name.
-            var missingRequired = false
-
-            var dependentSchemas: Range<Int> { starts.dependentSchemas..<starts.required }
-            var required: Range<Int> { starts.required..<starts.cells }
-            /// The properties the list has, then the fields a
-            /// `patternProperties` pattern matches: a position and a cell rule.
-            var cells: Range<Int> { starts.cells..<starts.dependentRequired }
-            var dependentRequired: Range<Int> { starts.dependentRequired..<starts.additional }
-            /// The fields `additionalProperties` checks.
-            var additional: Range<Int> { starts.additional..<starts.end }
-        }
-
         let fieldsAddress: UnsafeRawPointer
         /// False when the list repeats a name: the full check judges those records.
         let judged: Bool
-        let parts: ContiguousArray<Part>
-        let steps: ContiguousArray<Step>
-        let positions: ContiguousArray<Int>
+        let steps: UnsafeTable<Step>
+        /// The program of each branch of an `anyOf` or a `oneOf`.
+        let branches: UnsafeTable<StepRange>
+        let positions: UnsafeTable<Int>
+        /// The root's program.
+        let root: StepRange
 
         init(
-            fieldsAddress: UnsafeRawPointer, judged: Bool, parts: ContiguousArray<Part> = [],
-            steps: ContiguousArray<Step> = [], positions: ContiguousArray<Int> = []
+            fieldsAddress: UnsafeRawPointer, judged: Bool, steps: [Step] = [], branches: [StepRange] = [],
+            positions: [Int] = [], root: StepRange = StepRange(0..<0)
         ) {
             self.fieldsAddress = fieldsAddress
             self.judged = judged
-            self.parts = parts
-            self.steps = steps
-            self.positions = positions
+            self.steps = UnsafeTable(steps)
+            self.branches = UnsafeTable(branches)
+            self.positions = UnsafeTable(positions)
+            self.root = root
         }
     }
 
@@ -60,79 +82,154 @@ extension RawSchemaCheck {
         let names = fields.utf8Names
         // Names past ASCII go to the full check: it finds a dependency by
         // `String ==`, canonical equivalence, where properties go by bytes.
-        guard Set(names).count == names.count, names.allSatisfy({ $0.allSatisfy { $0 < 0x80 } }) else {
+        guard judgesRecords, Set(names).count == names.count, names.allSatisfy({ $0.allSatisfy { $0 < 0x80 } })
+        else {
             return Layout(fieldsAddress: address, judged: false)
+        }
+        var builder = LayoutBuilder(check: self, fields: fields)
+        let root = builder.program(0)
+        guard builder.steps.count < Int(Int32.max), builder.positions.count < Int(Int32.max) else {
+            return Layout(fieldsAddress: address, judged: false)
+        }
+        return Layout(
+            fieldsAddress: address, judged: true, steps: builder.steps, branches: builder.branches,
+            positions: builder.positions, root: root)
+    }
+
+    /// Compiles the record rules for one field list, each once.
+    private struct LayoutBuilder {
+        let check: RawSchemaCheck
+        let fields: FieldList
+        let names: [[UInt8]]
+        var steps: [Step] = []
+        var branches: [StepRange] = []
+        var positions: [Int] = []
+        var programs: [Int: StepRange] = [:]
+
+        /// A program of at most this many steps is copied into the one that
+        /// runs it (`$ref`, `allOf`) rather than run as a step of its own.
+        static let inlined = 4
+
+        init(check: RawSchemaCheck, fields: FieldList) {
+            self.check = check
+            self.fields = fields
+            names = fields.utf8Names
         }
 
         func position(_ name: String) -> Int? {
             let bytes = Array(name.utf8)
             return names.firstIndex(of: bytes)
         }
-        var steps: ContiguousArray<Layout.Step> = []
-        var positions: ContiguousArray<Int> = []
-        /// Where the steps `body` adds start.
-        func run(_ body: () -> Void) -> Int {
+
+        func cell(_ node: SchemaNode) -> Int { check.cellIndices[ObjectIdentifier(node)] ?? -1 }
+
+        /// The program of record rule `index`: its programs first, then its
+        /// own steps in a row. Record rules do not loop (`Compiler`), so
+        /// this ends.
+        mutating func program(_ index: Int) -> StepRange {
+            if let known = programs[index] { return known }
+            var own: [Step] = []
+            let rule = check.records[index]
+            if let types = rule.types, !types.contains(.object) {
+                own = [.fail]
+            } else {
+                own = ownSteps(index, rule)
+                if rule.applicators >= 0 { own += applicatorSteps(check.recordApplicators[rule.applicators]) }
+                for (dependency, rule) in check.recordDependents[index] {
+                    guard let found = RawSchemaCheck.dependency(dependency, fields) else { continue }
+                    own.append(.dependentSchema(found, program(rule)))
+                }
+            }
             let start = steps.count
-            body()
-            return start
+            steps += own
+            let range = StepRange(start..<steps.count)
+            programs[index] = range
+            return range
         }
-        func cell(_ node: SchemaNode) -> Int { cellIndices[ObjectIdentifier(node)] ?? -1 }
-        var parts: ContiguousArray<Layout.Part> = []
-        for (index, node) in recordNodes.enumerated() {
-            var part = Layout.Part()
+
+        /// The steps of a record rule's own keywords, the cheap ones first.
+        private mutating func ownSteps(_ index: Int, _ rule: RecordRule) -> [Step] {
+            let node = check.recordNodes[index]
             let applicators = node.applicators
-            part.starts.dependentSchemas = run {
-                for (dependency, rule) in recordDependents[index] {
-                    guard let found = Self.dependency(dependency, fields) else { continue }
-                    steps.append(Layout.Step(position: found, rule: rule))
+            var own: [Step] = []
+            for name in node.required {
+                if let found = position(name) {
+                    own.append(.required(found))
+                } else {
+                    return [.fail]
                 }
             }
-            part.starts.required = run {
-                for name in node.required {
-                    if let found = position(name) {
-                        steps.append(Layout.Step(position: found))
-                    } else {
-                        part.missingRequired = true
-                    }
+            for property in node.properties {
+                guard let found = position(property.name) else { continue }
+                let rule = cell(property.node)
+                own.append(rule >= 0 ? .cell(found, rule: rule) : .absent(found))
+            }
+            for (position, name) in fields.names.enumerated() {
+                for (pattern, schema) in applicators?.patternProperties ?? [] where pattern.matches(name) {
+                    let rule = cell(schema)
+                    own.append(rule >= 0 ? .cell(position, rule: rule) : .absent(position))
                 }
             }
-            part.starts.cells = run {
-                for property in node.properties {
-                    if let found = position(property.name) {
-                        steps.append(Layout.Step(position: found, rule: cell(property.node)))
-                    }
-                }
-                for (index, name) in fields.names.enumerated() {
-                    for (pattern, schema) in applicators?.patternProperties ?? [] where pattern.matches(name) {
-                        steps.append(Layout.Step(position: index, rule: cell(schema)))
-                    }
-                }
+            if rule.minProperties != nil || rule.maxProperties != nil {
+                own.append(.properties(minimum: rule.minProperties ?? 0, maximum: rule.maxProperties ?? .max))
             }
-            part.starts.dependentRequired = run {
-                for (dependency, required) in applicators?.dependentRequired ?? [] {
-                    guard let found = Self.dependency(dependency, fields) else { continue }
-                    let present = required.compactMap { Self.dependency($0, fields) }
+            for (dependency, required) in applicators?.dependentRequired ?? [] {
+                guard let found = RawSchemaCheck.dependency(dependency, fields) else { continue }
+                let present = required.compactMap { RawSchemaCheck.dependency($0, fields) }
+                if present.count < required.count {
+                    own.append(.absent(found))
+                } else {
                     let start = positions.count
-                    positions.append(contentsOf: present)
-                    let lacking = present.count < required.count
-                    steps.append(Layout.Step(position: found, required: start..<positions.count, lacking: lacking))
+                    positions += present
+                    own.append(.dependentRequired(found, StepRange(start..<positions.count)))
                 }
             }
-            part.starts.additional = run {
-                guard node.additionalProperties != nil else { return }
-                for (index, name) in fields.names.enumerated() {
+            if node.additionalProperties != nil {
+                for (position, name) in fields.names.enumerated() {
                     let matched = applicators?.patternProperties.contains { $0.pattern.matches(name) } ?? false
-                    if !matched && node.property(named: name) == nil { steps.append(Layout.Step(position: index)) }
+                    guard !matched && node.property(named: name) == nil else { continue }
+                    own.append(rule.additional >= 0 ? .cell(position, rule: rule.additional) : .absent(position))
                 }
             }
-            part.starts.end = steps.count
-            parts.append(part)
+            return own
         }
-        return Layout(fieldsAddress: address, judged: true, parts: parts, steps: steps, positions: positions)
+
+        /// The steps of a record rule's in-place applicators.
+        private mutating func applicatorSteps(_ applicators: Applicators) -> [Step] {
+            var own: [Step] = []
+            let branchRules = check.recordBranches
+            /// A program that must pass: its steps, when it has few.
+            func all(_ program: StepRange) {
+                if program.count <= Self.inlined {
+                    own += steps[program.range]
+                } else {
+                    own.append(.all(program))
+                }
+            }
+            func alternatives(_ run: Range<Int>) -> StepRange {
+                let found = run.map { program(branchRules[$0]) }
+                let start = branches.count
+                branches += found
+                return StepRange(start..<branches.count)
+            }
+            func optional(_ rule: Int) -> StepRange { rule >= 0 ? program(rule) : StepRange(0..<0) }
+            if applicators.ref >= 0 { all(program(applicators.ref)) }
+            for branch in applicators.allOf { all(program(branchRules[branch])) }
+            if !applicators.anyOf.isEmpty { own.append(.anyOf(alternatives(applicators.anyOf))) }
+            if !applicators.oneOf.isEmpty { own.append(.oneOf(alternatives(applicators.oneOf))) }
+            if applicators.not >= 0 { own.append(.not(program(applicators.not))) }
+            if applicators.ifSchema >= 0 {
+                let condition = program(applicators.ifSchema)
+                let then = optional(applicators.thenSchema)
+                let otherwise = optional(applicators.elseSchema)
+                own.append(.conditional(condition, then: then, else: otherwise))
+            }
+            return own
+        }
     }
 
     /// A dependency's position as the full check finds it (`keys.contains`, `String ==`).
-    private static func dependency(_ name: String, _ fields: FieldList) -> Int? {
+    static func dependency(_ name: String, _ fields: FieldList) -> Int? {
         fields.names.firstIndex { $0 == name }
     }
 }

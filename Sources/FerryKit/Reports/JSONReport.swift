@@ -58,7 +58,7 @@ struct JSONReport {
         func optional(_ number: Int?) -> Value { number.map { .integer(Int64($0)) } ?? .null }
         func optional(_ text: String?) -> Value { text.map(Value.string) ?? .null }
         let location = diagnostic.location
-        var object = JSONObjectBuilder()
+        var object = JSONObjectBuilder(capacity: 16)
         object.set("file", optional(location.file))
         object.set("record", optional(diagnostic.recordNumber))
         object.set("field", optional(location.field))

@@ -113,7 +113,7 @@ struct SARIFReport {
         properties.set("cell", diagnostic.location.cell)
         properties.set("value", diagnostic.value)
         properties.set("rule", diagnostic.rule)
-        if !properties.pairs.isEmpty { result.set("properties", properties.value) }
+        if !properties.isEmpty { result.set("properties", properties.value) }
         return result.value
     }
 

@@ -35,7 +35,16 @@ struct FieldProfile {
     private var keys: UniqueKeys? = UniqueKeys(slotLimit: FieldProfile.uniqueSlotLimit, initialSlots: 1 << 8)
     private var keyText: [UInt8] = []
 
-    init(name: String) { self.name = name }
+    /// For a CSV column whose reader left its type to be inferred: the
+    /// inference, and the profile as the type would read the cells.
+    private var deferred: DeferredColumn?
+
+    /// - Parameter deferred: whether the field is a CSV column whose
+    ///   reader left its type to be inferred (`FieldProfiles`).
+    init(name: String, deferred: Bool = false) {
+        self.name = name
+        if deferred { self.deferred = DeferredColumn(name: name) }
+    }
 
     /// A number and the value that spells it, for `minimum` and `maximum`.
     /// Whole numbers compare as whole numbers: past 2^53 doubles cannot
@@ -55,8 +64,17 @@ struct FieldProfile {
     // MARK: - Learning
 
     /// Learns from the value at `position` of `record`, the `ordinal`th read.
+    @inline(__always)
     mutating func observe(_ record: RawRecord, at position: Int, ordinal: Int) {
-        switch record.values[position] {
+        observe(record.values[position], others: record.others, ordinal: ordinal)
+        if let deferred, !deferred.isText {
+            deferred.observe(record.values[position], others: record.others, ordinal: ordinal)
+        }
+    }
+
+    /// Learns from `cell`, whose `.other` values are in `others`, of the `ordinal`th record read.
+    mutating func observe(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
+        switch cell {
         case .null:
             return
         case .bool(let flag):
@@ -75,11 +93,11 @@ struct FieldProfile {
         case .other(let other):
             // A null handed over as a value (a record read without raw
             // cells) is no more there than a null cell.
-            if case .null = record.others[other] { return }
-            observe(record.others[other])
+            if case .null = others[other] { return }
+            observe(others[other])
         }
         filled += 1
-        observeKey(record, at: position, ordinal: ordinal)
+        observeKey(cell, others: others, ordinal: ordinal)
     }
 
     /// Learns from a value that is no raw cell (escaped text, nested values).
@@ -145,15 +163,65 @@ struct FieldProfile {
 
     /// Puts the value's key into the unique check, which it leaves at the
     /// first repeat (or value that is no key, or a full table).
-    private mutating func observeKey(_ record: RawRecord, at position: Int, ordinal: Int) {
+    private mutating func observeKey(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
         guard let table = keys else { return }
         keyText.removeAll(keepingCapacity: true)
-        guard KeyText.append(record, at: position, to: &keyText) else {
+        guard KeyText.append(cell, others: others, to: &keyText) else {
             keys = nil
             return
         }
         let digest = keyText.withUnsafeBytes { UniqueKeys.digest($0) }
         if table.insert(digest, record: ordinal) != nil || table.outOfMemory { keys = nil }
+    }
+
+    // MARK: - Merging
+
+    /// Adds what `later` learnt of the same field from the records after
+    /// these (a later part of the file, or a later file): the profile is
+    /// then the one that observing all of them in turn gives.
+    mutating func merge(_ later: FieldProfile) {
+        filled += later.filled
+        types.formUnion(later.types)
+        stringCount += later.stringCount
+        if let known = strings, let theirs = later.strings {
+            let added = theirs.filter { text in !known.contains(text) }
+            strings = known.count + added.count <= Self.enumLimit ? known + added : nil
+        } else {
+            strings = nil
+        }
+        formats.removeAll { !later.formats.contains($0) }
+        // On a tie the earlier bound stays, as it does record by record.
+        if let low = later.minimum { bound(low) }
+        if let high = later.maximum { bound(high) }
+        keys = Self.merged(keys, later.keys)
+        if let deferred, let theirs = later.deferred {
+            deferred.merge(theirs)
+        } else {
+            // Parts read one header: a column is deferred in all or none.
+            deferred = nil
+        }
+    }
+
+    /// The profile with a deferred column's type decided: the profile of
+    /// its cells as typed when inference types it, else as text.
+    func resolved() -> FieldProfile {
+        if let typed = deferred?.typedProfile { return typed }
+        var text = self
+        text.deferred = nil
+        return text
+    }
+
+    /// The unique check over the keys of both tables: the larger one takes
+    /// the smaller's keys, and gives up at a repeat or at its limit.
+    private static func merged(_ first: UniqueKeys?, _ second: UniqueKeys?) -> UniqueKeys? {
+        guard let first, let second else { return nil }
+        let (table, other) = first.count >= second.count ? (first, second) : (second, first)
+        var repeated = false
+        other.forEach { digest, record in
+            guard !repeated else { return }
+            repeated = table.insert(digest, record: record) != nil || table.outOfMemory
+        }
+        return repeated ? nil : table
     }
 
     // MARK: - The schema

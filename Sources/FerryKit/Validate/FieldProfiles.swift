@@ -73,6 +73,12 @@ struct FieldProfiles {
         return indexes
     }
 
+    /// Ends the reading of a file or a part: every profile's pending keys
+    /// go into its unique check. Called before `merge` and `resolved`.
+    mutating func finish() {
+        for index in profiles.indices { profiles[index].finish() }
+    }
+
     // MARK: - Merging
 
     /// Adds the profiles of `later`, the records read after these: those
@@ -164,6 +170,9 @@ final class DeferredColumn {
             typed = nil
         }
     }
+
+    /// Ends the reading (see `FieldProfile.finish`).
+    func finish() { typed?.finish() }
 
     /// Adds what `later`, the same column in the records after these, saw.
     func merge(_ later: DeferredColumn) {

@@ -90,6 +90,7 @@ public struct SchemaInference {
                 RawRecord.with(record) { profiles.observe($0, context: context) }
             }
         }
+        profiles.finish()
     }
 
     /// A schema document as indented JSON text, with a final line break.

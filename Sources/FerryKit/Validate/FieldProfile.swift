@@ -33,6 +33,12 @@ struct FieldProfile {
     /// Its table starts small (6 KiB) and doubles as keys come: a wide
     /// file has hundreds of fields, most of which repeat at once.
     private var keys: UniqueKeys? = UniqueKeys(slotLimit: FieldProfile.uniqueSlotLimit, initialSlots: 1 << 8)
+    /// The tables of the reads merged in after this one (the next parts of
+    /// a file, the next files), no two with a key in common, nor with
+    /// `keys`: a merge looks the keys of one side up in the other's tables
+    /// rather than moving them into one, after the parts are read, on one
+    /// thread. A profile observes no record once it has merged.
+    private var mergedKeys: [UniqueKeys] = []
     private var keyText: [UInt8] = []
     /// Keys on their way into `keys`, each prefetched as it came, put in a
     /// batch at a time (`keyBatch`): a table of a million keys is far larger
@@ -220,7 +226,7 @@ struct FieldProfile {
         // On a tie the earlier bound stays, as it does record by record.
         if let low = later.minimum { bound(low) }
         if let high = later.maximum { bound(high) }
-        keys = Self.merged(keys, later.keys)
+        mergeKeys(later)
         if let deferred, let theirs = later.deferred {
             deferred.merge(theirs)
         } else {
@@ -238,22 +244,39 @@ struct FieldProfile {
         return text
     }
 
-    /// The unique check over the keys of both tables: the larger one takes
-    /// the smaller's keys, and gives up at a repeat or at its limit.
-    private static func merged(_ first: UniqueKeys?, _ second: UniqueKeys?) -> UniqueKeys? {
-        guard let first, let second else { return nil }
-        let (table, other) = first.count >= second.count ? (first, second) : (second, first)
-        var moving: [(digest: (low: UInt64, high: UInt64), record: Int)] = []
-        moving.reserveCapacity(other.count)
-        other.forEach { digest, record in moving.append((digest, record)) }
-        table.reserve(keys: table.count + other.count)
-        // Each key's slot is asked for a few keys ahead of its insert.
-        let ahead = Self.keyBatch
-        for (index, key) in moving.enumerated() {
-            if index + ahead < moving.count { table.prefetch(moving[index + ahead].digest) }
-            if table.insert(key.digest, record: key.record) != nil || table.outOfMemory { return nil }
+    /// The unique check over the keys of both profiles: it gives up at a
+    /// key both have, and when their keys together are as many as one
+    /// table stops at (it may not grow past `uniqueSlotLimit` slots).
+    private mutating func mergeKeys(_ later: FieldProfile) {
+        guard let table = keys, let theirs = later.keys else {
+            (keys, mergedKeys) = (nil, [])
+            return
         }
-        return table
+        let mine = [table] + mergedKeys
+        let others = [theirs] + later.mergedKeys
+        guard (mine + others).reduce(0, { $0 + $1.count }) < Self.uniqueSlotLimit / 2, !Self.share(mine, others) else {
+            (keys, mergedKeys) = (nil, [])
+            return
+        }
+        mergedKeys += others
+    }
+
+    /// Whether a key is in a table of `first` and in one of `second`: each
+    /// key of the side with fewer is looked up in the other's tables, its
+    /// slots asked for a batch ahead (`UniqueKeys.prefetch`).
+    private static func share(_ first: [UniqueKeys], _ second: [UniqueKeys]) -> Bool {
+        let count = { (tables: [UniqueKeys]) in tables.reduce(0) { $0 + $1.count } }
+        let (few, many) = count(first) <= count(second) ? (first, second) : (second, first)
+        var digests: [(low: UInt64, high: UInt64)] = []
+        digests.reserveCapacity(count(few))
+        for table in few { table.forEach { digest, _ in digests.append(digest) } }
+        for (index, digest) in digests.enumerated() {
+            if index + keyBatch < digests.count {
+                for table in many { table.prefetch(digests[index + keyBatch]) }
+            }
+            if many.contains(where: { $0.record(of: digest) != nil }) { return true }
+        }
+        return false
     }
 
     // MARK: - The schema

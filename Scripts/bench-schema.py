@@ -5,6 +5,7 @@ with a schema as users write them.
     Scripts/bench-schema.py                     # 1,000,000 products, 3 runs
     Scripts/bench-schema.py --count 100000 --runs 1
     FERRY=.build/release/ferry Scripts/bench-schema.py
+    Scripts/bench-schema.py --infer              # schema infer against validate only
 
 The schema is Scripts/bench-schemas/shop.schema.json: `$ref` to `$defs`
 (a label, a money type), `anyOf` (a nullable photo), `if`/`then` (whole
@@ -18,6 +19,10 @@ some yen prices have cents, so a few percent of the records are invalid.
   --report-format json -o REPORT` (every error in the report, none capped);
 - jsonschema-rs: Scripts/bench-validate.py's `jsonschema-rs-schema` mode,
   orjson for each line and `is_valid` for each record, counting them.
+
+A second row times `ferry schema infer` against `ferry validate` on the
+same products as CSV (issue 32's target: infer under twice validate's
+wall time); `--infer` runs that row alone, with no peer to install.
 
 Each run is timed by Scripts/bench-run.py (wall from spawn to reap, peak
 RSS from wait4); the medians are printed with the ratio (issue 32's
@@ -57,9 +62,51 @@ def main():
     parser.add_argument("--count", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "ferry-bench-schema"))
+    parser.add_argument("--infer", action="store_true", help="only time schema infer against validate")
     args = parser.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ferry = os.environ.get("FERRY", os.path.join(os.path.dirname(SCRIPTS), ".build", "release", "ferry"))
+    if not args.infer:
+        compare_peer(args, ferry)
+    compare_infer(args, ferry)
+
+
+def print_medians(heading, results):
+    """Prints the median wall time and peak RSS of each row's runs; returns the walls."""
+    print(f"{heading:<16}{'wall s':>9}{'RSS MB':>9}")
+    walls = {}
+    for name, runs in results.items():
+        walls[name] = statistics.median(w for w, _ in runs)
+        print(f"{name:<16}{walls[name]:>9.3f}{statistics.median(r for _, r in runs):>9.0f}")
+    return walls
+
+
+def compare_infer(args, ferry):
+    """Times `schema infer` and `validate` on one CSV, in turn, and prints the ratio."""
+    data = os.path.join(args.work, f"products-{args.count}.csv")
+    if not os.path.exists(data):
+        subprocess.run([sys.executable, os.path.join(SCRIPTS, "gen-products.py"), "--count", str(args.count),
+                        "--format", "csv", "--photos", "missing", "--out", data], check=True)
+    schema = os.path.join(args.work, "inferred.schema.json")
+    commands = {
+        "schema infer": [ferry, "schema", "infer", data, "-o", schema, "--force"],
+        # The photos do not resolve: validate stops reporting at 1,000 errors
+        # (exit 3), and reads every record all the same.
+        "validate": [ferry, "validate", data],
+    }
+    results = {name: [] for name in commands}
+    for _ in range(args.runs):
+        for name, command in commands.items():
+            results[name].append(timed(command, accept=(0, 1, 3), stderr=subprocess.DEVNULL)[:2])
+    # The schema drawn passes the file it came from.
+    timed([ferry, "validate", data, "--schema", schema], accept=(0,), stderr=subprocess.DEVNULL)
+    print(f"{args.count:,} products as CSV, median of {args.runs}")
+    walls = print_medians("command", results)
+    print(f"schema infer takes {walls['schema infer'] / walls['validate']:.2f}x validate's wall time (target: under 2)")
+
+
+def compare_peer(args, ferry):
+    """Times `validate --schema` against orjson + jsonschema-rs, and prints the ratio."""
     python = ensure_peer(os.path.join(args.work, "venv"))
     data = os.path.join(args.work, f"products-{args.count}.jsonl")
     if not os.path.exists(data):
@@ -83,11 +130,7 @@ def main():
         sys.exit(f"the counts differ: ferry {summary['records']} records, {summary['invalidRecords']} invalid; "
                  f"jsonschema-rs {peer_records}, {peer_invalid}")
     print(f"{args.count:,} products, {peer_invalid:,} invalid, median of {args.runs}")
-    print(f"{'tool':<16}{'wall s':>9}{'RSS MB':>9}")
-    walls = {}
-    for tool, runs in results.items():
-        walls[tool] = statistics.median(w for w, _ in runs)
-        print(f"{tool:<16}{walls[tool]:>9.3f}{statistics.median(r for _, r in runs):>9.0f}")
+    walls = print_medians("tool", results)
     print(f"ferry is {walls['jsonschema-rs'] / walls['ferry']:.1f}x orjson + jsonschema-rs")
 
 

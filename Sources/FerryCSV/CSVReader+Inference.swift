@@ -19,6 +19,12 @@ import FerryCore
 //    inference's own rule before it is typed; one that does not fit is
 //    kept as text, and one warning, `csv.cellsKeptAsText`, counts them.
 //
+// A caller that sees every cell itself (`schema infer`) may take the
+// inference over instead (`ReadContext.defersTypeInference`): the free
+// columns are then read as text, with no look over the input first, and
+// named in `ReadContext.deferredFields`; the caller types them by the
+// same rule, cell by cell (`CSVTypeInference.Column`).
+//
 // An inferred column then reads as one a schema types, with one
 // difference: a cell that does not fit is kept as text rather than an
 // error (in case 2 only when the file changed between the two reads).
@@ -58,6 +64,15 @@ extension CSVReader {
         }
         checksInferredCells = !complete && inferredColumns.contains(true)
         sampledRows = inference.rows
+    }
+
+    /// Leaves the columns that `free` marks as text, for the caller to
+    /// type from the cells it reads (`ReadContext.defersTypeInference`),
+    /// where `inferTypes` would type them.
+    func deferInference(free: [Bool]) {
+        // A decimal comma reads `1.500` as 1500: such numbers need a schema.
+        guard !dialect.decimalComma, let header else { return }
+        context.deferredFields = zip(header.names, free).filter(\.1).map(\.0)
     }
 
     /// Whether inference typed column `index`.

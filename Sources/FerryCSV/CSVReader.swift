@@ -238,7 +238,11 @@ package final class CSVReader: RecordReader {
         let rules = columns.map { schema.rule(for: $0) }
         self.columns = rules.map { $0 ?? ColumnRule(type: nil) }
         if dialect.infersTypes && context.infersTypes && rules.contains(where: { $0 == nil }) {
-            try inferTypes(free: rules.map { $0 == nil })
+            if context.defersTypeInference {
+                deferInference(free: rules.map { $0 == nil })
+            } else {
+                try inferTypes(free: rules.map { $0 == nil })
+            }
         }
     }
 

@@ -76,13 +76,60 @@ package struct CSVTypeInference {
     /// The type of each column: nil for text, for a column that was not
     /// looked at, and for one whose cells were all empty.
     package func types() -> [FieldType?] {
-        zip(shapes, filled).map { shapes, filled in
-            guard filled else { return nil }
-            if shapes.contains(.integer) { return .integer }
-            if shapes.contains(.number) { return .number }
-            if shapes.contains(.boolean) { return .bool }
-            return nil
+        zip(shapes, filled).map(Self.type)
+    }
+
+    /// The type of a column whose cells that are not empty all have
+    /// `shapes`: nil for text, and when `filled` is false (no such cell).
+    package static func type(_ shapes: Shapes, filled: Bool) -> FieldType? {
+        guard filled else { return nil }
+        if shapes.contains(.integer) { return .integer }
+        if shapes.contains(.number) { return .number }
+        if shapes.contains(.boolean) { return .bool }
+        return nil
+    }
+
+    /// One column's inference, for a caller that reads the cells itself
+    /// (`ReadContext.defersTypeInference`): the same rule, cell by cell,
+    /// and columns of several parts of a file merged into one.
+    package struct Column: Sendable {
+        /// The shapes its cells that are not empty all have so far.
+        package private(set) var shapes = Shapes.all
+        /// Whether it has had a cell that is not empty.
+        package private(set) var filled = false
+
+        package init() {}
+
+        /// Whether it has turned out to be text.
+        package var isText: Bool { shapes.isEmpty }
+
+        /// Looks at the text of a cell (the `--null` text is no cell here).
+        /// - Returns: the shapes of the cell.
+        @inline(__always)
+        package mutating func observe(_ bytes: UnsafeBufferPointer<UInt8>) -> Shapes {
+            guard !bytes.isEmpty else { return [] }
+            filled = true
+            guard !shapes.isEmpty else { return [] }
+            let found = CSVTypeInference.shapes(of: bytes)
+            shapes.formIntersection(found)
+            return found
         }
+
+        /// Looks at a cell that is not empty and has no shape (a quoted
+        /// cell whose doubled quotes were undone, a nested value).
+        package mutating func observeText() {
+            filled = true
+            shapes = []
+        }
+
+        /// Adds what `other`, the column of a later part, saw.
+        package mutating func merge(_ other: Column) {
+            shapes.formIntersection(other.shapes)
+            filled = filled || other.filled
+        }
+
+        /// The column's type, as `types()` gives it.
+        package var type: FieldType? { CSVTypeInference.type(shapes, filled: filled) }
     }
 
     private func isNullText(_ bytes: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {

@@ -11,6 +11,7 @@ struct SchemaCommand {
             OptionSpec.format("from", short: "f", helpKey: .lintOptionFrom, registry: registry),
             OptionSpec(name: "output", short: "o", valueName: "file", helpKey: .schemaOptionOutput),
             OptionSpec(name: "force", helpKey: .schemaOptionForce),
+            .jobs,
         ]
         options += CodecOptions.limitSpecs
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)), applying: .read)
@@ -41,7 +42,9 @@ struct SchemaCommand {
         let inputs = Array(arguments.positionals.dropFirst())
         let output = arguments["output"].flatMap { $0 == "-" ? nil : $0 }
         try OutputFile.refuseInputs([output], inputs: inputs)
-        let (schema, warnings) = try SchemaInference(registry: registry).infer(
+        var inference = SchemaInference(registry: registry)
+        if let jobs = try CodecOptions.positive(arguments, "jobs") { inference.jobs = jobs }
+        let (schema, warnings) = try inference.infer(
             inputs, from: arguments["from"], options: CodecOptions.values(arguments, registry: registry),
             limits: try CodecOptions.limits(arguments))
         for warning in warnings { console.report(warning) }

@@ -114,6 +114,15 @@ public final class ReadContext {
     /// which inferred types are decided, so that every part types a column
     /// alike; nil for a reader of the whole input.
     package var wholeInput: (() -> (any ByteInput)?)?
+    /// Whether a reader that would type free fields from what they hold
+    /// (CSV) leaves that to its caller: it reads them as text, with no look
+    /// over the input first, and names them in `deferredFields`. `schema
+    /// infer`, which sees every cell anyway, decides their types from the
+    /// same cells (`CSVTypeInference.Column`) and reads the file once.
+    package var defersTypeInference = false
+    /// The fields a reader left untyped for its caller to infer, when
+    /// `defersTypeInference` is set: each free column of a CSV header.
+    package var deferredFields: [String] = []
     /// The errors of the cells of the record handed out last, each with its
     /// field, when `mismatchedCells` is `.collect`; the record's check takes them.
     /// Read for every record: its access is not checked at run time (one

@@ -125,6 +125,17 @@ import Testing
         #expect((id["maximum"] as? NSNumber)?.int64Value == 9_007_199_254_740_995, "\(id)")
     }
 
+    /// `--jobs` is taken, and gives the schema of one pass (the parts
+    /// themselves are in FerryKitTests' SchemaInferenceJobsTests).
+    @Test func jobsGiveTheSameSchema() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("items.csv", Self.generated(rows: 500))
+        let single = try Ferry.run(["schema", "infer", input, "--jobs", "1"])
+        #expect(single.status == 0, "\(single.err)")
+        #expect(try Ferry.run(["schema", "infer", input, "--jobs", "3"]).stdout == single.stdout)
+        #expect(try Ferry.run(["schema", "infer", input, "--jobs", "0"]).status == 2)
+    }
+
     @Test func anUnknownActionIsAUsageError() throws {
         let result = try Ferry.run(["schema", "guess", TestPaths.example("books.csv")])
         #expect(result.status == 2)

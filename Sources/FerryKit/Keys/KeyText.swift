@@ -81,7 +81,14 @@ package enum KeyText {
     /// - Returns: false, appending nothing, as `append(_:to:)` for values.
     @inline(__always)
     package static func append(_ record: RawRecord, at index: Int, to text: inout [UInt8]) -> Bool {
-        switch record.values[index] {
+        append(record.values[index], others: record.others, to: &text)
+    }
+
+    /// Appends the key text of `cell`, whose `.other` values are in `others`.
+    /// - Returns: false, appending nothing, as `append(_:to:)` for values.
+    @inline(__always)
+    package static func append(_ cell: RawValue, others: UnsafeBufferPointer<Value>, to text: inout [UInt8]) -> Bool {
+        switch cell {
         case .text(let bytes):
             append(bytes, to: &text)
         case .integer(let number):
@@ -90,10 +97,12 @@ package enum KeyText {
             DecimalText.appendCanonical(bytes, to: &text)
         case .null, .bytes:
             return false
-        case .double, .bool:
-            return append(record.value(at: index), to: &text)
+        case .double(let number):
+            return append(.double(number), to: &text)
+        case .bool(let flag):
+            return append(.bool(flag), to: &text)
         case .other(let other):
-            return append(record.others[other], to: &text)
+            return append(others[other], to: &text)
         }
         return true
     }

@@ -33,9 +33,31 @@ struct FieldProfile {
     /// Its table starts small (6 KiB) and doubles as keys come: a wide
     /// file has hundreds of fields, most of which repeat at once.
     private var keys: UniqueKeys? = UniqueKeys(slotLimit: FieldProfile.uniqueSlotLimit, initialSlots: 1 << 8)
+    /// The tables of the reads merged in after this one (the next parts of
+    /// a file, the next files), no two with a key in common, nor with
+    /// `keys`: a merge looks the keys of one side up in the other's tables
+    /// rather than moving them into one, after the parts are read, on one
+    /// thread. A profile observes no record once it has merged.
+    private var mergedKeys: [UniqueKeys] = []
     private var keyText: [UInt8] = []
+    /// Keys on their way into `keys`, each prefetched as it came, put in a
+    /// batch at a time (`keyBatch`): a table of a million keys is far larger
+    /// than the caches, and one insert at a time waited for one miss after
+    /// another (32% of drafting the schema of 1M products). `finish()`
+    /// puts the last ones in.
+    private var pendingKeys: [(digest: (low: UInt64, high: UInt64), record: Int)] = []
+    static let keyBatch = 16
 
-    init(name: String) { self.name = name }
+    /// For a CSV column whose reader left its type to be inferred: the
+    /// inference, and the profile as the type would read the cells.
+    private var deferred: DeferredColumn?
+
+    /// - Parameter deferred: whether the field is a CSV column whose
+    ///   reader left its type to be inferred (`FieldProfiles`).
+    init(name: String, deferred: Bool = false) {
+        self.name = name
+        if deferred { self.deferred = DeferredColumn(name: name) }
+    }
 
     /// A number and the value that spells it, for `minimum` and `maximum`.
     /// Whole numbers compare as whole numbers: past 2^53 doubles cannot
@@ -55,8 +77,17 @@ struct FieldProfile {
     // MARK: - Learning
 
     /// Learns from the value at `position` of `record`, the `ordinal`th read.
+    @inline(__always)
     mutating func observe(_ record: RawRecord, at position: Int, ordinal: Int) {
-        switch record.values[position] {
+        observe(record.values[position], others: record.others, ordinal: ordinal)
+        if let deferred, !deferred.isText {
+            deferred.observe(record.values[position], others: record.others, ordinal: ordinal)
+        }
+    }
+
+    /// Learns from `cell`, whose `.other` values are in `others`, of the `ordinal`th record read.
+    mutating func observe(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
+        switch cell {
         case .null:
             return
         case .bool(let flag):
@@ -75,11 +106,11 @@ struct FieldProfile {
         case .other(let other):
             // A null handed over as a value (a record read without raw
             // cells) is no more there than a null cell.
-            if case .null = record.others[other] { return }
-            observe(record.others[other])
+            if case .null = others[other] { return }
+            observe(others[other])
         }
         filled += 1
-        observeKey(record, at: position, ordinal: ordinal)
+        observeKey(cell, others: others, ordinal: ordinal)
     }
 
     /// Learns from a value that is no raw cell (escaped text, nested values).
@@ -145,15 +176,107 @@ struct FieldProfile {
 
     /// Puts the value's key into the unique check, which it leaves at the
     /// first repeat (or value that is no key, or a full table).
-    private mutating func observeKey(_ record: RawRecord, at position: Int, ordinal: Int) {
+    private mutating func observeKey(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
         guard let table = keys else { return }
         keyText.removeAll(keepingCapacity: true)
-        guard KeyText.append(record, at: position, to: &keyText) else {
+        guard KeyText.append(cell, others: others, to: &keyText) else {
             keys = nil
             return
         }
         let digest = keyText.withUnsafeBytes { UniqueKeys.digest($0) }
-        if table.insert(digest, record: ordinal) != nil || table.outOfMemory { keys = nil }
+        table.prefetch(digest)
+        pendingKeys.append((digest, ordinal))
+        if pendingKeys.count >= Self.keyBatch { insertPendingKeys() }
+    }
+
+    /// Puts the pending keys into the unique check, which it leaves at the
+    /// first repeat (or a full table).
+    private mutating func insertPendingKeys() {
+        defer { pendingKeys.removeAll(keepingCapacity: true) }
+        guard let table = keys else { return }
+        for (digest, record) in pendingKeys where table.insert(digest, record: record) != nil || table.outOfMemory {
+            keys = nil
+            return
+        }
+    }
+
+    /// Ends the reading: the keys still pending go into the unique check.
+    /// Called once every record is observed, before `merge` or `schema`.
+    mutating func finish() {
+        insertPendingKeys()
+        deferred?.finish()
+    }
+
+    // MARK: - Merging
+
+    /// Adds what `later` learnt of the same field from the records after
+    /// these (a later part of the file, or a later file): the profile is
+    /// then the one that observing all of them in turn gives.
+    mutating func merge(_ later: FieldProfile) {
+        filled += later.filled
+        types.formUnion(later.types)
+        stringCount += later.stringCount
+        if let known = strings, let theirs = later.strings {
+            let added = theirs.filter { text in !known.contains(text) }
+            strings = known.count + added.count <= Self.enumLimit ? known + added : nil
+        } else {
+            strings = nil
+        }
+        formats.removeAll { !later.formats.contains($0) }
+        // On a tie the earlier bound stays, as it does record by record.
+        if let low = later.minimum { bound(low) }
+        if let high = later.maximum { bound(high) }
+        mergeKeys(later)
+        if let deferred, let theirs = later.deferred {
+            deferred.merge(theirs)
+        } else {
+            // Parts read one header: a column is deferred in all or none.
+            deferred = nil
+        }
+    }
+
+    /// The profile with a deferred column's type decided: the profile of
+    /// its cells as typed when inference types it, else as text.
+    func resolved() -> FieldProfile {
+        if let typed = deferred?.typedProfile { return typed }
+        var text = self
+        text.deferred = nil
+        return text
+    }
+
+    /// The unique check over the keys of both profiles: it gives up at a
+    /// key both have, and when their keys together are as many as one
+    /// table stops at (it may not grow past `uniqueSlotLimit` slots).
+    private mutating func mergeKeys(_ later: FieldProfile) {
+        guard let table = keys, let theirs = later.keys else {
+            (keys, mergedKeys) = (nil, [])
+            return
+        }
+        let mine = [table] + mergedKeys
+        let others = [theirs] + later.mergedKeys
+        guard (mine + others).reduce(0, { $0 + $1.count }) < Self.uniqueSlotLimit / 2, !Self.share(mine, others) else {
+            (keys, mergedKeys) = (nil, [])
+            return
+        }
+        mergedKeys += others
+    }
+
+    /// Whether a key is in a table of `first` and in one of `second`: each
+    /// key of the side with fewer is looked up in the other's tables, its
+    /// slots asked for a batch ahead (`UniqueKeys.prefetch`).
+    private static func share(_ first: [UniqueKeys], _ second: [UniqueKeys]) -> Bool {
+        let count = { (tables: [UniqueKeys]) in tables.reduce(0) { $0 + $1.count } }
+        let (few, many) = count(first) <= count(second) ? (first, second) : (second, first)
+        var digests: [(low: UInt64, high: UInt64)] = []
+        digests.reserveCapacity(count(few))
+        for table in few { table.forEach { digest, _ in digests.append(digest) } }
+        for (index, digest) in digests.enumerated() {
+            if index + keyBatch < digests.count {
+                for table in many { table.prefetch(digests[index + keyBatch]) }
+            }
+            if many.contains(where: { $0.record(of: digest) != nil }) { return true }
+        }
+        return false
     }
 
     // MARK: - The schema

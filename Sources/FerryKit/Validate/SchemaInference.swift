@@ -15,12 +15,24 @@
 //
 // Records are read with no kind, so that the schema says what the data
 // holds rather than what a kind asks; CSV columns are typed by inference
-// (Formats/csv.md), over the whole file. Every rule is one that each
+// (Formats/csv.md), over the whole file, from the cells the profiles see
+// (`FieldProfiles`): the file is read once. Every rule is one that each
 // record read met, so `ferry validate --schema` passes the input.
+//
+// A large file that splits at line ends is read in parts at once, cut
+// where `validate` cuts it (`PartPlan`), and the parts' profiles are
+// merged in order (`SchemaInference+Parts.swift`): the schema is the one
+// a single pass gives.
 
 /// Drafts a JSON Schema (draft 2020-12) from the records of some files.
 public struct SchemaInference {
     public let registry: CodecRegistry
+    /// The threads to use (`--jobs`): N read a large file that splits at
+    /// line ends in up to N parts at once, as `validate` cuts it
+    /// (`PartPlan`); the schema is the same for every number.
+    public var jobs = Cores.usable
+    /// Files of at least this many bytes are read in parts; tests lower it.
+    var halvesThreshold = PartPlan.threshold
 
     public init(registry: CodecRegistry = .standard) { self.registry = registry }
 
@@ -40,15 +52,23 @@ public struct SchemaInference {
                 try OpenedInput.reading(path, limits: limits) { (opened) throws(FerryError) in
                     let codec = try FormatResolver(registry: registry).inputCodec(
                         path: opened.formatPath, prefix: opened.prefix, from: from)
-                    let context = ReadContext(kind: .generic, options: options, limits: limits)
-                    let reader = try opened.makeReader(codec, path: path, context: context)
-                    if let raw = reader as? any RawRecordReader {
-                        while try raw.readRaw({ (record) throws(FerryError) in profiles.observe(record) }) {}
-                    } else {
-                        while let record = try reader.next() {
-                            RawRecord.with(record) { profiles.observe($0) }
-                        }
+                    if let plan = PartPlan(
+                        path: path, codec: codec, opened: opened, codecOptions: options, threshold: halvesThreshold,
+                        jobs: jobs, parts: jobs),
+                        let file = self.profiles(of: plan, codec: codec, limits: limits)
+                    {
+                        profiles.merge(file.resolved())
+                        return
                     }
+                    let context = ReadContext(kind: .generic, options: options, limits: limits)
+                    // Types are inferred from the cells read here when they
+                    // are all the file's cells: not from standard input or
+                    // gzip, whose reader decides them from a sample.
+                    context.defersTypeInference = opened.input.reopened() != nil
+                    let reader = try opened.makeReader(codec, path: path, context: context)
+                    var file = FieldProfiles()
+                    try Self.observe(reader, context: context, into: &file)
+                    profiles.merge(file.resolved())
                     warnings += context.takeWarnings()
                 }
             } catch {
@@ -58,74 +78,21 @@ public struct SchemaInference {
         return (profiles.schema(), warnings)
     }
 
+    /// Reads every record of `reader`, whose context is `context`, into `profiles`.
+    /// - Throws: the reader's first error.
+    static func observe(
+        _ reader: any RecordReader, context: ReadContext, into profiles: inout FieldProfiles
+    ) throws(FerryError) {
+        if let raw = reader as? any RawRecordReader {
+            while try raw.readRaw({ (record) throws(FerryError) in profiles.observe(record, context: context) }) {}
+        } else {
+            while let record = try reader.next() {
+                RawRecord.with(record) { profiles.observe($0, context: context) }
+            }
+        }
+        profiles.finish()
+    }
+
     /// A schema document as indented JSON text, with a final line break.
     package static func text(of schema: Value) -> String { schema.prettyJSON }
-}
-
-/// The profiles of every field seen, in the order first seen.
-struct FieldProfiles {
-    private var profiles: [FieldProfile] = []
-    private var indexByName: [String: Int] = [:]
-    /// The profile index of each field of a list, by the list's address;
-    /// the lists are kept so that no address is reused.
-    private var lists: [UnsafeRawPointer: [Int]] = [:]
-    private var listsKept: [FieldList] = []
-    /// The last list looked up, and its indexes: records of one file share
-    /// a list, so the table is rarely asked.
-    private var lastList: (address: UnsafeRawPointer, indexes: [Int])?
-    private var records = 0
-
-    /// Learns from one record.
-    mutating func observe(_ record: RawRecord) {
-        records += 1
-        let indexes: [Int]
-        if let lastList, lastList.address == record.fieldsAddress {
-            indexes = lastList.indexes
-        } else {
-            indexes = lists[record.fieldsAddress] ?? addList(record.fields)
-            lastList = (record.fieldsAddress, indexes)
-        }
-        for (position, index) in indexes.enumerated() {
-            profiles[index].observe(record, at: position, ordinal: records - 1)
-        }
-    }
-
-    /// The most field lists kept: JSON records whose keys come in ever new
-    /// orders would otherwise keep one list each. Past it the table starts
-    /// again, and no freed list's address can be found in it.
-    static let listLimit = 4096
-
-    private mutating func addList(_ fields: FieldList) -> [Int] {
-        if listsKept.count >= Self.listLimit {
-            lists.removeAll(keepingCapacity: true)
-            listsKept.removeAll(keepingCapacity: true)
-        }
-        let indexes = fields.names.map { name -> Int in
-            if let index = indexByName[name] { return index }
-            profiles.append(FieldProfile(name: name))
-            indexByName[name] = profiles.count - 1
-            return profiles.count - 1
-        }
-        listsKept.append(fields)
-        lists[RawRecord.address(of: fields)] = indexes
-        return indexes
-    }
-
-    /// The schema document: the draft, an object whose required fields
-    /// are those present and not null in every record, and a property for
-    /// each field.
-    func schema() -> Value {
-        var properties = OrderedObject()
-        var required: [Value] = []
-        for profile in profiles {
-            properties.append(key: profile.name, value: profile.schema())
-            if profile.filled == records && records > 0 { required.append(.string(profile.name)) }
-        }
-        var document = OrderedObject()
-        document.append(key: "$schema", value: .string("https://json-schema.org/draft/2020-12/schema"))
-        document.append(key: "type", value: .string("object"))
-        if !required.isEmpty { document.append(key: "required", value: .array(required)) }
-        document.append(key: "properties", value: .object(properties))
-        return .object(document)
-    }
 }

@@ -205,6 +205,9 @@ extension JSONScanner {
         position += 1  // {
         buffers.removeAll()
         let names = expected.utf8Names
+        // The cells are written in place, counted here (`emptySlots`).
+        let cells = buffers.cells.emptySlots(names.count)
+        var slot = 0
         if try peekSignificant() == UInt8(ascii: "}") {
             position += 1
             if names.isEmpty { return true }
@@ -213,19 +216,23 @@ extension JSONScanner {
         }
         while true {
             guard try peekSignificant() == UInt8(ascii: "\"") else { throw unexpected(at: position) }
-            guard buffers.cells.count < names.count, skipKey(names[buffers.cells.count]) else {
+            guard slot < names.count, skipKey(names[slot]) else {
                 position = start
                 return false
             }
             try expect(UInt8(ascii: ":"))
-            buffers.cells.append(try parseRawValue(depth: depth, others: &buffers.others))
+            cells[slot] = try parseRawValue(depth: depth, others: &buffers.others)
+            slot += 1
             switch try peekSignificant() {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                if buffers.cells.count == names.count { return true }
-                position = start
-                return false
+                guard slot == names.count else {
+                    position = start
+                    return false
+                }
+                buffers.cells.setFilled(slot)
+                return true
             default: throw unexpected(at: position)
             }
         }

@@ -34,6 +34,10 @@ import Synchronization
 //   again knowing it. The pairs are settled in chunks either thread takes
 //   (`SettleChunks`); under keep-first, which settling cannot change,
 //   while the output is written, the writing thread helping once it is done.
+//   When the report lists only the first conflicts (standard error's
+//   `--show-conflicts`), a pair past those whose digests are both exact
+//   (`RecordEquality.digest(of:exact:)`) differs for sure: it is counted,
+//   not read again (`splitForListing`).
 // - A chunk of lines the writer hands a spool that is byte for byte what
 //   the input holds there is noted as that range of the input, not copied:
 //   a JSON Lines input in the writer's compact form costs no spool memory,

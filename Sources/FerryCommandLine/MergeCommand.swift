@@ -60,6 +60,8 @@ struct MergeCommand {
         options.embedPhotos = arguments.flag("embed-photos")
         if let jobs = try CodecOptions.positive(arguments, "jobs") { options.jobs = jobs }
         let shown = try shownConflicts(arguments)
+        // Conflicts that go nowhere need no key, no differences and no place.
+        if arguments["report-file"] == nil { options.listedConflicts = arguments.flag("quiet") ? 0 : shown }
         if let text = arguments["memory"] {
             guard let bytes = byteSize(text) else {
                 throw .usageInvalidValue(option: "memory", value: text, expected: .message(.expectedSize))

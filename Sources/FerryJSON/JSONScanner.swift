@@ -78,6 +78,14 @@ struct JSONScanner {
     /// Skips JSON whitespace (space, tab, LF, CR).
     @inline(__always)
     mutating func skipWhitespace() {
+        // Most tokens follow none, or one space (`", "` and `": "`, as
+        // Python's json.dumps writes): one test for a byte past the space.
+        guard position < bytes.count, bytes[position] <= 0x20 else { return }
+        if bytes[position] == 0x20 {
+            position += 1
+            skippedWhitespace = true
+            guard position < bytes.count, bytes[position] <= 0x20 else { return }
+        }
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09:

@@ -243,4 +243,54 @@ import Testing
         }
         #expect(pairs > 100)
     }
+
+    func exactDigest(_ pairs: [(String, Value)]) -> (digest: UInt64?, exact: Bool) {
+        var exact = true
+        let digest = RawRecord.with(Record(pairs)) { products.digest(of: $0, exact: &exact) }
+        return (digest, exact)
+    }
+
+    /// A digest is exact only when each value is in the one form `equal`
+    /// compares it in (`SpooledMerge` counts pairs of exact digests that
+    /// differ as conflicts without reading them again).
+    @Test func digestsOfValuesInOtherFormsAreNotExact() {
+        #expect(exactDigest([("name", .string("Wii")), ("price", .double(2.5)), ("currency", .string("USD"))]).exact)
+        #expect(exactDigest([("name", .string("Cr\u{E8}me")), ("photo", .null), ("price", .integer(3))]).exact)
+        let inexact: [[(String, Value)]] = [
+            [("name", .string("Cre\u{300}me"))],  // not in NFC
+            [("notes", .string("269"))],  // untyped text that spells a number
+            [("notes", .string("true"))],
+            [("price", Self.number("2.50"))],  // a number kept as text
+            [("price", .integer(1 << 60))],  // past 2^53
+            [("price", .double(0x1p60))],
+        ]
+        for pairs in inexact { #expect(!exactDigest(pairs).exact, "\(pairs)") }
+        #expect(exactDigest([("name", .string("269"))]).exact)  // typed: text is never a number
+    }
+
+    /// Random records: two whose exact digests differ are never equal.
+    @Test func differentExactDigestsAreDifferentRecords() {
+        var generator = SystemRandomNumberGenerator()
+        let values: [Value] = [
+            .null, .string(""), .string("269"), .string("Wii"), .string("Cre\u{300}me"), .string("Cr\u{E8}me"),
+            .integer(269), .double(269), .double(2.5), Self.number("2.50"), Self.number("269"), .integer(0),
+            .double(-0.0), .bool(true), .string("true"), .bytes([1, 2]), .integer(1 << 60), .double(0x1p60),
+        ]
+        let names = ["name", "price", "notes", "photo"]
+        var records: [(Record, UInt64)] = []
+        for _ in 0..<400 {
+            let fields = names.filter { _ in Bool.random(using: &generator) }
+            let record = Record(fields.map { ($0, values.randomElement(using: &generator)!) })
+            let digest = exactDigest(record.fields.names.indices.map { (record.fields.names[$0], record.values[$0]) })
+            if let value = digest.digest, digest.exact { records.append((record, value)) }
+        }
+        var pairs = 0
+        for (index, (record, digest)) in records.enumerated() {
+            for (other, otherDigest) in records[(index + 1)...] where otherDigest != digest {
+                #expect(!products.equal(record, other))
+                pairs += 1
+            }
+        }
+        #expect(pairs > 1_000)
+    }
 }

@@ -86,6 +86,39 @@ import Testing
         }
     }
 
+    /// Under a limit on the conflicts listed, the spooled merge lists the
+    /// first ones and counts the others, and the text report is the one
+    /// every conflict listed gives. The inputs' equal pairs in other forms
+    /// (NFD, a number as text) have digests that are not exact, so that
+    /// some past the limit must still be read again.
+    @Test(arguments: [0, 3, 40, 10_000])
+    func listedConflictsAreTheFirstAndTheOthersCounted(limit: Int) throws {
+        let folder = try ScratchFolder()
+        let inputs = try inputs(folder, count: 600)
+        let catalog = Messages.catalog(locale: "en")
+        for threshold in [PartPlan.threshold, 1] {
+            var reports: [MergeReport] = []
+            for listed in [nil, limit] {
+                var options = MergeOptions()
+                options.halvesThreshold = threshold
+                options.overwrite = true
+                options.listedConflicts = listed
+                reports.append(try Merger().merge(inputs, into: folder.path("out.jsonl"), options: options))
+            }
+            let (all, some) = (reports[0], reports[1])
+            #expect(all.wasSpooled && some.wasSpooled && some.countsAddUp)
+            #expect(all.conflicts.count > 40 && all.unlistedConflicts == 0)
+            #expect(some.conflicts.count == min(limit, all.conflicts.count))
+            #expect(some.conflictsResolved == all.conflictsResolved)
+            #expect(some.identicalDuplicates == all.identicalDuplicates)
+            let (allText, someText) = (
+                MergeTextReport(report: all, catalog: catalog), MergeTextReport(report: some, catalog: catalog)
+            )
+            #expect(someText.conflictLines(shown: limit) == allText.conflictLines(shown: limit))
+            #expect(someText.summary == allText.summary)
+        }
+    }
+
     @Test func recordsWithoutTheAskedKeyAreKeptBothWays() throws {
         let folder = try ScratchFolder()
         let inputs = try inputs(folder, count: 200, loose: true)

@@ -72,6 +72,9 @@ public struct MergeReport: Sendable {
     /// Records that had none of the key fields: kept as they are, never merged.
     public var recordsWithoutKey = 0
     public var conflicts: [Conflict] = []
+    /// Conflicts counted but not in `conflicts`: past those the merge was
+    /// asked to list (`MergeOptions.listedConflicts`).
+    public var unlistedConflicts = 0
     /// What the readers warned of (a repeated JSON name, …).
     public var warnings: [FerryWarning] = []
     /// Whether the merge took the spooled way (`SpooledMerge`); for tests,
@@ -86,7 +89,7 @@ public struct MergeReport: Sendable {
     /// Every record read.
     public var recordsIn: Int { sources.reduce(0) { $0 + $1.records } }
     /// Records dropped by the policy: one per conflict.
-    public var conflictsResolved: Int { conflicts.count }
+    public var conflictsResolved: Int { conflicts.count + unlistedConflicts }
     /// Whether records in = records out + identical duplicates + conflicts resolved.
     public var countsAddUp: Bool { recordsIn == recordsOut + identicalDuplicates + conflictsResolved }
 }

@@ -39,7 +39,7 @@ public struct MergeTextReport {
     public func conflictLines(shown limit: Int?) -> [String] {
         let shown = limit.map { min(max($0, 0), report.conflicts.count) } ?? report.conflicts.count
         var lines = report.conflicts.prefix(shown).flatMap(lines(of:))
-        let hidden = report.conflicts.count - shown
+        let hidden = report.conflictsResolved - shown
         if hidden > 0 { lines.append(plural(.mergeConflictsNotShown, hidden)) }
         return lines
     }

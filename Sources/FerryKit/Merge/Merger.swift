@@ -37,6 +37,10 @@ public struct MergeOptions: Sendable {
     /// Inputs of this size or more are read in two halves by a spooled
     /// merge; tests lower it.
     var halvesThreshold = PartPlan.threshold
+    /// How many conflicts the report lists, the others only counted
+    /// (`MergeReport.unlistedConflicts`); nil for every one. A merge may
+    /// list more: only the spooled one under keep-first leaves any out.
+    package var listedConflicts: Int?
     /// The cores to use (`--jobs`): one reads each input in one pass; two or
     /// more read a large input in two halves at once and match keys on two
     /// threads, and more than two add no thread. The output and the report
@@ -129,6 +133,7 @@ public struct Merger {
         try placing.written.get()
         let placed = try merge.placedConflicts()
         report.conflicts = placed.conflicts
+        report.unlistedConflicts = placed.unlisted
         report.identicalDuplicates += placed.equalAfterAll
         try gzip?.finish()
         try file?.commit()

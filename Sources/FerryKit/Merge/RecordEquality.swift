@@ -136,6 +136,17 @@ package final class RecordEquality {
     /// another number text by its one text (`DecimalText`). The sum does
     /// not depend on the fields' order.
     package func digest(of record: RawRecord) -> UInt64? {
+        var exact = true
+        return digest(of: record, exact: &exact)
+    }
+
+    /// `digest(of:)`, and whether it is exact: set to false unless every
+    /// value is in the one form `equal` compares it in, so that two
+    /// records whose exact digests differ are known to differ (but for
+    /// their key fields) without being compared: text in NFC that, in a
+    /// field no schema types, spells no number and no bool; numbers held
+    /// as values, their magnitude below 2⁵³; bools and bytes; nulls.
+    package func digest(of record: RawRecord, exact: inout Bool) -> UInt64? {
         if record.fieldsAddress != digestAddress { planDigest(record.fields) }
         // Readers give a cell for each name; a record that has more cells
         // than names (any code can make a raw record) has no digest, and
@@ -146,7 +157,7 @@ package final class RecordEquality {
             let seed = digestSeeds[index]
             if seed == 0 { continue }  // a key field
             // Values the reader made whole come as their cells would.
-            let share = withOperand(record, index) { hash($0, seed: seed, typed: digestTyped[index]) }
+            let share = withOperand(record, index) { hash($0, seed: seed, typed: digestTyped[index], exact: &exact) }
             guard let share else { return nil }
             sum &+= share
         }
@@ -154,25 +165,36 @@ package final class RecordEquality {
     }
 
     /// A cell's share of a record's digest: 0 for none (null, or an empty
-    /// text where typed); nil when it cannot be digested.
+    /// text where typed); nil when it cannot be digested. `exact` is set
+    /// to false for a value `equal` may find equal to one of another share.
     @inline(__always)
-    private func hash(_ operand: Operand, seed: UInt64, typed: Bool) -> UInt64? {
+    private func hash(_ operand: Operand, seed: UInt64, typed: Bool, exact: inout Bool) -> UInt64? {
         switch operand {
         case .absent:
             return 0
         case .text(let text):
             if text.isEmpty && typed { return 0 }
-            return Self.hash(UnsafeRawBufferPointer(text), seed: seed ^ 0x74)
+            // The hash reads every byte: it tells whether any is past ASCII.
+            var read: UInt64 = 0
+            let share = Self.hash(UnsafeRawBufferPointer(text), seed: seed ^ 0x74, read: &read)
+            if read & 0x8080_8080_8080_8080 != 0 && !KeyText.isKnownNFC(text) || !typed && Self.spellsScalar(text) {
+                exact = false
+            }
+            return share
         case .integer(let number):
+            if number.magnitude >= 1 << 53 { exact = false }
             return Self.hash(integer: number, seed: seed)
         case .double(let number):
             guard number.isFinite else { return nil }
             if let integer = Int64(exactly: number), integer.magnitude <= 1 << 53 {
                 return Self.hash(integer: integer, seed: seed)
             }
+            // Past 2⁵³ a double equals the integers its text spells.
+            if number.magnitude >= 0x1p53 { exact = false }
             // A fraction by its bits: equal doubles have equal bits.
             return Self.hash(integer: Int64(bitPattern: number.bitPattern), seed: seed ^ 0x64)
         case .numberText(let text):
+            exact = false
             if let integer = Self.smallInteger(text) { return Self.hash(integer: integer, seed: seed) }
             scratch.0.removeAll(keepingCapacity: true)
             DecimalText.appendCanonical(text, to: &scratch.0)
@@ -184,6 +206,17 @@ package final class RecordEquality {
         case .value:
             return nil  // dates and nested values
         }
+    }
+
+    /// Whether a text, in a field no schema types, may equal a number or a
+    /// bool (see `equal`): it spells a number, `true` or `false`.
+    @inline(__always)
+    private static func spellsScalar(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        // No number, and neither word, starts with a letter other than t or f.
+        if let first = text.first, first >= UInt8(ascii: "A"), first != UInt8(ascii: "t"), first != UInt8(ascii: "f") {
+            return false
+        }
+        return DecimalText.isNumber(text) || text.elementsEqual("true".utf8) || text.elementsEqual("false".utf8)
     }
 
     // The digest's plan for the last field list: per field, a seed from
@@ -246,6 +279,14 @@ package final class RecordEquality {
     /// the length is mixed in, so every byte counts once.
     @inline(__always)
     private static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        var read: UInt64 = 0
+        return hash(bytes, seed: seed, read: &read)
+    }
+
+    /// `hash(_:seed:)`, with the bits of every word it reads or'ed into
+    /// `read`: every byte of `bytes` lies in some byte of it.
+    @inline(__always)
+    private static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64, read: inout UInt64) -> UInt64 {
         @inline(__always) func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
             let product = a.multipliedFullWidth(by: b)
             return product.high ^ product.low
@@ -257,7 +298,9 @@ package final class RecordEquality {
         var state = seed ^ 0xA076_1D64_78BD_642F
         var index = 0
         while count - index > 16 {
-            state = mix(word(index) ^ 0xE703_7ED1_A0B4_28DB, word(index + 8) ^ state)
+            let (a, b) = (word(index), word(index + 8))
+            read |= a | b
+            state = mix(a ^ 0xE703_7ED1_A0B4_28DB, b ^ state)
             index += 16
         }
         let first: UInt64
@@ -274,6 +317,7 @@ package final class RecordEquality {
         } else {
             (first, last) = (0, 0)
         }
+        read |= first | last
         return mix(
             0xE703_7ED1_A0B4_28DB ^ UInt64(count), mix(first ^ 0xE703_7ED1_A0B4_28DB, last ^ state))
     }

@@ -34,6 +34,10 @@ import Synchronization
 //   again knowing it. The pairs are settled in chunks either thread takes
 //   (`SettleChunks`); under keep-first, which settling cannot change,
 //   while the output is written, the writing thread helping once it is done.
+//   When the report lists only the first conflicts (standard error's
+//   `--show-conflicts`), a pair past those whose digests are both exact
+//   (`RecordEquality.digest(of:exact:)`) differs for sure: it is counted,
+//   not read again (`splitForListing`).
 // - A chunk of lines the writer hands a spool that is byte for byte what
 //   the input holds there is noted as that range of the input, not copied:
 //   a JSON Lines input in the writer's compact form costs no spool memory,
@@ -72,6 +76,13 @@ final class SpooledMerge {
     /// Under keep-first, the pairs matching took for conflicts, settled
     /// by `settleSome` and `placedConflicts` (see `match`); nil once settled.
     private var unsettled: SettleChunks?
+    /// Under a limit on the conflicts listed (`MergeOptions.listedConflicts`),
+    /// the later record of the last pair that may be listed (-1 for none);
+    /// nil for no limit. See `splitForListing`.
+    private var listedThrough: Int?
+    /// The pairs past it whose exact digests differ: conflicts counted,
+    /// never read again.
+    private var countedConflicts = 0
     /// The records of those pairs and their places (`placeCandidates`).
     private var candidatePlaces: Result<(records: [Int], places: [MergeReport.Place]), FerryError>?
     private var schema: Schema?
@@ -225,7 +236,10 @@ final class SpooledMerge {
                     // it is done beside the writing (`settleSome`,
                     // `placedConflicts`), off the way to the output (100,000
                     // conflicts: 1.3G instructions, on both threads).
-                    unsettled = SettleChunks(candidates)
+                    let split = splitForListing(candidates)
+                    unsettled = SettleChunks(split.settled)
+                    countedConflicts = split.counted
+                    listedThrough = split.listedThrough
                     self.schema = schema
                     return report(kind: kind, jobs: jobs, equalAfterAll: 0)
                 }
@@ -258,6 +272,45 @@ final class SpooledMerge {
     }
 
     // MARK: - Conflicts
+
+    /// The pairs matching took for conflicts that must be read again, under
+    /// a limit on the conflicts listed (`MergeOptions.listedConflicts`):
+    /// those up to the pair where that many had exact digests (`Part.inexactDigest`),
+    /// which hold every conflict listed, and any past it whose digests are
+    /// not both exact. A pair past it with exact digests is a conflict for
+    /// sure (its digests differ), only counted: a price feed of 100,000
+    /// changes reads two records again for the first hundred, not for each.
+    /// - Returns: the pairs to settle, in their order; how many were only
+    ///   counted; the later record of the last pair that may be listed
+    ///   (-1 for none), nil with no limit.
+    private func splitForListing(
+        _ candidates: [MergeIndex.Conflict]
+    ) -> (settled: [MergeIndex.Conflict], counted: Int, listedThrough: Int?) {
+        guard let limit = options.listedConflicts else { return (candidates, 0, nil) }
+        var settled: [MergeIndex.Conflict] = []
+        var exact = 0
+        var counted = 0
+        var listedThrough = -1
+        for candidate in candidates {
+            let sure = hasExactDigest(candidate.first) && hasExactDigest(candidate.second)
+            if exact < limit {
+                settled.append(candidate)
+                listedThrough = candidate.second
+                if sure { exact += 1 }
+            } else if sure {
+                counted += 1
+            } else {
+                settled.append(candidate)
+            }
+        }
+        return (settled, counted, listedThrough)
+    }
+
+    /// Whether record `sequence` (in reading order) has an exact value digest.
+    private func hasExactDigest(_ sequence: Int) -> Bool {
+        let (part, record) = locate(sequence)
+        return parts[part].offsets[record] & Part.flags == 0
+    }
 
     /// `settle` of `candidates`, by chunks on two threads when the merge may
     /// use two cores.
@@ -361,13 +414,15 @@ final class SpooledMerge {
 
     /// The conflicts, each with where its records are in their files
     /// (their lines counted anew: `SourceLines`), the pairs matching left
-    /// unsettled settled first (what `settleSome` did not).
-    /// - Returns: the conflicts, and how many pairs taken for conflicts it
-    ///   found equal after all: identical duplicates the report has yet
-    ///   to count.
+    /// unsettled settled first (what `settleSome` did not); under a limit
+    /// on those listed (`MergeOptions.listedConflicts`), the first ones.
+    /// - Returns: the conflicts listed; how many more there are, counted
+    ///   only; and how many pairs taken for conflicts it found equal after
+    ///   all: identical duplicates the report has yet to count.
     /// - Throws: `io.inputChanged` when an input no longer has its records.
-    func placedConflicts() throws(FerryError) -> (conflicts: [MergeReport.Conflict], equalAfterAll: Int) {
+    func placedConflicts() throws(FerryError) -> (conflicts: [MergeReport.Conflict], unlisted: Int, equalAfterAll: Int) {
         var equalAfterAll = 0
+        var unlisted = 0
         let early = candidatePlaces
         candidatePlaces = nil
         if let unsettled, let schema {
@@ -375,22 +430,33 @@ final class SpooledMerge {
             conflicts = settled.conflicts
             equalAfterAll = settled.equalPairs.count
             self.unsettled = nil
+            if let listedThrough, let limit = options.listedConflicts {
+                // In the candidates' order: those that may be listed come first.
+                let listable = conflicts.prefix { $0.second <= listedThrough }.count
+                let listed = min(limit, listable)
+                unlisted = conflicts.count - listed + countedConflicts
+                conflicts.removeSubrange(listed...)
+            }
         }
         guard let early, !conflicts.isEmpty else {
-            return (try MergeReading.conflicts(conflicts, hasLines: hasLines, limits: options.limits, place: place(of:)), equalAfterAll)
+            return (
+                try MergeReading.conflicts(conflicts, hasLines: hasLines, limits: options.limits, place: place(of:)),
+                unlisted, equalAfterAll
+            )
         }
         let (records, places) = try early.get()
-        return (MergeReading.conflicts(conflicts, records: records, places: places), equalAfterAll)
+        return (MergeReading.conflicts(conflicts, records: records, places: places), unlisted, equalAfterAll)
     }
 
-    /// Places the records of every pair left unsettled, before they are
-    /// settled (their places do not depend on it): the thread that does
-    /// not write does it first, so that no line counting is left for after
-    /// the writing.
+    /// Places the records of every pair left unsettled that may be listed,
+    /// before they are settled (their places do not depend on it): the
+    /// thread that does not write does it first, so that no line counting
+    /// is left for after the writing.
     func placeCandidates() {
         guard let unsettled, candidatePlaces == nil else { return }
+        let listable = listedThrough.map { last in unsettled.candidates.prefix { $0.second <= last } }
         candidatePlaces = Result { () throws(FerryError) in
-            let records = MergeReading.records(of: unsettled.candidates)
+            let records = MergeReading.records(of: listable ?? unsettled.candidates[...])
             return (records, try MergeReading.places(of: records, hasLines: hasLines, limits: options.limits, place: place(of:)))
         }
     }
@@ -824,6 +890,10 @@ private final class Part: @unchecked Sendable {
     /// offset and a share of the spool's tables.
     static let bytesPerRecord = 40
     static let noValueDigest: UInt64 = 1 << 63
+    /// A record whose value digest is not exact (`RecordEquality.digest(of:exact:)`).
+    static let inexactDigest: UInt64 = 1 << 62
+    /// The bits of an offset that are no part of it.
+    static let flags = noValueDigest | inexactDigest
 
     let input: Int
     let range: Range<Int>
@@ -831,7 +901,7 @@ private final class Part: @unchecked Sendable {
     let spool: Spool
     let buckets = EntryBuckets()
     let values = Column<UInt64>()
-    /// Each record's byte offset in the file, with `noValueDigest`.
+    /// Each record's byte offset in the file, with `flags`.
     let offsets = Column<UInt64>()
     @exclusivity(unchecked) var succeeded = false
     /// The sequence of its first record among all records read.
@@ -854,16 +924,17 @@ private final class Part: @unchecked Sendable {
             offsets: offsets.withElements { UnsafePointer($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) })
     }
 
-    func byteOffset(_ record: Int) -> Int { Int(offsets[record] & ~Self.noValueDigest) }
+    func byteOffset(_ record: Int) -> Int { Int(offsets[record] & ~Self.flags) }
 
     /// Keeps what matching needs of the next record.
     /// - Returns: false when there is no memory for it.
     @inline(__always)
-    func append(key: KeyDigest?, value: UInt64?, byteOffset: Int) -> Bool {
+    func append(key: KeyDigest?, value: UInt64?, exact: Bool, byteOffset: Int) -> Bool {
         let bucket = key.map { Int($0.high >> 58) } ?? 0
+        let flags = value == nil ? Self.flags : exact ? 0 : Self.inexactDigest
         return buckets.append(Entry(key: key, record: count), to: bucket)
             && values.append(value ?? 0)
-            && offsets.append(UInt64(byteOffset) | (value == nil ? Self.noValueDigest : 0))
+            && offsets.append(UInt64(byteOffset) | flags)
     }
 }
 
@@ -917,8 +988,9 @@ private struct PartJob: @unchecked Sendable {
                 if preferred != nil && key == nil { lacksKey = true }
                 // Before the record is written: the spool looks up where the
                 // records of a chunk start.
-                guard
-                    part.append(key: key, value: equality.digest(of: record), byteOffset: record.origin.byteOffset + shift)
+                var exact = true
+                let value = equality.digest(of: record, exact: &exact)
+                guard part.append(key: key, value: value, exact: exact, byteOffset: record.origin.byteOffset + shift)
                 else { throw .ioWriteFailed("memory", errno: ENOMEM) }
                 // What is kept of each record counts against the budget too.
                 if part.count & 4095 == 0 { spool.charge(4096 * Part.bytesPerRecord) }
@@ -1099,7 +1171,7 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         guard let source, lineCount < offsets.count, scratch.grow(to: bytes.count), let buffer = scratch.base else {
             return nil
         }
-        let offset = Int(offsets[lineCount] & ~Part.noValueDigest)
+        let offset = Int(offsets[lineCount] & ~Part.flags)
         guard offset + bytes.count <= source.size,
             let read = try? source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: bytes.count), at: offset),
             read == bytes.count, memcmp(buffer, bytes.baseAddress!, bytes.count) == 0
@@ -1109,7 +1181,7 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         var line = lineCount
         var position = 0
         while position < bytes.count, let found = memchr(bytes.baseAddress! + position, 0x0A, bytes.count - position) {
-            guard line < offsets.count, Int(offsets[line] & ~Part.noValueDigest) == offset + position else { return nil }
+            guard line < offsets.count, Int(offsets[line] & ~Part.flags) == offset + position else { return nil }
             position = UnsafeRawPointer(found) - bytes.baseAddress! + 1
             line += 1
         }
@@ -1137,8 +1209,8 @@ private final class Spool: ByteOutput, @unchecked Sendable {
         let end = min(next, lines.upperBound)
         if found.inInput {
             // A chunk's lines in the input follow one another, each at its record's offset.
-            let start = Int(offsets[line] & ~Part.noValueDigest)
-            let stop = end < next ? Int(offsets[end] & ~Part.noValueDigest) : found.end
+            let start = Int(offsets[line] & ~Part.flags)
+            let stop = end < next ? Int(offsets[end] & ~Part.flags) : found.end
             return (found.spaced ? .compacted : .input, start..<stop, end)
         }
         // So do those in memory, whatever chunks of the input lie between.

@@ -46,7 +46,7 @@ import Testing
     func inferred(_ path: String, jobs: Int) throws -> String {
         var inference = SchemaInference()
         inference.jobs = jobs
-        inference.halvesThreshold = 1 << 10
+        inference.partsThreshold = 1 << 10
         return SchemaInference.text(of: try inference.infer([path]).schema)
     }
 
@@ -108,7 +108,7 @@ import Testing
         let path = try scratch.write("every.csv", Self.everyKind(rows: 3_000))
         var inference = SchemaInference()
         inference.jobs = 3
-        inference.halvesThreshold = 1 << 10
+        inference.partsThreshold = 1 << 10
         let schema = try Schema(document: try inference.infer([path]).schema, source: "every.schema.json")
         var options = ValidationOptions()
         options.schema = schema

@@ -74,7 +74,7 @@ import Testing
         for threshold in [PartPlan.threshold, 1] {
             var options = MergeOptions()
             options.policy = policy
-            options.halvesThreshold = threshold
+            options.partsThreshold = threshold
             let ways = try mergeBothWays(inputs, folder: folder, options: options)
             #expect(ways[0].spooled && !ways[1].spooled)
             #expect(ways[0].output == ways[1].output)
@@ -100,7 +100,7 @@ import Testing
             var reports: [MergeReport] = []
             for listed in [nil, limit] {
                 var options = MergeOptions()
-                options.halvesThreshold = threshold
+                options.partsThreshold = threshold
                 options.overwrite = true
                 options.listedConflicts = listed
                 reports.append(try Merger().merge(inputs, into: folder.path("out.jsonl"), options: options))
@@ -125,7 +125,7 @@ import Testing
         var options = MergeOptions()
         options.key = ["sku"]
         options.policy = .keepLast
-        options.halvesThreshold = 1
+        options.partsThreshold = 1
         let ways = try mergeBothWays(inputs, folder: folder, options: options)
         #expect(ways[0].spooled && !ways[1].spooled)
         #expect(ways[0].output == ways[1].output)
@@ -194,7 +194,7 @@ import Testing
             var options = MergeOptions()
             options.spools = spools
             options.overwrite = true
-            options.halvesThreshold = threshold
+            options.partsThreshold = threshold
             let output = folder.path(spools ? "s.jsonl" : "g.jsonl")
             reports.append(try Merger().merge(inputs, into: output, options: options))
             outputs.append([UInt8](FileManager.default.contents(atPath: output) ?? Data()))

@@ -36,7 +36,7 @@ public struct MergeOptions: Sendable {
     var spools = true
     /// Inputs of this size or more are read in two halves by a spooled
     /// merge; tests lower it.
-    var halvesThreshold = PartPlan.threshold
+    var partsThreshold = PartPlan.threshold
     /// How many conflicts the report lists, the others only counted
     /// (`MergeReport.unlistedConflicts`); nil for every one. A merge may
     /// list more: only the spooled one under keep-first leaves any out.

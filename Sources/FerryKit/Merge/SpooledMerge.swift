@@ -110,7 +110,7 @@ final class SpooledMerge {
                     let layout = PartSource.rows(
                         path: path, codec: codec, opened: opened, codecOptions: options.codecOptions)
                 else { return nil }
-                let halves = PartPlan(layout, threshold: options.halvesThreshold, jobs: options.jobs)
+                let halves = PartPlan(layout, threshold: options.partsThreshold, jobs: options.jobs)
                 return Input(path: path, codec: codec, layout: layout, split: halves?.split)
             }
             guard let input = input ?? nil else { return nil }
@@ -151,7 +151,7 @@ final class SpooledMerge {
             let read = ranges.map { range, prefix in
                 Part(input: number, range: range, prefix: prefix, budget: budget, source: original)
             }
-            let job = PartJob(
+            let job = PartSpooler(
                 options: options, codec: input.codec, layout: input.layout, kind: kind, keyFields: keyFields,
                 observesDefaultKey: options.key == nil, outputCodec: outputCodec)
             if read.count == 2 {
@@ -208,7 +208,7 @@ final class SpooledMerge {
         var equalPairs = Set<UInt64>()
         while true {
             let jobs = (0..<threads).map { thread in
-                MatchJob(
+                PartitionMatcher(
                     parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
                     index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
                     records: Records(views: parts.map(\.view), equalPairs: equalPairs),
@@ -257,7 +257,7 @@ final class SpooledMerge {
     }
 
     /// The report of what was read and matched.
-    private func report(kind: RecordKind, jobs: [MatchJob], equalAfterAll: Int) -> MergeReport {
+    private func report(kind: RecordKind, jobs: [PartitionMatcher], equalAfterAll: Int) -> MergeReport {
         var report = MergeReport()
         report.sources = sources
         report.kind = kind
@@ -607,7 +607,7 @@ private struct SettleWork: @unchecked Sendable {
 // MARK: - Matching
 
 /// Partitions of the keys, matched on one thread, one after another.
-private final class MatchJob: @unchecked Sendable {
+private final class PartitionMatcher: @unchecked Sendable {
     let parts: [Part]
     let partitions: [Int]
     let index: MergeIndex
@@ -939,7 +939,7 @@ private final class Part: @unchecked Sendable {
 }
 
 /// How the parts of one input are read: what both halves share.
-private struct PartJob: @unchecked Sendable {
+private struct PartSpooler: @unchecked Sendable {
     let options: MergeOptions
     let codec: any Codec
     let layout: PartSource

@@ -32,7 +32,7 @@ public struct SchemaInference {
     /// (`PartPlan`); the schema is the same for every number.
     public var jobs = Cores.usable
     /// Files of at least this many bytes are read in parts; tests lower it.
-    var halvesThreshold = PartPlan.threshold
+    var partsThreshold = PartPlan.threshold
 
     public init(registry: CodecRegistry = .standard) { self.registry = registry }
 
@@ -53,7 +53,7 @@ public struct SchemaInference {
                     let codec = try FormatResolver(registry: registry).inputCodec(
                         path: opened.formatPath, prefix: opened.prefix, from: from)
                     if let plan = PartPlan(
-                        path: path, codec: codec, opened: opened, codecOptions: options, threshold: halvesThreshold,
+                        path: path, codec: codec, opened: opened, codecOptions: options, threshold: partsThreshold,
                         jobs: jobs, parts: jobs),
                         let file = self.profiles(of: plan, codec: codec, limits: limits)
                     {

@@ -86,39 +86,6 @@ import Testing
         }
     }
 
-    /// The output copied out on two threads, chunk by chunk in turn
-    /// (`OutputChunks`), is the one thread's byte for byte, whatever the
-    /// chunk: lines kept as read, lines compacted (spaced input) and lines
-    /// from the spools' memory (CSV), and a chunk with no kept record.
-    @Test(arguments: [1, 7, 250, 1 << 15])
-    func twoThreadsCopyOutWhatOneDoes(chunk: Int) throws {
-        let folder = try ScratchFolder()
-        var inputs = try inputs(folder, count: 600)
-        var spaced = ""
-        for i in 0..<300 {
-            spaced += "{\"sku\": \"S-\(i * 3)\", \"name\": \"Item \(i * 3)\", \"price\": \(i % 4).5, \"currency\": \"EUR\"}\n"
-        }
-        inputs.append(try folder.write("d.jsonl", spaced))
-        var outputs: [[UInt8]] = []
-        var reports: [String] = []
-        let catalog = Messages.catalog(locale: "en")
-        for jobs in [1, 2] {
-            var options = MergeOptions()
-            options.jobs = jobs
-            options.outputChunk = chunk
-            options.overwrite = true
-            let path = folder.path("out-\(jobs).jsonl")
-            var report = try Merger().merge(inputs, into: path, options: options)
-            #expect(report.wasSpooled)
-            report.output = "out.jsonl"
-            reports.append(MergeReportFormat.json.render(report, catalog: catalog, tool: ("ferry", "test")))
-            outputs.append(FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? [])
-        }
-        #expect(outputs[0].count > 50_000)
-        #expect(outputs[0] == outputs[1])
-        #expect(reports[0] == reports[1])
-    }
-
     /// Under a limit on the conflicts listed, the spooled merge lists the
     /// first ones and counts the others, and the text report is the one
     /// every conflict listed gives. The inputs' equal pairs in other forms

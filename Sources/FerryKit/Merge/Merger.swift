@@ -37,10 +37,6 @@ public struct MergeOptions: Sendable {
     /// Inputs of this size or more are read in two halves by a spooled
     /// merge; tests lower it.
     var partsThreshold = PartPlan.threshold
-    /// The records' sequences in each chunk a spooled merge copies out on
-    /// two threads (`OutputChunks`): about 3 MB of output at 2 × 1M
-    /// products; tests lower it.
-    var outputChunk = 1 << 15
     /// How many conflicts the report lists, the others only counted
     /// (`MergeReport.unlistedConflicts`); nil for every one. A merge may
     /// list more: only the spooled one under keep-first leaves any out.
@@ -129,28 +125,12 @@ public struct Merger {
         // lines counted) and settles the pairs (it reads their records
         // again), which this one helps with once the output is written.
         let placing = ConflictPlacing(merge)
-        if options.jobs > 1 {
-            // Both threads copy the output out, then settle what is left;
-            // the other places the candidates first.
-            let chunks = OutputChunks(merge, output: gzip ?? destination)
-            LargeStackThread.both(
-                {
-                    chunks.run(thread: 0)
-                    placing.settle()
-                },
-                {
-                    chunks.run(thread: 1)
-                    placing.placeAndSettle()
-                })
-            try chunks.result()
-        } else {
-            LargeStackThread.both(
-                {
-                    placing.written = Result { () throws(FerryError) in try merge.write(to: gzip ?? destination) }
-                    if case .success = placing.written { placing.settle() }
-                }, placing.placeAndSettle)
-            try placing.written.get()
-        }
+        LargeStackThread.both(
+            {
+                placing.written = Result { () throws(FerryError) in try merge.write(to: gzip ?? destination) }
+                if case .success = placing.written { placing.settle() }
+            }, placing.placeAndSettle)
+        try placing.written.get()
         let placed = try merge.placedConflicts()
         report.conflicts = placed.conflicts
         report.unlistedConflicts = placed.unlisted

@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -492,20 +491,6 @@ final class SpooledMerge {
     /// Writes the records kept, in first-seen order, as their lines.
     func write(to output: any ByteOutput) throws(FerryError) {
         let copyOut = MergeCopyOut(output)
-        try copyLines(of: 0..<keptAt.count, to: copyOut)
-        try copyOut.flush()
-    }
-
-    /// The records' sequences the output is copied out by, in chunks
-    /// (`OutputChunks`): `options.outputChunk` of them each.
-    var sequenceCount: Int { keptAt.count }
-
-    var outputChunk: Int { options.outputChunk }
-
-    /// Copies the lines of the records kept among `sequences` (first-seen
-    /// order) to `copyOut`; it may hold some of them until its next write
-    /// or flush. Reads the spools only: threads may copy apart ranges at once.
-    func copyLines(of sequences: Range<Int>, to copyOut: MergeCopyOut) throws(FerryError) {
         // Parts by number and lines as ranges: a kept record counts no reference.
         var run: (part: Int, lines: Range<Int>)?
         func flush() throws(FerryError) {
@@ -518,7 +503,7 @@ final class SpooledMerge {
         var first = parts[0].firstSequence
         var end = first + parts[0].count
         try keptAt.withElements { (keptAt) throws(FerryError) in
-            for record in keptAt[sequences] where record != 0 {
+            for record in keptAt where record != 0 {
                 let sequence = Int(record - 1)
                 if sequence < first || sequence >= end {
                     part = locate(sequence).part
@@ -535,76 +520,7 @@ final class SpooledMerge {
             }
         }
         try flush()
-    }
-}
-
-/// The output of a spooled merge copied out on two threads at once.
-///
-/// Copying the kept lines out, and compacting spaced ones (Python's
-/// `json.dumps`), ran on one thread while the other sat idle once the
-/// listed conflicts were settled: about a third of the wall time of 2 ×
-/// 1M spaced products with 100,000 conflicts (`strace -f -ttt`). Here the
-/// records' sequences are cut in chunks; one thread takes the even
-/// chunks, the other the odd ones, each copies its chunk into memory of
-/// its own, then waits for its turn and writes it. So the output is the
-/// one thread's, byte for byte, and at most two chunks wait in memory.
-final class OutputChunks: @unchecked Sendable {
-    private let merge: SpooledMerge
-    private let output: any ByteOutput
-    private let chunks: Int
-    /// Whose turn it is to write: a thread waits on its own, then signals
-    /// the other's. Both start at 0 (a semaphore freed below its first
-    /// value is a fault), and the first is signalled once.
-    private let turns = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-    private let failure = Mutex<FerryError?>(nil)
-
-    init(_ merge: SpooledMerge, output: any ByteOutput) {
-        self.merge = merge
-        self.output = output
-        let chunk = max(merge.outputChunk, 1)
-        chunks = (merge.sequenceCount + chunk - 1) / chunk
-        turns.0.signal()
-    }
-
-    /// Copies out the even chunks (`thread` 0) or the odd ones (1).
-    func run(thread: Int) {
-        let (mine, theirs) = thread == 0 ? (turns.0, turns.1) : (turns.1, turns.0)
-        let memory = ChunkMemory()
-        let copyOut = MergeCopyOut(memory)
-        let chunk = max(merge.outputChunk, 1)
-        for number in stride(from: thread, to: chunks, by: 2) {
-            memory.bytes.removeAll(keepingCapacity: true)
-            if failure.withLock({ $0 == nil }) {
-                let sequences = number * chunk..<min((number + 1) * chunk, merge.sequenceCount)
-                do throws(FerryError) {
-                    try merge.copyLines(of: sequences, to: copyOut)
-                    try copyOut.flush()
-                } catch {
-                    failure.withLock { $0 = $0 ?? error }
-                }
-            }
-            mine.wait()
-            if failure.withLock({ $0 == nil }) {
-                let written = memory.bytes.withUnsafeBytes { bytes in
-                    Result { () throws(FerryError) in try output.write(bytes) }
-                }
-                if case .failure(let error) = written { failure.withLock { $0 = $0 ?? error } }
-            }
-            theirs.signal()
-        }
-    }
-
-    /// Throws the first error either thread met.
-    func result() throws(FerryError) {
-        if let error = failure.withLock({ $0 }) { throw error }
-    }
-
-    /// One thread's chunk, in memory until its turn.
-    private final class ChunkMemory: ByteOutput {
-        let name = "-"
-        var bytes: [UInt8] = []
-
-        func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) { self.bytes.append(contentsOf: bytes) }
+        try copyOut.flush()
     }
 }
 

@@ -125,13 +125,6 @@ public struct OrderedObject: Sendable, Hashable {
         values = pairs.map(\.1)
     }
 
-    /// An object of `keys[i]: values[i]`; the arrays are as long as each other.
-    package init(keys: [String], values: [Value]) {
-        precondition(keys.count == values.count, "an object needs a value for each key")
-        self.keys = keys
-        self.values = values
-    }
-
     public var count: Int { keys.count }
 
     /// The value for `key`, or nil when the object has no such key. Keys are

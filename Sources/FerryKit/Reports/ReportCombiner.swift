@@ -179,13 +179,14 @@ package struct ReportCombiner {
 
     /// The keys that cross from one shard to a later one.
     private struct Crossings {
-        /// In the records' order (the fields' within a record).
-        let duplicates: [KeyLog.Duplicate]
         /// The unique fields of every shard, numbered as the duplicates' keys.
         let fields: [String]
         let numbers: [String: Int]
         /// Each crossing key's first record in the file, by field and digest.
         private let firsts: [FieldKey: Int]
+        /// The crossings into each shard, in its records' order (the
+        /// fields' within a record), as `KeyLog.duplicates` gives them.
+        private let byShard: [Int: [KeyLog.Duplicate]]
 
         private struct FieldKey: Hashable {
             var field: Int
@@ -193,16 +194,16 @@ package struct ReportCombiner {
         }
 
         init(duplicates: [KeyLog.Duplicate], fields: [String], numbers: [String: Int]) {
-            self.duplicates = duplicates
             self.fields = fields
             self.numbers = numbers
             var firsts: [FieldKey: Int] = [:]
             for duplicate in duplicates { firsts[FieldKey(field: duplicate.key, digest: duplicate.digest)] = duplicate.first }
             self.firsts = firsts
+            byShard = Dictionary(grouping: duplicates, by: \.part)
         }
 
         /// The crossings into shard `number`, in its records' order.
-        func of(shard number: Int) -> [KeyLog.Duplicate] { duplicates.filter { $0.part == number } }
+        func of(shard number: Int) -> [KeyLog.Duplicate] { byShard[number] ?? [] }
 
         /// A shard's own duplicate, naming the key's first record in the
         /// file: an earlier shard's, when the key crossed into it; else

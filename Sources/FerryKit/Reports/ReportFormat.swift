@@ -47,33 +47,27 @@ extension ValidationReport {
 
 /// Builds JSON objects with their keys in order, for the machine reports.
 struct JSONObjectBuilder {
-    // Keys and values apart, as the object keeps them: the object takes
-    // the arrays as they are. A list of pairs, grown one by one and then
-    // split, took 6,000 instructions an error of a json report.
-    private var keys: [String] = []
-    private var values: [Value] = []
+    // The object itself, appended to: a list of pairs, grown one by one
+    // and then split, took 6,000 instructions an error of a json report.
+    private var object = OrderedObject()
 
     init() {}
 
     /// A builder with room for `capacity` members.
-    init(capacity: Int) {
-        keys.reserveCapacity(capacity)
-        values.reserveCapacity(capacity)
-    }
+    init(capacity: Int) { object.reserveCapacity(capacity) }
 
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { object.count == 0 }
 
     mutating func set(_ key: String, _ value: Value?) {
         guard let value else { return }
-        keys.append(key)
-        values.append(value)
+        object.append(key: key, value: value)
     }
 
     mutating func set(_ key: String, _ text: String?) { set(key, text.map(Value.string)) }
     mutating func set(_ key: String, _ number: Int?) { set(key, number.map { Value.integer(Int64($0)) }) }
     mutating func set(_ key: String, _ flag: Bool) { set(key, Value.bool(flag)) }
 
-    var value: Value { .object(OrderedObject(keys: keys, values: values)) }
+    var value: Value { .object(object) }
 
     /// The `tool` object of the machine reports: its name and version.
     static func tool(_ tool: (name: String, version: String)) -> Value {

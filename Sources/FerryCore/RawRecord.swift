@@ -90,8 +90,12 @@ package struct RawRecord {
     /// with CR LF.
     package let lineIsSpaced: Bool
 
+    /// Inlinable, and `fields` borrowed: a reader makes one a record, and
+    /// a call into this module took `fields` owned, a reference counted
+    /// and let go each time.
+    @inlinable @inline(__always)
     package init(
-        fields: FieldList, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
+        fields: borrowing FieldList, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
         origin: RecordOrigin, lineAsWritten: Int = 0, lineIsSpaced: Bool = false
     ) {
         fieldsAddress = Self.address(of: fields)

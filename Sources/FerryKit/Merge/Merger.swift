@@ -34,17 +34,18 @@ public struct MergeOptions: Sendable {
     /// Whether a merge into JSON Lines may take the spooled way
     /// (`SpooledMerge`); tests compare it with the general one.
     var spools = true
-    /// Inputs of this size or more are read in two halves by a spooled
-    /// merge; tests lower it.
+    /// Inputs of this size or more are read in parts by a spooled merge
+    /// (`PartPlan`); tests lower it.
     var partsThreshold = PartPlan.threshold
     /// How many conflicts the report lists, the others only counted
     /// (`MergeReport.unlistedConflicts`); nil for every one. A merge may
     /// list more: only the spooled one under keep-first leaves any out.
     package var listedConflicts: Int?
-    /// The cores to use (`--jobs`): one reads each input in one pass; two or
-    /// more read a large input in two halves at once and match keys on two
-    /// threads, and more than two add no thread. The output and the report
-    /// are the same for every number.
+    /// The cores to use (`--jobs`), at most those the process may use: one
+    /// reads each input in one pass; more cut a large input into parts
+    /// (`PartPlan.partsPerJob` a job), read by that many threads at once,
+    /// which then match the keys, a share of their partitions each. The
+    /// output and the report are the same for every number.
     public var jobs = Cores.usable
 
     public init() {}

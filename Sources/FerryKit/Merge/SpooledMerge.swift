@@ -13,15 +13,18 @@ import Synchronization
 // each record as the line it will be written as, and keep of it only what
 // matching needs:
 //
-//     input a.jsonl ─┬ first half  ─▶ rules ─▶ writer ─▶ spool: one line a record
-//                    └ second half ─▶ (on the other core)     entries: key digest,
-//     input b.csv   ─┬ …                                       value digest, offset
+//     input a.jsonl ─┬ part 1 ─▶ rules ─▶ writer ─▶ spool: one line a record
+//                    ├ part 2 ─▶ (each by the next free core) entries: key digest,
+//                    └ …                                      value digest, offset
+//     input b.csv   ─┬ …
 //                    └ …
 //     entries in reading order ─▶ MergeIndex (the same policy as the general merge)
 //     kept records ─▶ their lines, copied from the spools ─▶ output
 //
-// - Each input of 8 MB or more is read in two halves at once (`PartPlan`),
-//   each checked by the same rules and written by the same writer as the
+// - Each input of 8 MB or more is cut into parts (`PartPlan`, four a
+//   core: `PartPlan.partsPerJob`), and the parts of every input are read
+//   at once, each by the next free thread (`LargeStackThread.each`), each
+//   checked by the same rules and written by the same writer as the
 //   general merge's records, into a spool of its own.
 // - A duplicate is compared with the record kept for its key by a digest of
 //   its values (`RecordEquality.digest`): equal digests are equal records;
@@ -92,8 +95,17 @@ final class SpooledMerge {
         let path: String
         let codec: any Codec
         let layout: PartSource
-        /// Where the second half starts; nil for one part.
-        let split: Int?
+        /// Where each part after the first starts (`PartPlan.cuts`); none
+        /// for one part.
+        let cuts: [Int]
+
+        /// The bytes of each of its parts, in order, with what the reader
+        /// of each reads before them (the CSV header after the first).
+        var parts: [(range: Range<Int>, prefix: [UInt8])] {
+            zip([0] + cuts, cuts + [layout.file.size]).enumerated().map { index, bounds in
+                (bounds.0..<bounds.1, index == 0 ? [] : layout.prefix)
+            }
+        }
     }
 
     /// The merge of `paths` into JSON Lines (`outputCodec`), or nil when it
@@ -110,8 +122,10 @@ final class SpooledMerge {
                     let layout = PartSource.rows(
                         path: path, codec: codec, opened: opened, codecOptions: options.codecOptions)
                 else { return nil }
-                let halves = PartPlan(layout, threshold: options.partsThreshold, jobs: options.jobs)
-                return Input(path: path, codec: codec, layout: layout, split: halves?.split)
+                let plan = PartPlan(
+                    layout, threshold: options.partsThreshold, jobs: options.jobs,
+                    parts: options.jobs * PartPlan.partsPerJob)
+                return Input(path: path, codec: codec, layout: layout, cuts: plan?.cuts ?? [])
             }
             guard let input = input ?? nil else { return nil }
             inputs.append(input)
@@ -135,7 +149,8 @@ final class SpooledMerge {
     ///   instead (see the design note).
     func read() -> MergeReport? {
         let budget = SpoolBudget(limit: options.memoryBudget)
-        for (number, input) in inputs.enumerated() {
+        var spoolers: [PartSpooler] = []
+        for input in inputs {
             guard let kind = settleKind(input) else { return nil }
             if self.kind == nil {
                 self.kind = kind
@@ -143,29 +158,36 @@ final class SpooledMerge {
                 keyFields = fields
             }
             guard kind == self.kind else { return nil }
-            let ranges: [(Range<Int>, [UInt8])] =
-                input.split.map { [(0..<$0, []), ($0..<input.layout.file.size, input.layout.prefix)] }
-                ?? [(0..<input.layout.file.size, [])]
+            spoolers.append(
+                PartSpooler(
+                    options: options, codec: input.codec, layout: input.layout, kind: kind, keyFields: keyFields,
+                    observesDefaultKey: options.key == nil, outputCodec: outputCodec))
+        }
+        for (number, input) in inputs.enumerated() {
             // A JSON Lines input's lines may be written as they are (see `Spool`).
             let original = input.codec.id == outputCodec.id ? input.layout.file : nil
-            let read = ranges.map { range, prefix in
+            parts += input.parts.map { range, prefix in
                 Part(input: number, range: range, prefix: prefix, budget: budget, source: original)
             }
-            let job = PartSpooler(
-                options: options, codec: input.codec, layout: input.layout, kind: kind, keyFields: keyFields,
-                observesDefaultKey: options.key == nil, outputCodec: outputCodec)
-            if read.count == 2 {
-                let (first, second) = (read[0], read[1])
-                LargeStackThread.both({ job.read(first) }, { job.read(second) })
-            } else {
-                job.read(read[0])
-            }
-            guard read.allSatisfy(\.succeeded) else { return nil }
+        }
+        // Every part of every input, each taken by the next free thread: a
+        // thread the system slows reads fewer, and no thread waits for the
+        // last part of an input before the next input starts.
+        let parts = self.parts
+        let readers = spoolers
+        let failed = PartFailure()
+        LargeStackThread.each(parts.count, threads: min(options.jobs, Cores.usable)) { index in
+            let part = parts[index]
+            guard !failed.isSet else { return }
+            readers[part.input].read(part)
+            if !part.succeeded { failed.set() }
+        }
+        guard !failed.isSet else { return nil }
+        for (number, input) in inputs.enumerated() {
             var source = MergeReport.Source(path: input.path, format: input.codec.id)
-            source.records = read.reduce(0) { $0 + $1.count }
+            source.records = parts.reduce(0) { $0 + ($1.input == number ? $1.count : 0) }
             source.kind = source.records > 0 ? kind : nil
             sources.append(source)
-            parts += read
         }
         guard let kind, sources.contains(where: { $0.records > 0 }) else { return nil }
         return match(kind: kind)
@@ -187,8 +209,9 @@ final class SpooledMerge {
 
     /// Matches the records of every part by key, in reading order. Keys
     /// are split into `Part.partitions` by their digest's top bits, and
-    /// each core matches every other partition (`MergeIndex`, cleared
-    /// between partitions): a partition's table stays in the core's cache.
+    /// each of the threads `--jobs` allows matches one partition in as many
+    /// as there are threads (`MergeIndex`, cleared between partitions): a
+    /// partition's table stays in the core's cache.
     private func match(kind: RecordKind) -> MergeReport? {
         let schema = options.schema ?? kind.schema
         var sequence = 0
@@ -200,7 +223,7 @@ final class SpooledMerge {
         let keptAt = Column<UInt32>()
         guard sequence < 1 << 32, keptAt.zeroed(count: sequence) else { return nil }
         self.keptAt = keptAt
-        let threads = sequence >= 1 << 16 && options.jobs > 1 ? 2 : 1
+        let threads = sequence >= 1 << 16 ? max(min(options.jobs, Cores.usable), 1) : 1
         // Pairs whose digests differ but which were found equal: under
         // keep-last each such pair wrongly moved its key's kept record on,
         // so the keys are matched again knowing them (rarely more than once:
@@ -215,12 +238,7 @@ final class SpooledMerge {
                     keptAt: keptAt)
             }
             for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
-            if jobs.count == 2 {
-                let (first, second) = (jobs[0], jobs[1])
-                LargeStackThread.both(first.run, second.run)
-            } else {
-                jobs[0].run()
-            }
+            LargeStackThread.each(jobs.count, threads: threads) { jobs[$0].run() }
             guard jobs.allSatisfy(\.succeeded) else { return nil }
             do throws(FerryError) {
                 // In the order the general merge finds them: by the later
@@ -468,8 +486,8 @@ final class SpooledMerge {
     private func place(of sequence: Int) -> MergeReport.Place {
         let (number, offset) = locate(sequence)
         let part = parts[number]
-        // The records of its input before it: those of its first half.
-        let before = number > 0 && parts[number - 1].input == part.input ? parts[number - 1].count : 0
+        // The records of its input before it: those of its parts before it.
+        let before = parts[..<number].reduce(0) { $0 + ($1.input == part.input ? $1.count : 0) }
         return MergeReport.Place(
             file: inputs[part.input].path, line: nil, record: before + offset, byteOffset: part.byteOffset(offset))
     }
@@ -684,8 +702,14 @@ extension Records {
     /// The value digest of record `sequence`, nil when it has none.
     @inline(__always)
     func valueDigest(_ sequence: Int) -> UInt64? {
-        var view = views.count - 1
-        while views[view].firstSequence > sequence { view -= 1 }
+        // The last part that starts at or before it: the parts are many
+        // (`PartPlan.partsPerJob`), so they are searched by halves.
+        var view = 0
+        var high = views.count - 1
+        while view < high {
+            let middle = (view + high + 1) / 2
+            if views[middle].firstSequence <= sequence { view = middle } else { high = middle - 1 }
+        }
         let record = sequence - views[view].firstSequence
         guard views[view].offsets[record] & Part.noValueDigest == 0 else { return nil }
         return views[view].values[record]
@@ -938,7 +962,7 @@ private final class Part: @unchecked Sendable {
     }
 }
 
-/// How the parts of one input are read: what both halves share.
+/// How the parts of one input are read: what they all share.
 private struct PartSpooler: @unchecked Sendable {
     let options: MergeOptions
     let codec: any Codec
@@ -1016,6 +1040,15 @@ private struct PartSpooler: @unchecked Sendable {
             return
         }
     }
+}
+
+/// Set once a part of a merge failed: the parts not yet begun are not read.
+private final class PartFailure: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .relaxed) }
+
+    func set() { value.store(true, ordering: .relaxed) }
 }
 
 // MARK: - Spools

@@ -79,6 +79,12 @@ struct PartPlan {
     /// `ParallelDeflate.maxJobs` allows workers.
     static let maxParts = 256
 
+    /// The parts a job reads when what a part costs varies (a merge's
+    /// parts): with more parts than threads, a thread the system slows
+    /// (another process, the host) reads fewer, and the threads end
+    /// together. See BENCHMARKS.md ("Merge in parts").
+    static let partsPerJob = 4
+
     /// The parts of `source`, at most `parts` of them (and `maxParts`), when it has at least
     /// `threshold` bytes and `jobs` (`--jobs`) allows a second thread. A
     /// part smaller than `threshold / parts` joins the one before it (the

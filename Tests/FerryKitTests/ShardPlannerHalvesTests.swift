@@ -3,9 +3,10 @@ import FerryTestSupport
 import Foundation
 import Testing
 
-/// A large file is planned in two halves at once (`ShardPlanner.cutRows`):
-/// the plan must be the one a single pass gives, for every shape of rows,
-/// and also when the second half would start inside a quoted field.
+/// A large file is planned in parts at once (`ShardPlanner.cutRows`, four
+/// a job): the plan must be the one a single pass gives, for every shape
+/// of rows and any number of jobs, and also when a part would start inside
+/// a quoted field.
 @Suite struct ShardPlannerHalvesTests {
     /// The plans of `text` in one pass and in halves, for several counts.
     func expectSamePlans(_ text: String, name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
@@ -13,13 +14,16 @@ import Testing
         let path = try folder.write(name, text)
         var whole = ValidationOptions()
         whole.partsThreshold = .max
-        var halves = ValidationOptions()
-        halves.partsThreshold = 1
-        for shards in [1, 2, 3, 7, 64] {
-            let one = try ShardPlanner().plan(path, shards: shards, options: whole)
-            let two = try ShardPlanner().plan(path, shards: shards, options: halves)
-            #expect(one == two, "\(name), \(shards) shards", sourceLocation: sourceLocation)
-            #expect(two.shards.map(\.records).reduce(0, +) == two.records, sourceLocation: sourceLocation)
+        for jobs in [2, 3, 8] {
+            var halves = ValidationOptions()
+            halves.partsThreshold = 1
+            halves.jobs = jobs
+            for shards in [1, 2, 3, 7, 64] {
+                let one = try ShardPlanner().plan(path, shards: shards, options: whole)
+                let two = try ShardPlanner().plan(path, shards: shards, options: halves)
+                #expect(one == two, "\(name), \(shards) shards, \(jobs) jobs", sourceLocation: sourceLocation)
+                #expect(two.shards.map(\.records).reduce(0, +) == two.records, sourceLocation: sourceLocation)
+            }
         }
     }
 

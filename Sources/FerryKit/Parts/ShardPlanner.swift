@@ -53,10 +53,7 @@ package struct ShardPlanner {
         if source.splitting.cut == .arrayElements {
             try cutArray(file, into: &cuts)
         } else {
-            try cutRows(
-                file, from: source.dataStart, quote: source.quote, delimiter: source.delimiter,
-                blankRowsAreRecords: source.blankRowsAreRecords, inHalvesFrom: options.partsThreshold,
-                format: source.codec.id, into: &cuts)
+            try cutRows(source, options: options, into: &cuts)
         }
         cuts.finish(size: file.size)
         var shards: [ShardPlan.Shard] = []
@@ -100,59 +97,61 @@ package struct ShardPlanner {
         }
     }
 
-    /// Rows of CSV, TSV or JSON Lines, from `start` (after the header).
+    /// Rows of CSV, TSV or JSON Lines, from the source's data (after the header).
     ///
-    /// A large file is read in two halves at once, one on each core (see
-    /// `RowCutter`): the second from just after a line feed near the
-    /// middle, as if no quote were open there. When the first half ends
-    /// with a quote open after all (the line feed was inside a quoted
-    /// field), the second half's work is dropped and it is read again after
-    /// the first, in order.
-    /// - Parameters:
-    ///   - delimiter: CSV and TSV's; nil for JSON Lines.
-    ///   - blankRowsAreRecords: CSV and TSV of one column (`ShardSource`).
-    ///   - threshold: the size from which the rows are read in two halves
-    ///     (`ValidationOptions.partsThreshold`).
-    private func cutRows(
-        _ file: RandomAccessFile, from start: Int, quote: UInt8?, delimiter: UInt8?, blankRowsAreRecords: Bool,
-        inHalvesFrom threshold: Int, format: String, into cuts: inout Cuts
-    ) throws(FerryError) {
+    /// A large file is read in the parts validate reads it in (`PartPlan`,
+    /// `PartPlan.partsPerJob` a job), each by the next free core: each part
+    /// from just after a line feed, as if no quote were open there. When a
+    /// part before a cut ends with a quote open after all (the line feed
+    /// was inside a quoted field), the parts' work is dropped and the rows
+    /// are read again in one pass, in order.
+    private func cutRows(_ source: PartSource, options: ValidationOptions, into cuts: inout Cuts) throws(FerryError) {
+        let file = source.file
+        let start = source.dataStart
+        let format = source.codec.id
         if start > 0 { try file.scan(0..<start) { chunk, _ in cuts.lines.consume(chunk); return true } }
-        var first = RowCutter(
-            cuts: cuts, quote: quote, delimiter: delimiter, blankRowsAreRecords: blankRowsAreRecords, start: start)
-        if file.size - start >= max(threshold, 2), Cores.usable > 1,
-            let split = try file.lineStart(after: start + (file.size - start) / 2)
+        func cutter(_ targets: [Int], lines: LineCounter, from offset: Int) -> RowCutter {
+            RowCutter(
+                cuts: Cuts(targets: targets, lines: lines), quote: source.quote, delimiter: source.delimiter,
+                blankRowsAreRecords: source.blankRowsAreRecords, start: offset)
+        }
+        if let plan = PartPlan(
+            source, threshold: options.partsThreshold, jobs: options.jobs, parts: options.jobs * PartPlan.partsPerJob)
         {
-            first.cuts = Cuts(targets: cuts.targets.filter { $0 <= split }, lines: cuts.lines)
-            let second = SecondHalf(
-                RowCutter(
-                    cuts: Cuts(targets: cuts.targets.filter { $0 > split }, lines: LineCounter()), quote: quote,
-                    delimiter: delimiter, blankRowsAreRecords: blankRowsAreRecords, start: split))
-            var failure: FerryError?
-            LargeStackThread.both(
-                {
-                    do throws(FerryError) { try first.scan(file, start..<split) } catch { failure = error }
-                }, { second.scan(file, split..<file.size) })
-            if let failure { throw failure }
-            if !first.rows.quoted && first.loneCR == 0 {
-                if let error = second.error { throw error }
-                try second.cutter.finish(file, format: format)
-                cuts = first.joined(with: second.cutter)
+            let bounds = zip([start] + plan.cuts, plan.cuts + [file.size]).map { $0..<$1 }
+            let last = bounds.count - 1
+            let parts = bounds.enumerated().map { index, range in
+                // Each target goes to the part that holds its offset.
+                let targets = cuts.targets.filter {
+                    (index == 0 || $0 > range.lowerBound) && (index == last || $0 <= range.upperBound)
+                }
+                return PartCutter(cutter(targets, lines: index == 0 ? cuts.lines : LineCounter(), from: range.lowerBound))
+            }
+            LargeStackThread.each(parts.count, threads: min(options.jobs, Cores.usable)) { parts[$0].scan(file, bounds[$0]) }
+            if let error = parts[0].error { throw error }
+            if parts.dropLast().allSatisfy({ !$0.cutter.rows.quoted && $0.cutter.loneCR == 0 }) {
+                for part in parts { if let error = part.error { throw error } }
+                try parts[last].cutter.finish(file, format: format)
+                var joined = parts[0].cutter
+                for part in parts.dropFirst() {
+                    let next = joined.joined(with: part.cutter)
+                    joined.cuts = next
+                    joined.lines = next.lines.lines
+                }
+                cuts = joined.cuts
                 return
             }
-            // In order: the first half again, then on.
-            first = RowCutter(
-                cuts: Cuts(targets: cuts.targets, lines: cuts.lines), quote: quote, delimiter: delimiter,
-                blankRowsAreRecords: blankRowsAreRecords, start: start)
+            // In order, in one pass.
         }
-        try first.scan(file, start..<file.size)
-        try first.finish(file, format: format)
-        cuts = first.cuts
+        var whole = cutter(cuts.targets, lines: cuts.lines, from: start)
+        try whole.scan(file, start..<file.size)
+        try whole.finish(file, format: format)
+        cuts = whole.cuts
     }
 
-    /// The second half's cutter, scanned on another thread; only that
-    /// thread touches it until it is done.
-    private final class SecondHalf: @unchecked Sendable {
+    /// A part's cutter, scanned on a thread of its own; only that thread
+    /// touches it until all are done.
+    private final class PartCutter: @unchecked Sendable {
         var cutter: RowCutter
         var error: FerryError?
         init(_ cutter: RowCutter) { self.cutter = cutter }

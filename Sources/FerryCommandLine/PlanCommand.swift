@@ -8,6 +8,7 @@ struct PlanCommand {
             OptionSpec.format("from", short: "f", helpKey: .convertOptionFrom, registry: registry),
             OptionSpec(name: "shards", short: "n", valueName: "n", helpKey: .planOptionShards),
             OptionSpec(name: "report-format", short: "r", valueName: "format", helpKey: .planOptionReport, allowed: ["json"]),
+            .jobs,
         ]
         options += CodecOptions.limitSpecs
         options += CodecOptions.specs(registry: registry, taken: Set(options.map(\.name)), applying: .read)
@@ -29,6 +30,7 @@ struct PlanCommand {
         options.from = arguments["from"]
         options.codecOptions = CodecOptions.values(arguments, registry: registry)
         options.limits = try CodecOptions.limits(arguments)
+        if let jobs = try CodecOptions.positive(arguments, "jobs") { options.jobs = jobs }
         let shards = try CodecOptions.positive(arguments, "shards") ?? 1
         let plan = try ShardPlanner(registry: registry).plan(arguments.positionals[0], shards: shards, options: options)
         console.write(plan.json)

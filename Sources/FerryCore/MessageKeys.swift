@@ -71,7 +71,7 @@ extension MessageKey {
     package static let convertOptionGzip = MessageKey("convert.option.gzip")
     /// The gzip level: 1 is fastest, 9 smallest (default 6); only with gzip output.
     package static let convertOptionLevel = MessageKey("convert.option.level")
-    /// Cores to use: with 2 or more, validate and schema infer read a large CSV, TSV or JSON Lines file in up to this many parts at once and merge in two, and gzip output is compressed on this many threads, as pigz does; the report and the output are the same for any number (default: the cores this process may use).
+    /// Cores to use: with 2 or more, validate and schema infer read a large CSV, TSV or JSON Lines file in up to this many parts at once, merge and plan in four for each core, and gzip output is compressed on this many threads, as pigz does; the report and the output are the same for any number (default: the cores this process may use).
     package static let convertOptionJobs = MessageKey("convert.option.jobs")
     /// The most bytes a gzip input may expand to (default 68719476736).
     package static let optionMaxExpandedBytes = MessageKey("option.maxExpandedBytes")

@@ -122,6 +122,17 @@ import Testing
         #expect(try Ferry.run(["plan", good, "--shards", "2", "--max-record-bytes", "1000"]).status == 0)
     }
 
+    /// `--jobs` says how many threads read the parts of a large file; the
+    /// plan is the same for any number, and 0 is refused.
+    @Test func thePlanIsTheSameForEveryNumberOfJobs() throws {
+        let folder = try ScratchFolder()
+        let input = try folder.write("p.csv", Self.productsCSV())
+        let plans = try [1, 2, 5].map { jobs in try Ferry.run(["plan", input, "--shards", "3", "--jobs", String(jobs)]) }
+        #expect(plans.allSatisfy { $0.status == 0 })
+        #expect(plans[1].stdout == plans[0].stdout && plans[2].stdout == plans[0].stdout)
+        #expect(try Ferry.run(["plan", input, "--shards", "3", "--jobs", "0"]).status == 2)
+    }
+
     @Test func moreShardsThanRecordsLeavesSomeEmpty() throws {
         let folder = try ScratchFolder()
         let input = try folder.write("p.jsonl", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": 3}\n")

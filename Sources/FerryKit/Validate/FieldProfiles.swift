@@ -19,6 +19,19 @@
 //
 // So the file is read once, where the reader's own inference would read
 // it twice (a look over the whole file, then the records).
+//
+// Whether a field's values are unique (`x-ferry-unique`) is found as
+// `validate` finds the keys the parts of a file share: each read logs the
+// digest of every key with the field's number (`KeyLog`: the profile's
+// index twice, plus one for a deferred column's typed cells), and the logs
+// of all the reads are matched at the end (`schema()`), each read's
+// numbers renamed to the profiles'. A field whose keys repeat early (a
+// category, a price) should not log the whole file: the read matches its
+// own log after 4,096 records and again after 65,536, and a field found
+// repeating there logs no more.
+//
+//     read 0: sku#6 A, price#2 9.99, sku#6 B, price#2 9.99  ─▶ check at 4,096: #2 repeats, sku goes on
+//     read 1: sku#6 C, sku#6 A                              ─▶ end: sku's A in reads 0 and 1: not unique
 
 /// The profiles of every field seen, in the order first seen.
 struct FieldProfiles {
@@ -35,6 +48,10 @@ struct FieldProfiles {
     /// a list, so the table is rarely asked.
     private var lastList: (address: UnsafeRawPointer, indexes: [Int])?
     private(set) var records = 0
+    /// The keys of this read's fields (see the design note).
+    private let keyLog = KeyLog()
+    /// The record count at which the read next matches its log, or 0 for none.
+    private var nextKeyCheck = FieldProfiles.keyChecks.lowerBound
 
     /// Learns from one record; `context`'s deferred fields are those of its reader.
     mutating func observe(_ record: RawRecord, context: ReadContext) {
@@ -50,7 +67,23 @@ struct FieldProfiles {
         for (position, index) in indexes.enumerated() {
             profiles[index].observe(record, at: position, ordinal: records - 1)
         }
+        if records == nextKeyCheck { checkKeys() }
     }
+
+    /// The reads match their own logs after this many records, and again
+    /// at each multiple by 16 up to the last (see the design note).
+    static let keyChecks = 1 << 12...1 << 16
+
+    /// Ends the unique check of the fields whose keys repeat in this read so far.
+    private mutating func checkKeys() {
+        let repeated = KeyLog.repeatedFields(in: [keyLog], fields: [[]], bothCores: false)
+        for index in profiles.indices { profiles[index].keysRepeat(among: repeated) }
+        nextKeyCheck = nextKeyCheck < Self.keyChecks.upperBound ? nextKeyCheck * 16 : 0
+    }
+
+    /// The most fields a read checks for unique values: each takes two
+    /// numbers in its log, which has 16 bits for them.
+    static let keyedFieldLimit = 1 << 15
 
     /// The most field lists kept: JSON records whose keys come in ever new
     /// orders would otherwise keep one list each. Past it the table starts
@@ -64,7 +97,11 @@ struct FieldProfiles {
         }
         let indexes = fields.names.map { name -> Int in
             if let index = indexByName[name] { return index }
-            profiles.append(FieldProfile(name: name, deferred: deferredNames.contains(name)))
+            let number = profiles.count * 2
+            profiles.append(
+                FieldProfile(
+                    name: name, deferred: deferredNames.contains(name),
+                    keys: profiles.count < Self.keyedFieldLimit ? (keyLog, number) : nil))
             indexByName[name] = profiles.count - 1
             return profiles.count - 1
         }
@@ -73,8 +110,7 @@ struct FieldProfiles {
         return indexes
     }
 
-    /// Ends the reading of a file or a part: every profile's pending keys
-    /// go into its unique check. Called before `merge` and `resolved`.
+    /// Ends the reading of a file or a part. Called before `merge` and `resolved`.
     mutating func finish() {
         for index in profiles.indices { profiles[index].finish() }
     }
@@ -113,8 +149,9 @@ struct FieldProfiles {
     func schema() -> Value {
         var properties = OrderedObject()
         var required: [Value] = []
-        for profile in profiles {
-            properties.append(key: profile.name, value: profile.schema())
+        let repeated = repeatedFields()
+        for (index, profile) in profiles.enumerated() {
+            properties.append(key: profile.name, value: profile.schema(unique: !repeated.contains(UInt64(index))))
             if profile.filled == records && records > 0 { required.append(.string(profile.name)) }
         }
         var document = OrderedObject()
@@ -123,6 +160,29 @@ struct FieldProfiles {
         if !required.isEmpty { document.append(key: "required", value: .array(required)) }
         document.append(key: "properties", value: .object(properties))
         return .object(document)
+    }
+
+    /// The indexes of the profiles whose keys repeat: the logs of every
+    /// read, matched at once with each read's numbers renamed to them.
+    private func repeatedFields() -> Set<UInt64> {
+        var logs: [KeyLog] = []
+        var fields: [[UInt64]] = []
+        var logIndex: [ObjectIdentifier: Int] = [:]
+        for (index, profile) in profiles.enumerated() where profile.mayBeUnique {
+            for source in profile.keySources {
+                let log = logIndex[ObjectIdentifier(source.log)] ?? logs.count
+                if log == logs.count {
+                    logIndex[ObjectIdentifier(source.log)] = log
+                    logs.append(source.log)
+                    fields.append([])
+                }
+                if fields[log].count <= source.number {
+                    fields[log] += repeatElement(KeyLog.ignored, count: source.number + 1 - fields[log].count)
+                }
+                fields[log][source.number] = UInt64(index)
+            }
+        }
+        return logs.isEmpty ? [] : KeyLog.repeatedFields(in: logs, fields: fields)
     }
 }
 
@@ -136,7 +196,8 @@ final class DeferredColumn {
     /// when empty); nil once a cell is no number and no boolean.
     @exclusivity(unchecked) private var typed: FieldProfile?
 
-    init(name: String) { typed = FieldProfile(name: name) }
+    /// - Parameter keys: the log for the typed cells' keys, and their number in it.
+    init(name: String, keys: (log: KeyLog, number: Int)?) { typed = FieldProfile(name: name, keys: keys) }
 
     /// Whether a cell turned the column into text: nothing more to learn.
     @inline(__always)
@@ -173,6 +234,10 @@ final class DeferredColumn {
 
     /// Ends the reading (see `FieldProfile.finish`).
     func finish() { typed?.finish() }
+
+    /// Ends the unique check of the typed cells when `repeated` has their
+    /// number (see `FieldProfile.keysRepeat(among:)`).
+    func keysRepeat(among repeated: Set<UInt64>) { typed?.keysRepeat(among: repeated) }
 
     /// Adds what `later`, the same column in the records after these, saw.
     func merge(_ later: DeferredColumn) {

@@ -27,6 +27,10 @@ struct FieldProfile {
     private var formats = InferableFormat.allCases
     private var minimum: Bound?
     private var maximum: Bound?
+    /// The values that spell `minimum` and `maximum`, kept apart so that
+    /// comparing a number with the bounds copies no `Value`.
+    private var minimumValue = Value.null
+    private var maximumValue = Value.null
     /// Whether no key has been found twice yet (see `FieldProfiles`):
     /// false once a key repeated, a value was no key, or the field had
     /// `uniqueKeyLimit` keys. The keys go into the log of the read
@@ -63,13 +67,12 @@ struct FieldProfile {
         if deferred { self.deferred = DeferredColumn(name: name, keys: keys.map { ($0.log, $0.number + 1) }) }
     }
 
-    /// A number and the value that spells it, for `minimum` and `maximum`.
-    /// Whole numbers compare as whole numbers: past 2^53 doubles cannot
-    /// tell ids apart, and a bound one off would fail the file it came from.
+    /// A number, for `minimum` and `maximum`. Whole numbers compare as
+    /// whole numbers: past 2^53 doubles cannot tell ids apart, and a bound
+    /// one off would fail the file it came from.
     private struct Bound {
         var integer: Int64?
         var number: Double
-        var value: Value
 
         /// Whether this number is smaller than `other`'s; equal numbers are not.
         func isLess(than other: Bound) -> Bool {
@@ -124,10 +127,10 @@ struct FieldProfile {
         case .bool: types.insert(.boolean)
         case .integer(let number):
             types.insert(.integer)
-            bound(Bound(integer: number, number: Double(number), value: .integer(number)))
+            bound(Bound(integer: number, number: Double(number))) { .integer(number) }
         case .double(let number):
             types.insert(.number)
-            bound(Bound(number: number, value: .double(number)))
+            bound(Bound(number: number)) { .double(number) }
         case .number(let number):
             var text = number.text
             text.withUTF8 { observeNumber($0) }
@@ -151,19 +154,22 @@ struct FieldProfile {
         case .double(let double)?: (integer, number) = (nil, double)
         default: return
         }
-        let isLower = minimum.map { Bound(integer: integer, number: number, value: .null).isLess(than: $0) } ?? true
-        let isUpper = maximum.map { $0.isLess(than: Bound(integer: integer, number: number, value: .null)) } ?? true
         // The text is copied only for a new bound.
-        guard isLower || isUpper else { return }
-        let value = Value.number(NumberText(unchecked: String(decoding: bytes, as: UTF8.self)))
-        bound(Bound(integer: integer, number: number, value: value))
+        bound(Bound(integer: integer, number: number)) {
+            .number(NumberText(unchecked: String(decoding: bytes, as: UTF8.self)))
+        }
     }
 
     private mutating func observeString(_ bytes: UnsafeBufferPointer<UInt8>) {
         types.insert(.string)
         stringCount += 1
-        if let known = strings, !known.contains(where: { $0.elementsEqual(bytes) }) {
-            strings = known.count < Self.enumLimit ? known + [Array(bytes)] : nil
+        // Looked up in place: a copy of the list would count a reference a cell.
+        if strings?.contains(where: { $0.elementsEqual(bytes) }) == false {
+            if let count = strings?.count, count < Self.enumLimit {
+                strings?.append(Array(bytes))
+            } else {
+                strings = nil
+            }
         }
         if !formats.isEmpty {
             let text = String(decoding: bytes, as: UTF8.self)
@@ -171,11 +177,17 @@ struct FieldProfile {
         }
     }
 
-    /// Moves the bounds out to `candidate`.
-    private mutating func bound(_ candidate: Bound) {
+    /// Moves the bounds out to `candidate`, which `value` spells: made
+    /// only for a new bound.
+    @inline(__always)
+    private mutating func bound(_ candidate: Bound, _ value: () -> Value) {
         guard candidate.number.isFinite else { return }
-        if minimum.map({ candidate.isLess(than: $0) }) ?? true { minimum = candidate }
-        if maximum.map({ $0.isLess(than: candidate) }) ?? true { maximum = candidate }
+        let isLower = minimum.map { candidate.isLess(than: $0) } ?? true
+        let isUpper = maximum.map { $0.isLess(than: candidate) } ?? true
+        guard isLower || isUpper else { return }
+        let spelled = value()
+        if isLower { (minimum, minimumValue) = (candidate, spelled) }
+        if isUpper { (maximum, maximumValue) = (candidate, spelled) }
     }
 
     /// Logs the value's key for the unique check, which it leaves at a
@@ -233,8 +245,8 @@ struct FieldProfile {
         }
         formats.removeAll { !later.formats.contains($0) }
         // On a tie the earlier bound stays, as it does record by record.
-        if let low = later.minimum { bound(low) }
-        if let high = later.maximum { bound(high) }
+        if let low = later.minimum { bound(low) { later.minimumValue } }
+        if let high = later.maximum { bound(high) { later.maximumValue } }
         mergeKeys(later)
         if let deferred, let theirs = later.deferred {
             deferred.merge(theirs)
@@ -289,9 +301,9 @@ struct FieldProfile {
                 schema.append(key: "enum", value: .array(sorted.map(Value.string)))
             }
         }
-        if numeric, let minimum, let maximum {
-            schema.append(key: "minimum", value: minimum.value)
-            schema.append(key: "maximum", value: maximum.value)
+        if numeric, minimum != nil, maximum != nil {
+            schema.append(key: "minimum", value: minimumValue)
+            schema.append(key: "maximum", value: maximumValue)
         }
         if unique && mayBeUnique && filled >= 2 { schema.append(key: "x-ferry-unique", value: .bool(true)) }
         return .object(schema)

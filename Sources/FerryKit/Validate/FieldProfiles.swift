@@ -46,26 +46,32 @@ struct FieldProfiles {
     private var listsKept: [FieldList] = []
     /// The last list looked up, and its indexes: records of one file share
     /// a list, so the table is rarely asked.
-    private var lastList: (address: UnsafeRawPointer, indexes: [Int])?
+    private var lastList: UnsafeRawPointer?
+    private var lastIndexes: [Int] = []
     private(set) var records = 0
     /// The keys of this read's fields (see the design note).
-    private let keyLog = KeyLog()
+    let keyLog = KeyLog()
     /// The record count at which the read next matches its log, or 0 for none.
     private var nextKeyCheck = FieldProfiles.keyChecks.lowerBound
 
     /// Learns from one record; `context`'s deferred fields are those of its reader.
     mutating func observe(_ record: RawRecord, context: ReadContext) {
         records += 1
-        let indexes: [Int]
-        if let lastList, lastList.address == record.fieldsAddress {
-            indexes = lastList.indexes
-        } else {
+        if lastList != record.fieldsAddress {
             deferredNames = Set(context.deferredFields)
-            indexes = lists[record.fieldsAddress] ?? addList(record.fields)
-            lastList = (record.fieldsAddress, indexes)
+            lastIndexes = lists[record.fieldsAddress] ?? addList(record.fields)
+            lastList = record.fieldsAddress
         }
-        for (position, index) in indexes.enumerated() {
-            profiles[index].observe(record, at: position, ordinal: records - 1)
+        let ordinal = records - 1
+        // Through the buffers, as the profiles are many cells' work each:
+        // the arrays' subscripts counted a reference and checked the
+        // profiles' uniqueness a cell.
+        lastIndexes.withUnsafeBufferPointer { indexes in
+            profiles.withUnsafeMutableBufferPointer { profiles in
+                for position in indexes.indices {
+                    profiles[indexes[position]].observe(record, at: position, ordinal: ordinal)
+                }
+            }
         }
         if records == nextKeyCheck { checkKeys() }
     }
@@ -199,9 +205,10 @@ final class DeferredColumn {
     /// - Parameter keys: the log for the typed cells' keys, and their number in it.
     init(name: String, keys: (log: KeyLog, number: Int)?) { typed = FieldProfile(name: name, keys: keys) }
 
-    /// Whether a cell turned the column into text: nothing more to learn.
-    @inline(__always)
-    var isText: Bool { typed == nil }
+    /// Whether a cell turned the column into text: nothing more to learn
+    /// (`typed` is nil). A flag of its own, as testing the optional for
+    /// nil took a call a cell.
+    @exclusivity(unchecked) private(set) var isText = false
 
     /// Learns from a cell of the column, read as text.
     func observe(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
@@ -212,7 +219,7 @@ final class DeferredColumn {
         case .text(let bytes):
             let shapes = column.observe(bytes)
             if column.isText {
-                typed = nil
+                becomeText()
             } else if shapes.contains(.boolean), let flag = BoolText.value(of: bytes) {
                 typed?.observe(.bool(flag), others: others, ordinal: ordinal)
             } else if !shapes.isEmpty, let number = DecimalText.cell(bytes) {
@@ -224,11 +231,11 @@ final class DeferredColumn {
             if case .string(let text) = others[index], text.isEmpty { return }
             if case .null = others[index] { return }
             column.observeText()
-            typed = nil
+            becomeText()
         case .bool, .integer, .double, .number, .bytes:
             // A reader that leaves the column untyped hands over no such cell.
             column.observeText()
-            typed = nil
+            becomeText()
         }
     }
 
@@ -243,10 +250,16 @@ final class DeferredColumn {
     func merge(_ later: DeferredColumn) {
         column.merge(later.column)
         if column.isText {
-            typed = nil
+            becomeText()
         } else if let theirs = later.typed {
             typed?.merge(theirs)
         }
+    }
+
+    /// Drops the profile of the cells as typed: the column is text.
+    private func becomeText() {
+        typed = nil
+        isText = true
     }
 
     /// The profile as the inferred type reads the cells; nil when the

@@ -93,6 +93,9 @@ struct FieldProfile {
     }
 
     /// Learns from `cell`, whose `.other` values are in `others`, of the `ordinal`th record read.
+    /// Inlined into the loop over a record's cells: a call a cell was 4%
+    /// of drafting a schema.
+    @inline(__always)
     mutating func observe(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
         switch cell {
         case .null:

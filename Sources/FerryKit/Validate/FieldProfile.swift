@@ -41,7 +41,7 @@ struct FieldProfile {
     /// The log this read puts the field's keys in, and the field's number
     /// there; nil for a profile with no unique check.
     private let keyLog: KeyLog?
-    let keyNumber: Int
+    private let keyNumber: Int
     /// Where the keys of every read merged are: this read's log and those
     /// of the reads merged in after it (the next parts of a file, the next
     /// files). A profile observes no record once it has merged.
@@ -202,13 +202,14 @@ struct FieldProfile {
         guard keyCount < Self.uniqueKeyLimit else { return endUniqueCheck() }
         // Most text is its own key text: its digest is taken in place.
         if case .text(let bytes) = cell, let text = KeyText.inPlace(bytes) {
-            keyLog.append(UniqueKeys.digest(UnsafeRawBufferPointer(text)), key: keyNumber, record: ordinal, byteOffset: 0)
+            let digest = KeyDigest(UnsafeRawBufferPointer(text))
+            keyLog.append((digest.low, digest.high), key: keyNumber, record: ordinal, byteOffset: 0)
             return
         }
         keyText.removeAll(keepingCapacity: true)
         guard KeyText.append(cell, others: others, to: &keyText) else { return endUniqueCheck() }
-        let digest = keyText.withUnsafeBytes { UniqueKeys.digest($0) }
-        keyLog.append(digest, key: keyNumber, record: ordinal, byteOffset: 0)
+        let digest = keyText.withUnsafeBytes { KeyDigest($0) }
+        keyLog.append((digest.low, digest.high), key: keyNumber, record: ordinal, byteOffset: 0)
     }
 
     /// Ends the unique check: a key repeated (or could not be checked).

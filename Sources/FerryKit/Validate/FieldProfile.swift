@@ -226,6 +226,14 @@ struct FieldProfile {
         deferred?.keysRepeat(among: repeated)
     }
 
+    /// Keeps, in `fields` (a read's field numbers, each renamed to itself
+    /// or to `KeyLog.ignored`), the numbers of this profile and of its
+    /// typed cells while their keys are checked.
+    func markChecked(_ fields: inout [UInt64]) {
+        if mayBeUnique && keyLog != nil && keyNumber < fields.count { fields[keyNumber] = UInt64(keyNumber) }
+        deferred?.markChecked(&fields)
+    }
+
     /// Ends the reading. Called once every record is observed, before
     /// `merge` or `schema`.
     mutating func finish() {

@@ -27,10 +27,13 @@
 // of all the reads are matched at the end (`schema()`), each read's
 // numbers renamed to the profiles'. A field whose keys repeat early (a
 // category, a price) should not log the whole file: the read matches its
-// own log after 4,096 records and again after 65,536, and a field found
-// repeating there logs no more.
+// own log after 64 records, then after 4 times as many each time up to
+// 65,536, and a field found repeating there logs no more. (A file of 100
+// columns of a dozen values each logged 4,096 keys of each column with a
+// first check at 4,096: 100 MB, twice main's time; from 64, a few
+// thousand keys in all.)
 //
-//     read 0: sku#6 A, price#2 9.99, sku#6 B, price#2 9.99  ─▶ check at 4,096: #2 repeats, sku goes on
+//     read 0: sku#6 A, price#2 9.99, sku#6 B, price#2 9.99  ─▶ check at 64: #2 repeats, sku goes on
 //     read 1: sku#6 C, sku#6 A                              ─▶ end: sku's A in reads 0 and 1: not unique
 
 /// The profiles of every field seen, in the order first seen.
@@ -77,14 +80,19 @@ struct FieldProfiles {
     }
 
     /// The reads match their own logs after this many records, and again
-    /// at each multiple by 16 up to the last (see the design note).
-    static let keyChecks = 1 << 12...1 << 16
+    /// at each multiple by 4 up to the last (see the design note).
+    static let keyChecks = 1 << 6...1 << 16
 
-    /// Ends the unique check of the fields whose keys repeat in this read so far.
+    /// Ends the unique check of the fields whose keys repeat in this read
+    /// so far. The keys of fields already out of it are left unmatched: a
+    /// wide file logs thousands of them before the first check.
     private mutating func checkKeys() {
-        let repeated = KeyLog.repeatedFields(in: [keyLog], fields: [[]], bothCores: false)
+        nextKeyCheck = nextKeyCheck < Self.keyChecks.upperBound ? nextKeyCheck * 4 : 0
+        var fields = [UInt64](repeating: KeyLog.ignored, count: profiles.count * 2)
+        for profile in profiles { profile.markChecked(&fields) }
+        guard fields.contains(where: { $0 != KeyLog.ignored }) else { return }
+        let repeated = KeyLog.repeatedFields(in: [keyLog], fields: [fields], bothCores: false)
         for index in profiles.indices { profiles[index].keysRepeat(among: repeated) }
-        nextKeyCheck = nextKeyCheck < Self.keyChecks.upperBound ? nextKeyCheck * 16 : 0
     }
 
     /// The most fields a read checks for unique values: each takes two
@@ -152,10 +160,12 @@ struct FieldProfiles {
     /// The schema document: the draft, an object whose required fields
     /// are those present and not null in every record, and a property for
     /// each field.
-    func schema() -> Value {
+    /// - Parameter bothCores: whether the keys may be matched on two
+    ///   threads (`KeyLog.repeatedFields`), or on this one alone (`--jobs 1`).
+    func schema(bothCores: Bool = true) -> Value {
         var properties = OrderedObject()
         var required: [Value] = []
-        let repeated = repeatedFields()
+        let repeated = repeatedFields(bothCores: bothCores)
         for (index, profile) in profiles.enumerated() {
             properties.append(key: profile.name, value: profile.schema(unique: !repeated.contains(UInt64(index))))
             if profile.filled == records && records > 0 { required.append(.string(profile.name)) }
@@ -170,7 +180,7 @@ struct FieldProfiles {
 
     /// The indexes of the profiles whose keys repeat: the logs of every
     /// read, matched at once with each read's numbers renamed to them.
-    private func repeatedFields() -> Set<UInt64> {
+    private func repeatedFields(bothCores: Bool) -> Set<UInt64> {
         var logs: [KeyLog] = []
         var fields: [[UInt64]] = []
         var logIndex: [ObjectIdentifier: Int] = [:]
@@ -188,7 +198,7 @@ struct FieldProfiles {
                 fields[log][source.number] = UInt64(index)
             }
         }
-        return logs.isEmpty ? [] : KeyLog.repeatedFields(in: logs, fields: fields)
+        return logs.isEmpty ? [] : KeyLog.repeatedFields(in: logs, fields: fields, bothCores: bothCores)
     }
 }
 
@@ -245,6 +255,9 @@ final class DeferredColumn {
     /// Ends the unique check of the typed cells when `repeated` has their
     /// number (see `FieldProfile.keysRepeat(among:)`).
     func keysRepeat(among repeated: Set<UInt64>) { typed?.keysRepeat(among: repeated) }
+
+    /// Keeps the typed cells' number in `fields` while their keys are checked.
+    func markChecked(_ fields: inout [UInt64]) { typed?.markChecked(&fields) }
 
     /// Adds what `later`, the same column in the records after these, saw.
     func merge(_ later: DeferredColumn) {

@@ -115,6 +115,31 @@ import Testing
         #expect(KeyLog.repeatedFields(in: [second], fields: [[]], bothCores: false) == [2])
     }
 
+    /// A packed log finds the same duplicates, in the same order, as it
+    /// did before packing; a log past the limit is left as it is.
+    @Test func packedLogsMatchTheSame() {
+        let first = KeyLog()
+        let second = KeyLog()
+        for record in 0..<3_000 {
+            first.append(digest(of: record % 2_000), key: record % 3, record: record, byteOffset: record)
+            second.append(digest(of: record * 7 % 5_000), key: record % 3, record: record, byteOffset: record)
+        }
+        let before = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000])
+        let repeatedBefore = KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]])
+        first.pack()
+        second.pack()
+        let after = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000])
+        #expect(!before.isEmpty && first.count == 3_000)
+        #expect(after.map(\.record) == before.map(\.record) && after.map(\.first) == before.map(\.first))
+        #expect(after.map(\.byteOffset) == before.map(\.byteOffset) && after.map(\.key) == before.map(\.key))
+        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]]) == repeatedBefore)
+        let large = KeyLog()
+        for record in 0...KeyLog.packLimit { large.append(digest(of: record), key: 0, record: record, byteOffset: 0) }
+        large.pack()
+        large.append(digest(of: 0), key: 0, record: KeyLog.packLimit + 1, byteOffset: 0)
+        #expect(KeyLog.duplicates(in: [large], records: [0], bytes: [0]).map(\.first) == [0])
+    }
+
     private func digest(of key: Int) -> (low: UInt64, high: UInt64) {
         let value = KeyDigest("K-\(key)")
         return (value.low, value.high)

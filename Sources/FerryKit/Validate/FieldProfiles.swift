@@ -124,9 +124,11 @@ struct FieldProfiles {
         return indexes
     }
 
-    /// Ends the reading of a file or a part. Called before `merge` and `resolved`.
+    /// Ends the reading of a file or a part; a small read's log is packed
+    /// (`KeyLog.pack()`). Called before `merge` and `resolved`.
     mutating func finish() {
         for index in profiles.indices { profiles[index].finish() }
+        keyLog.pack()
     }
 
     // MARK: - Merging

@@ -85,6 +85,61 @@ import Testing
         }
     }
 
+    /// `schema infer` asks only which fields repeat: two logs that number
+    /// the same fields differently are matched by the names the renaming
+    /// gives, a field renamed `ignored` is left out, and no renaming
+    /// keeps the numbers. One thread or two find the same.
+    @Test func repeatedFieldsRenamed() {
+        let first = KeyLog()
+        let second = KeyLog()
+        // First: field 0 is "sku", 1 is "name", 2 "code". Second: 0 is
+        // "name", 1 is "sku", 2 "code". Names: sku 10, name 20, code 30.
+        for record in 0..<100 {
+            first.append(digest(of: record), key: 0, record: record, byteOffset: 0)
+            first.append(digest(of: record % 50), key: 1, record: record, byteOffset: 0)
+            first.append(digest(of: record), key: 2, record: record, byteOffset: 0)
+            second.append(digest(of: 100 + record), key: 1, record: record, byteOffset: 0)
+            second.append(digest(of: 1_000 + record), key: 0, record: record, byteOffset: 0)
+            second.append(digest(of: 99), key: 2, record: record, byteOffset: 0)
+        }
+        // sku's keys are 0..<200 once each; under its number in the other
+        // log ("name"'s 1,000...) no key of sku's comes.
+        let renamed: [[UInt64]] = [[10, 20, 30], [20, 10, 30]]
+        for bothCores in [true, false] {
+            #expect(KeyLog.repeatedFields(in: [first, second], fields: renamed, bothCores: bothCores) == [20, 30])
+        }
+        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[10, 20, KeyLog.ignored], [20, 10]]) == [20])
+        // Kept numbers: field 1 repeats in the first log, field 2 in the second
+        // (and the first's 99), field 0 has first's 0..<100 and second's 1,000...
+        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[], []]) == [1, 2])
+        #expect(KeyLog.repeatedFields(in: [second], fields: [[]], bothCores: false) == [2])
+    }
+
+    /// A packed log finds the same duplicates, in the same order, as it
+    /// did before packing; a log past the limit is left as it is.
+    @Test func packedLogsMatchTheSame() {
+        let first = KeyLog()
+        let second = KeyLog()
+        for record in 0..<3_000 {
+            first.append(digest(of: record % 2_000), key: record % 3, record: record, byteOffset: record)
+            second.append(digest(of: record * 7 % 5_000), key: record % 3, record: record, byteOffset: record)
+        }
+        let before = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000])
+        let repeatedBefore = KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]])
+        first.pack()
+        second.pack()
+        let after = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000])
+        #expect(!before.isEmpty && first.count == 3_000)
+        #expect(after.map(\.record) == before.map(\.record) && after.map(\.first) == before.map(\.first))
+        #expect(after.map(\.byteOffset) == before.map(\.byteOffset) && after.map(\.key) == before.map(\.key))
+        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]]) == repeatedBefore)
+        let large = KeyLog()
+        for record in 0...KeyLog.packLimit { large.append(digest(of: record), key: 0, record: record, byteOffset: 0) }
+        large.pack()
+        large.append(digest(of: 0), key: 0, record: KeyLog.packLimit + 1, byteOffset: 0)
+        #expect(KeyLog.duplicates(in: [large], records: [0], bytes: [0]).map(\.first) == [0])
+    }
+
     private func digest(of key: Int) -> (low: UInt64, high: UInt64) {
         let value = KeyDigest("K-\(key)")
         return (value.low, value.high)

@@ -87,6 +87,34 @@ import Testing
         #expect(required.contains("empty") && required.contains("zip"))
     }
 
+    /// A key that the first part and the last part both have (as key
+    /// text: ` T-0 ` is `T-0`; `0.50` is the number `0.5`) makes its
+    /// field no unique one, whether the parts are logged apart and matched
+    /// at the end or the file is read in one pass.
+    @Test func aKeyRepeatedAcrossTheCut() throws {
+        let rows = 3_000
+        var text = "id,twice,once,amount\n"
+        for index in 0..<rows {
+            let last = index == rows - 1
+            text += "\(index + 1),\(last ? " T-0 " : "T-\(index)"),O-\(index),\(last ? "0.50" : "\(index).5")\n"
+        }
+        let path = try scratch.write("cut.csv", text)
+        let source = try PartSource(
+            path: path, registry: .standard, from: nil, codecOptions: OptionValues(), limits: ReadLimits())
+        for jobs in [2, 3] {
+            let plan = try #require(PartPlan(source, threshold: 1 << 10, jobs: jobs, parts: jobs))
+            #expect(plan.cuts.count == jobs - 1)
+        }
+        let single = try inferred(path, jobs: 1)
+        for jobs in [2, 3] { #expect(try inferred(path, jobs: jobs) == single, "--jobs \(jobs)") }
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(single.utf8)) as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: [String: Any]])
+        func unique(_ name: String) -> Bool { properties[name]?["x-ferry-unique"] as? Bool == true }
+        #expect(unique("id") && unique("once"))
+        #expect(!unique("twice") && !unique("amount"))
+        #expect(properties["amount"]?["type"] as? String == "number")
+    }
+
     /// The types drawn from the profiled cells are those the reader's own
     /// inference gives: gzip input, which cannot be read twice, is typed
     /// by the reader over its window, which holds all of this file.

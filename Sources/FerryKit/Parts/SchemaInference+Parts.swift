@@ -10,9 +10,9 @@
 //
 // Each part's profiles hold what merging needs: the distinct strings up to
 // the enum cap, the bounds with their first spelling, the formats, the
-// counts, the inference of each deferred column, and the unique keys,
-// whose tables are kept side by side once no key of one is found in
-// another (`FieldProfile.merge`).
+// counts, the inference of each deferred column, and the log of the unique
+// keys (`KeyLog`), matched with the other parts' logs once, at the end, as
+// `validate` matches its parts' (`FieldProfiles`).
 //
 // A part that does not read cleanly to its end (a quoted field ran across
 // a cut, a bad row), or whose reader warns, drops all the parts: the file

@@ -8,11 +8,10 @@ struct FieldProfile {
     /// an `enum`, when they also repeat: at least twice as many values as
     /// distinct ones (a file of three names is no list of allowed names).
     static let enumLimit = 10
-    /// The most slots a unique check's table may take (24 bytes each, so
-    /// 96 MiB): about two million distinct values, half-full. A field with
-    /// more gives up the check, frees its table and gets no
-    /// `x-ferry-unique`, as it would after a repeat.
-    static let uniqueSlotLimit = 1 << 22
+    /// The most keys a unique check takes (32 bytes each in its log, so
+    /// 64 MiB): a field with this many values gives up the check, logs no
+    /// more and gets no `x-ferry-unique`, as it would after a repeat.
+    static let uniqueKeyLimit = 1 << 21
 
     let name: String
     /// The records in which the field is present and not null.
@@ -28,44 +27,52 @@ struct FieldProfile {
     private var formats = InferableFormat.allCases
     private var minimum: Bound?
     private var maximum: Bound?
-    /// The keys seen, as validation's unique check keeps them; nil once a
-    /// key repeated, a value was no key, or the table reached its limit.
-    /// Its table starts small (6 KiB) and doubles as keys come: a wide
-    /// file has hundreds of fields, most of which repeat at once.
-    private var keys: UniqueKeys? = UniqueKeys(slotLimit: FieldProfile.uniqueSlotLimit, initialSlots: 1 << 8)
-    /// The tables of the reads merged in after this one (the next parts of
-    /// a file, the next files), no two with a key in common, nor with
-    /// `keys`: a merge looks the keys of one side up in the other's tables
-    /// rather than moving them into one, after the parts are read, on one
-    /// thread. A profile observes no record once it has merged.
-    private var mergedKeys: [UniqueKeys] = []
+    /// The values that spell `minimum` and `maximum`, kept apart so that
+    /// comparing a number with the bounds copies no `Value`.
+    private var minimumValue = Value.null
+    private var maximumValue = Value.null
+    /// Whether no key has been found twice yet (see `FieldProfiles`):
+    /// false once a key repeated, a value was no key, or the field had
+    /// `uniqueKeyLimit` keys. The keys go into the log of the read
+    /// (`KeyLog`), matched at its checks and at the end.
+    private(set) var mayBeUnique: Bool
+    /// The keys logged, in all the reads merged.
+    private var keyCount = 0
+    /// The log this read puts the field's keys in, and the field's number
+    /// there; nil for a profile with no unique check.
+    private let keyLog: KeyLog?
+    private let keyNumber: Int
+    /// Where the keys of every read merged are: this read's log and those
+    /// of the reads merged in after it (the next parts of a file, the next
+    /// files). A profile observes no record once it has merged.
+    private(set) var keySources: [(log: KeyLog, number: Int)]
     private var keyText: [UInt8] = []
-    /// Keys on their way into `keys`, each prefetched as it came, put in a
-    /// batch at a time (`keyBatch`): a table of a million keys is far larger
-    /// than the caches, and one insert at a time waited for one miss after
-    /// another (32% of drafting the schema of 1M products). `finish()`
-    /// puts the last ones in.
-    private var pendingKeys: [(digest: (low: UInt64, high: UInt64), record: Int)] = []
-    static let keyBatch = 16
 
     /// For a CSV column whose reader left its type to be inferred: the
     /// inference, and the profile as the type would read the cells.
     private var deferred: DeferredColumn?
 
-    /// - Parameter deferred: whether the field is a CSV column whose
-    ///   reader left its type to be inferred (`FieldProfiles`).
-    init(name: String, deferred: Bool = false) {
+    /// - Parameters:
+    ///   - deferred: whether the field is a CSV column whose reader left
+    ///     its type to be inferred (`FieldProfiles`).
+    ///   - keys: the log for the field's keys, with the field's number in
+    ///     it (and the next number, for a deferred column's typed cells);
+    ///     nil for no unique check.
+    init(name: String, deferred: Bool = false, keys: (log: KeyLog, number: Int)? = nil) {
         self.name = name
-        if deferred { self.deferred = DeferredColumn(name: name) }
+        keyLog = keys?.log
+        keyNumber = keys?.number ?? 0
+        keySources = keys.map { [$0] } ?? []
+        mayBeUnique = keys != nil
+        if deferred { self.deferred = DeferredColumn(name: name, keys: keys.map { ($0.log, $0.number + 1) }) }
     }
 
-    /// A number and the value that spells it, for `minimum` and `maximum`.
-    /// Whole numbers compare as whole numbers: past 2^53 doubles cannot
-    /// tell ids apart, and a bound one off would fail the file it came from.
+    /// A number, for `minimum` and `maximum`. Whole numbers compare as
+    /// whole numbers: past 2^53 doubles cannot tell ids apart, and a bound
+    /// one off would fail the file it came from.
     private struct Bound {
         var integer: Int64?
         var number: Double
-        var value: Value
 
         /// Whether this number is smaller than `other`'s; equal numbers are not.
         func isLess(than other: Bound) -> Bool {
@@ -86,6 +93,9 @@ struct FieldProfile {
     }
 
     /// Learns from `cell`, whose `.other` values are in `others`, of the `ordinal`th record read.
+    /// Inlined into the loop over a record's cells: a call a cell was 4%
+    /// of drafting a schema.
+    @inline(__always)
     mutating func observe(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
         switch cell {
         case .null:
@@ -120,10 +130,10 @@ struct FieldProfile {
         case .bool: types.insert(.boolean)
         case .integer(let number):
             types.insert(.integer)
-            bound(Bound(integer: number, number: Double(number), value: .integer(number)))
+            bound(Bound(integer: number, number: Double(number))) { .integer(number) }
         case .double(let number):
             types.insert(.number)
-            bound(Bound(number: number, value: .double(number)))
+            bound(Bound(number: number)) { .double(number) }
         case .number(let number):
             var text = number.text
             text.withUTF8 { observeNumber($0) }
@@ -147,19 +157,22 @@ struct FieldProfile {
         case .double(let double)?: (integer, number) = (nil, double)
         default: return
         }
-        let isLower = minimum.map { Bound(integer: integer, number: number, value: .null).isLess(than: $0) } ?? true
-        let isUpper = maximum.map { $0.isLess(than: Bound(integer: integer, number: number, value: .null)) } ?? true
         // The text is copied only for a new bound.
-        guard isLower || isUpper else { return }
-        let value = Value.number(NumberText(unchecked: String(decoding: bytes, as: UTF8.self)))
-        bound(Bound(integer: integer, number: number, value: value))
+        bound(Bound(integer: integer, number: number)) {
+            .number(NumberText(unchecked: String(decoding: bytes, as: UTF8.self)))
+        }
     }
 
     private mutating func observeString(_ bytes: UnsafeBufferPointer<UInt8>) {
         types.insert(.string)
         stringCount += 1
-        if let known = strings, !known.contains(where: { $0.elementsEqual(bytes) }) {
-            strings = known.count < Self.enumLimit ? known + [Array(bytes)] : nil
+        // Looked up in place: a copy of the list would count a reference a cell.
+        if strings?.contains(where: { $0.elementsEqual(bytes) }) == false {
+            if let count = strings?.count, count < Self.enumLimit {
+                strings?.append(Array(bytes))
+            } else {
+                strings = nil
+            }
         }
         if !formats.isEmpty {
             let text = String(decoding: bytes, as: UTF8.self)
@@ -167,43 +180,63 @@ struct FieldProfile {
         }
     }
 
-    /// Moves the bounds out to `candidate`.
-    private mutating func bound(_ candidate: Bound) {
+    /// Moves the bounds out to `candidate`, which `value` spells: made
+    /// only for a new bound.
+    @inline(__always)
+    private mutating func bound(_ candidate: Bound, _ value: () -> Value) {
         guard candidate.number.isFinite else { return }
-        if minimum.map({ candidate.isLess(than: $0) }) ?? true { minimum = candidate }
-        if maximum.map({ $0.isLess(than: candidate) }) ?? true { maximum = candidate }
+        let isLower = minimum.map { candidate.isLess(than: $0) } ?? true
+        let isUpper = maximum.map { $0.isLess(than: candidate) } ?? true
+        guard isLower || isUpper else { return }
+        let spelled = value()
+        if isLower { (minimum, minimumValue) = (candidate, spelled) }
+        if isUpper { (maximum, maximumValue) = (candidate, spelled) }
     }
 
-    /// Puts the value's key into the unique check, which it leaves at the
-    /// first repeat (or value that is no key, or a full table).
+    /// Logs the value's key for the unique check, which it leaves at a
+    /// value that is no key, or at the limit.
+    @inline(__always)
     private mutating func observeKey(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
-        guard let table = keys else { return }
+        guard mayBeUnique, let keyLog else { return }
+        keyCount += 1
+        guard keyCount < Self.uniqueKeyLimit else { return endUniqueCheck() }
+        // Most text is its own key text: its digest is taken in place.
+        if case .text(let bytes) = cell, let text = KeyText.inPlace(bytes) {
+            let digest = KeyDigest(UnsafeRawBufferPointer(text))
+            keyLog.append((digest.low, digest.high), key: keyNumber, record: ordinal, byteOffset: 0)
+            return
+        }
         keyText.removeAll(keepingCapacity: true)
-        guard KeyText.append(cell, others: others, to: &keyText) else {
-            keys = nil
-            return
-        }
-        let digest = keyText.withUnsafeBytes { UniqueKeys.digest($0) }
-        table.prefetch(digest)
-        pendingKeys.append((digest, ordinal))
-        if pendingKeys.count >= Self.keyBatch { insertPendingKeys() }
+        guard KeyText.append(cell, others: others, to: &keyText) else { return endUniqueCheck() }
+        let digest = keyText.withUnsafeBytes { KeyDigest($0) }
+        keyLog.append((digest.low, digest.high), key: keyNumber, record: ordinal, byteOffset: 0)
     }
 
-    /// Puts the pending keys into the unique check, which it leaves at the
-    /// first repeat (or a full table).
-    private mutating func insertPendingKeys() {
-        defer { pendingKeys.removeAll(keepingCapacity: true) }
-        guard let table = keys else { return }
-        for (digest, record) in pendingKeys where table.insert(digest, record: record) != nil || table.outOfMemory {
-            keys = nil
-            return
-        }
+    /// Ends the unique check: a key repeated (or could not be checked).
+    private mutating func endUniqueCheck() {
+        mayBeUnique = false
+        keySources = []
     }
 
-    /// Ends the reading: the keys still pending go into the unique check.
-    /// Called once every record is observed, before `merge` or `schema`.
+    /// Ends the unique check of this profile (and of its typed cells)
+    /// whose number in the read's log is among `repeated`: a check of the
+    /// log so far found a key of it twice.
+    mutating func keysRepeat(among repeated: Set<UInt64>) {
+        if mayBeUnique && repeated.contains(UInt64(keyNumber)) { endUniqueCheck() }
+        deferred?.keysRepeat(among: repeated)
+    }
+
+    /// Keeps, in `fields` (a read's field numbers, each renamed to itself
+    /// or to `KeyLog.ignored`), the numbers of this profile and of its
+    /// typed cells while their keys are checked.
+    func markChecked(_ fields: inout [UInt64]) {
+        if mayBeUnique && keyLog != nil && keyNumber < fields.count { fields[keyNumber] = UInt64(keyNumber) }
+        deferred?.markChecked(&fields)
+    }
+
+    /// Ends the reading. Called once every record is observed, before
+    /// `merge` or `schema`.
     mutating func finish() {
-        insertPendingKeys()
         deferred?.finish()
     }
 
@@ -224,8 +257,8 @@ struct FieldProfile {
         }
         formats.removeAll { !later.formats.contains($0) }
         // On a tie the earlier bound stays, as it does record by record.
-        if let low = later.minimum { bound(low) }
-        if let high = later.maximum { bound(high) }
+        if let low = later.minimum { bound(low) { later.minimumValue } }
+        if let high = later.maximum { bound(high) { later.maximumValue } }
         mergeKeys(later)
         if let deferred, let theirs = later.deferred {
             deferred.merge(theirs)
@@ -244,46 +277,21 @@ struct FieldProfile {
         return text
     }
 
-    /// The unique check over the keys of both profiles: it gives up at a
-    /// key both have, and when their keys together are as many as one
-    /// table stops at (it may not grow past `uniqueSlotLimit` slots).
+    /// The unique check over the keys of both profiles, matched at the end
+    /// (`FieldProfiles.schema`); given up when their keys together reach
+    /// the limit.
     private mutating func mergeKeys(_ later: FieldProfile) {
-        guard let table = keys, let theirs = later.keys else {
-            (keys, mergedKeys) = (nil, [])
-            return
-        }
-        let mine = [table] + mergedKeys
-        let others = [theirs] + later.mergedKeys
-        guard (mine + others).reduce(0, { $0 + $1.count }) < Self.uniqueSlotLimit / 2, !Self.share(mine, others) else {
-            (keys, mergedKeys) = (nil, [])
-            return
-        }
-        mergedKeys += others
-    }
-
-    /// Whether a key is in a table of `first` and in one of `second`: each
-    /// key of the side with fewer is looked up in the other's tables, its
-    /// slots asked for a batch ahead (`UniqueKeys.prefetch`).
-    private static func share(_ first: [UniqueKeys], _ second: [UniqueKeys]) -> Bool {
-        let count = { (tables: [UniqueKeys]) in tables.reduce(0) { $0 + $1.count } }
-        let (few, many) = count(first) <= count(second) ? (first, second) : (second, first)
-        var digests: [(low: UInt64, high: UInt64)] = []
-        digests.reserveCapacity(count(few))
-        for table in few { table.forEach { digest, _ in digests.append(digest) } }
-        for (index, digest) in digests.enumerated() {
-            if index + keyBatch < digests.count {
-                for table in many { table.prefetch(digests[index + keyBatch]) }
-            }
-            if many.contains(where: { $0.record(of: digest) != nil }) { return true }
-        }
-        return false
+        keyCount += later.keyCount
+        guard mayBeUnique, later.mayBeUnique, keyCount < Self.uniqueKeyLimit else { return endUniqueCheck() }
+        keySources += later.keySources
     }
 
     // MARK: - The schema
 
     /// The field's schema: its type (none when it held values of no JSON
     /// type, or only null), and the rules every value met.
-    func schema() -> Value {
+    /// - Parameter unique: whether no key of the field came twice.
+    func schema(unique: Bool) -> Value {
         var schema = OrderedObject()
         let kinds = types.subtracting(.null)
         let numeric = !kinds.isEmpty && kinds.isSubset(of: [.integer, .number])
@@ -305,11 +313,11 @@ struct FieldProfile {
                 schema.append(key: "enum", value: .array(sorted.map(Value.string)))
             }
         }
-        if numeric, let minimum, let maximum {
-            schema.append(key: "minimum", value: minimum.value)
-            schema.append(key: "maximum", value: maximum.value)
+        if numeric, minimum != nil, maximum != nil {
+            schema.append(key: "minimum", value: minimumValue)
+            schema.append(key: "maximum", value: maximumValue)
         }
-        if keys != nil && filled >= 2 { schema.append(key: "x-ferry-unique", value: .bool(true)) }
+        if unique && mayBeUnique && filled >= 2 { schema.append(key: "x-ferry-unique", value: .bool(true)) }
         return .object(schema)
     }
 }

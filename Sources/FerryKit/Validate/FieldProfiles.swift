@@ -19,6 +19,22 @@
 //
 // So the file is read once, where the reader's own inference would read
 // it twice (a look over the whole file, then the records).
+//
+// Whether a field's values are unique (`x-ferry-unique`) is found as
+// `validate` finds the keys the parts of a file share: each read logs the
+// digest of every key with the field's number (`KeyLog`: the profile's
+// index twice, plus one for a deferred column's typed cells), and the logs
+// of all the reads are matched at the end (`schema()`), each read's
+// numbers renamed to the profiles'. A field whose keys repeat early (a
+// category, a price) should not log the whole file: the read matches its
+// own log after 64 records, then after 4 times as many each time up to
+// 65,536, and a field found repeating there logs no more. (A file of 100
+// columns of a dozen values each logged 4,096 keys of each column with a
+// first check at 4,096: 100 MB, twice main's time; from 64, a few
+// thousand keys in all.)
+//
+//     read 0: sku#6 A, price#2 9.99, sku#6 B, price#2 9.99  ─▶ check at 64: #2 repeats, sku goes on
+//     read 1: sku#6 C, sku#6 A                              ─▶ end: sku's A in reads 0 and 1: not unique
 
 /// The profiles of every field seen, in the order first seen.
 struct FieldProfiles {
@@ -33,24 +49,55 @@ struct FieldProfiles {
     private var listsKept: [FieldList] = []
     /// The last list looked up, and its indexes: records of one file share
     /// a list, so the table is rarely asked.
-    private var lastList: (address: UnsafeRawPointer, indexes: [Int])?
+    private var lastList: UnsafeRawPointer?
+    private var lastIndexes: [Int] = []
     private(set) var records = 0
+    /// The keys of this read's fields (see the design note).
+    let keyLog = KeyLog()
+    /// The record count at which the read next matches its log, or 0 for none.
+    private var nextKeyCheck = FieldProfiles.keyChecks.lowerBound
 
     /// Learns from one record; `context`'s deferred fields are those of its reader.
     mutating func observe(_ record: RawRecord, context: ReadContext) {
         records += 1
-        let indexes: [Int]
-        if let lastList, lastList.address == record.fieldsAddress {
-            indexes = lastList.indexes
-        } else {
+        if lastList != record.fieldsAddress {
             deferredNames = Set(context.deferredFields)
-            indexes = lists[record.fieldsAddress] ?? addList(record.fields)
-            lastList = (record.fieldsAddress, indexes)
+            lastIndexes = lists[record.fieldsAddress] ?? addList(record.fields)
+            lastList = record.fieldsAddress
         }
-        for (position, index) in indexes.enumerated() {
-            profiles[index].observe(record, at: position, ordinal: records - 1)
+        let ordinal = records - 1
+        // Through the buffers, as the profiles are many cells' work each:
+        // the arrays' subscripts counted a reference and checked the
+        // profiles' uniqueness a cell.
+        lastIndexes.withUnsafeBufferPointer { indexes in
+            profiles.withUnsafeMutableBufferPointer { profiles in
+                for position in indexes.indices {
+                    profiles[indexes[position]].observe(record, at: position, ordinal: ordinal)
+                }
+            }
         }
+        if records == nextKeyCheck { checkKeys() }
     }
+
+    /// The reads match their own logs after this many records, and again
+    /// at each multiple by 4 up to the last (see the design note).
+    static let keyChecks = 1 << 6...1 << 16
+
+    /// Ends the unique check of the fields whose keys repeat in this read
+    /// so far. The keys of fields already out of it are left unmatched: a
+    /// wide file logs thousands of them before the first check.
+    private mutating func checkKeys() {
+        nextKeyCheck = nextKeyCheck < Self.keyChecks.upperBound ? nextKeyCheck * 4 : 0
+        var fields = [UInt64](repeating: KeyLog.ignored, count: profiles.count * 2)
+        for profile in profiles { profile.markChecked(&fields) }
+        guard fields.contains(where: { $0 != KeyLog.ignored }) else { return }
+        let repeated = KeyLog.repeatedFields(in: [keyLog], fields: [fields], bothCores: false)
+        for index in profiles.indices { profiles[index].keysRepeat(among: repeated) }
+    }
+
+    /// The most fields a read checks for unique values: each takes two
+    /// numbers in its log, which has 16 bits for them.
+    static let keyedFieldLimit = 1 << 15
 
     /// The most field lists kept: JSON records whose keys come in ever new
     /// orders would otherwise keep one list each. Past it the table starts
@@ -64,7 +111,11 @@ struct FieldProfiles {
         }
         let indexes = fields.names.map { name -> Int in
             if let index = indexByName[name] { return index }
-            profiles.append(FieldProfile(name: name, deferred: deferredNames.contains(name)))
+            let number = profiles.count * 2
+            profiles.append(
+                FieldProfile(
+                    name: name, deferred: deferredNames.contains(name),
+                    keys: profiles.count < Self.keyedFieldLimit ? (keyLog, number) : nil))
             indexByName[name] = profiles.count - 1
             return profiles.count - 1
         }
@@ -73,10 +124,11 @@ struct FieldProfiles {
         return indexes
     }
 
-    /// Ends the reading of a file or a part: every profile's pending keys
-    /// go into its unique check. Called before `merge` and `resolved`.
+    /// Ends the reading of a file or a part; a small read's log is packed
+    /// (`KeyLog.pack()`). Called before `merge` and `resolved`.
     mutating func finish() {
         for index in profiles.indices { profiles[index].finish() }
+        keyLog.pack()
     }
 
     // MARK: - Merging
@@ -110,11 +162,14 @@ struct FieldProfiles {
     /// The schema document: the draft, an object whose required fields
     /// are those present and not null in every record, and a property for
     /// each field.
-    func schema() -> Value {
+    /// - Parameter bothCores: whether the keys may be matched on two
+    ///   threads (`KeyLog.repeatedFields`), or on this one alone (`--jobs 1`).
+    func schema(bothCores: Bool = true) -> Value {
         var properties = OrderedObject()
         var required: [Value] = []
-        for profile in profiles {
-            properties.append(key: profile.name, value: profile.schema())
+        let repeated = repeatedFields(bothCores: bothCores)
+        for (index, profile) in profiles.enumerated() {
+            properties.append(key: profile.name, value: profile.schema(unique: !repeated.contains(UInt64(index))))
             if profile.filled == records && records > 0 { required.append(.string(profile.name)) }
         }
         var document = OrderedObject()
@@ -123,6 +178,29 @@ struct FieldProfiles {
         if !required.isEmpty { document.append(key: "required", value: .array(required)) }
         document.append(key: "properties", value: .object(properties))
         return .object(document)
+    }
+
+    /// The indexes of the profiles whose keys repeat: the logs of every
+    /// read, matched at once with each read's numbers renamed to them.
+    private func repeatedFields(bothCores: Bool) -> Set<UInt64> {
+        var logs: [KeyLog] = []
+        var fields: [[UInt64]] = []
+        var logIndex: [ObjectIdentifier: Int] = [:]
+        for (index, profile) in profiles.enumerated() where profile.mayBeUnique {
+            for source in profile.keySources {
+                let log = logIndex[ObjectIdentifier(source.log)] ?? logs.count
+                if log == logs.count {
+                    logIndex[ObjectIdentifier(source.log)] = log
+                    logs.append(source.log)
+                    fields.append([])
+                }
+                if fields[log].count <= source.number {
+                    fields[log] += repeatElement(KeyLog.ignored, count: source.number + 1 - fields[log].count)
+                }
+                fields[log][source.number] = UInt64(index)
+            }
+        }
+        return logs.isEmpty ? [] : KeyLog.repeatedFields(in: logs, fields: fields, bothCores: bothCores)
     }
 }
 
@@ -136,11 +214,13 @@ final class DeferredColumn {
     /// when empty); nil once a cell is no number and no boolean.
     @exclusivity(unchecked) private var typed: FieldProfile?
 
-    init(name: String) { typed = FieldProfile(name: name) }
+    /// - Parameter keys: the log for the typed cells' keys, and their number in it.
+    init(name: String, keys: (log: KeyLog, number: Int)?) { typed = FieldProfile(name: name, keys: keys) }
 
-    /// Whether a cell turned the column into text: nothing more to learn.
-    @inline(__always)
-    var isText: Bool { typed == nil }
+    /// Whether a cell turned the column into text: nothing more to learn
+    /// (`typed` is nil). A flag of its own, as testing the optional for
+    /// nil took a call a cell.
+    @exclusivity(unchecked) private(set) var isText = false
 
     /// Learns from a cell of the column, read as text.
     func observe(_ cell: RawValue, others: UnsafeBufferPointer<Value>, ordinal: Int) {
@@ -151,7 +231,7 @@ final class DeferredColumn {
         case .text(let bytes):
             let shapes = column.observe(bytes)
             if column.isText {
-                typed = nil
+                becomeText()
             } else if shapes.contains(.boolean), let flag = BoolText.value(of: bytes) {
                 typed?.observe(.bool(flag), others: others, ordinal: ordinal)
             } else if !shapes.isEmpty, let number = DecimalText.cell(bytes) {
@@ -163,25 +243,38 @@ final class DeferredColumn {
             if case .string(let text) = others[index], text.isEmpty { return }
             if case .null = others[index] { return }
             column.observeText()
-            typed = nil
+            becomeText()
         case .bool, .integer, .double, .number, .bytes:
             // A reader that leaves the column untyped hands over no such cell.
             column.observeText()
-            typed = nil
+            becomeText()
         }
     }
 
     /// Ends the reading (see `FieldProfile.finish`).
     func finish() { typed?.finish() }
 
+    /// Ends the unique check of the typed cells when `repeated` has their
+    /// number (see `FieldProfile.keysRepeat(among:)`).
+    func keysRepeat(among repeated: Set<UInt64>) { typed?.keysRepeat(among: repeated) }
+
+    /// Keeps the typed cells' number in `fields` while their keys are checked.
+    func markChecked(_ fields: inout [UInt64]) { typed?.markChecked(&fields) }
+
     /// Adds what `later`, the same column in the records after these, saw.
     func merge(_ later: DeferredColumn) {
         column.merge(later.column)
         if column.isText {
-            typed = nil
+            becomeText()
         } else if let theirs = later.typed {
             typed?.merge(theirs)
         }
+    }
+
+    /// Drops the profile of the cells as typed: the column is text.
+    private func becomeText() {
+        typed = nil
+        isText = true
     }
 
     /// The profile as the inferred type reads the cells; nil when the

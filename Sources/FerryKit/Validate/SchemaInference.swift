@@ -4,7 +4,7 @@
 // the reader's buffers (raw records where the reader has them), and keeps
 // a `FieldProfile` for each field name: what it learnt, never the records.
 // Its memory is flat in the number of records but for the unique check,
-// which is bounded (see `FieldProfile.uniqueSlotLimit`).
+// which is bounded (see `FieldProfile.uniqueKeyLimit`).
 //
 //     name,price,sku                 {"$schema": ".../2020-12/schema", "type": "object",
 //     Wii,269.00,W-1          ──▶      "required": ["name", "price", "sku"],
@@ -75,7 +75,7 @@ public struct SchemaInference {
                 throw error.located(SourceLocation(file: path))
             }
         }
-        return (profiles.schema(), warnings)
+        return (profiles.schema(bothCores: min(jobs, Cores.usable) > 1), warnings)
     }
 
     /// Reads every record of `reader`, whose context is `context`, into `profiles`.

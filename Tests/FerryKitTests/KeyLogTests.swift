@@ -140,8 +140,5 @@ import Testing
         #expect(KeyLog.duplicates(in: [large], records: [0], bytes: [0]).map(\.first) == [0])
     }
 
-    private func digest(of key: Int) -> (low: UInt64, high: UInt64) {
-        let value = KeyDigest("K-\(key)")
-        return (value.low, value.high)
-    }
+    private func digest(of key: Int) -> KeyDigest { KeyDigest("K-\(key)") }
 }

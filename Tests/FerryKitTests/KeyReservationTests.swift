@@ -106,8 +106,5 @@ import Testing
 
 extension UniqueKeys {
     /// The digest of key `key`'s decimal text.
-    static func digest(key: Int) -> (low: UInt64, high: UInt64) {
-        var text = String(key)
-        return text.withUTF8 { digest(UnsafeRawBufferPointer($0)) }
-    }
+    static func digest(key: Int) -> KeyDigest { KeyDigest(String(key)) }
 }

@@ -155,7 +155,7 @@ final class KeyLog: @unchecked Sendable {
     }
 
     @inline(__always)
-    func append(_ digest: (low: UInt64, high: UInt64), key: Int, record: Int, byteOffset: Int) {
+    func append(_ digest: KeyDigest, key: Int, record: Int, byteOffset: Int) {
         let partition = Int(truncatingIfNeeded: digest.high >> UInt64(64 - Self.partitionBits))
         var end = ends[partition]
         if end == Self.chunkEntries { end = newChunk(partition) }

@@ -95,10 +95,10 @@ final class UniqueKeys {
         if size > mask + 1 { _ = resize(to: size) }
     }
 
-    /// Adds the key whose digest is `digest` (see `digest(_:)`), of record
+    /// Adds the key whose digest is `digest` (`KeyDigest`), of record
     /// `record` (0-based).
     /// - Returns: the 0-based record that had the key first, or nil when it is new.
-    func insert(_ digest: (low: UInt64, high: UInt64), record: Int) -> Int? {
+    func insert(_ digest: KeyDigest, record: Int) -> Int? {
         let slot = slot(of: digest)
         if slots[slot].round == round { return Int(slots[slot].record) }
         // Out of memory, the last empty slot stays empty, so that lookups end.
@@ -111,14 +111,14 @@ final class UniqueKeys {
 
     /// The 0-based record that had the key whose digest is `digest`, or nil
     /// when no record had it.
-    func record(of digest: (low: UInt64, high: UInt64)) -> Int? {
+    func record(of digest: KeyDigest) -> Int? {
         let slot = slot(of: digest)
         return slots[slot].round != round ? nil : Int(slots[slot].record)
     }
 
     /// The slot that holds `digest`, or the empty one where it would go.
     @inline(__always)
-    private func slot(of digest: (low: UInt64, high: UInt64)) -> Int {
+    private func slot(of digest: KeyDigest) -> Int {
         var slot = Int(truncatingIfNeeded: digest.low) & mask
         while slots[slot].round == round && (slots[slot].low != digest.low || slots[slot].high != digest.high) {
             slot = (slot + 1) & mask
@@ -128,16 +128,16 @@ final class UniqueKeys {
 
     /// Calls `body` with every key's digest and the record that had it
     /// first, in no particular order.
-    func forEach(_ body: ((low: UInt64, high: UInt64), Int) -> Void) {
+    func forEach(_ body: (KeyDigest, Int) -> Void) {
         for index in 0...mask where slots[index].round == round {
-            body((slots[index].low, slots[index].high), Int(slots[index].record))
+            body(KeyDigest(low: slots[index].low, high: slots[index].high), Int(slots[index].record))
         }
     }
 
     /// Asks the processor for the slot a lookup of `digest` starts at, ahead
     /// of `insert`: a batch of keys prefetched before it is inserted waits
     /// for its cache misses together rather than one after another.
-    func prefetch(_ digest: (low: UInt64, high: UInt64)) {
+    func prefetch(_ digest: KeyDigest) {
         ferry_prefetch(slots + (Int(truncatingIfNeeded: digest.low) & mask))
     }
 
@@ -160,13 +160,5 @@ final class UniqueKeys {
         }
         oldMemory.release()
         return true
-    }
-
-    // MARK: - Digest
-
-    /// The digest of a key's bytes (see `KeyDigest`), as a pair.
-    static func digest(_ bytes: UnsafeRawBufferPointer) -> (low: UInt64, high: UInt64) {
-        let digest = KeyDigest(bytes)
-        return (digest.low, digest.high)
     }
 }

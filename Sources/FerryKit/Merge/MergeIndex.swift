@@ -70,7 +70,7 @@ final class MergeIndex {
     /// Adds record `index` of `records`, whose key has `digest` (nil for a
     /// record with no key); `finish` places the last ones.
     func add(index: Int, digest: KeyDigest?, records: some MergeRecords) throws(FerryError) {
-        if let digest { places.prefetch((digest.low, digest.high)) }
+        if let digest { places.prefetch(digest) }
         pending.append((index, digest))
         if pending.count >= 64 { try finish(records) }
     }
@@ -116,7 +116,7 @@ final class MergeIndex {
             keep(index)
             return
         }
-        guard let place = places.insert((digest.low, digest.high), record: kept.count) else {
+        guard let place = places.insert(digest, record: kept.count) else {
             // A key the full table could not take would be taken for new.
             if places.outOfMemory { throw .ioOutOfMemory() }
             keep(index)

@@ -166,9 +166,7 @@ package struct ReportCombiner {
                 return fields.count - 1
             }
             for key in shard.trace.keys {
-                log.append(
-                    (key.digest.low, key.digest.high), key: fieldNumbers[key.field], record: key.record,
-                    byteOffset: key.byteOffset)
+                log.append(key.digest, key: fieldNumbers[key.field], record: key.record, byteOffset: key.byteOffset)
             }
             return log
         }

@@ -203,13 +203,13 @@ struct FieldProfile {
         // Most text is its own key text: its digest is taken in place.
         if case .text(let bytes) = cell, let text = KeyText.inPlace(bytes) {
             let digest = KeyDigest(UnsafeRawBufferPointer(text))
-            keyLog.append((digest.low, digest.high), key: keyNumber, record: ordinal, byteOffset: 0)
+            keyLog.append(digest, key: keyNumber, record: ordinal, byteOffset: 0)
             return
         }
         keyText.removeAll(keepingCapacity: true)
         guard KeyText.append(cell, others: others, to: &keyText) else { return endUniqueCheck() }
         let digest = keyText.withUnsafeBytes { KeyDigest($0) }
-        keyLog.append((digest.low, digest.high), key: keyNumber, record: ordinal, byteOffset: 0)
+        keyLog.append(digest, key: keyNumber, record: ordinal, byteOffset: 0)
     }
 
     /// Ends the unique check: a key repeated (or could not be checked).

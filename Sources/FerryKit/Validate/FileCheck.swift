@@ -52,7 +52,7 @@ struct FileCheck {
     static let largestReservation = 1 << 20
 
     private struct PendingKey {
-        var digest: (low: UInt64, high: UInt64)
+        var digest: KeyDigest
         var key: Int
         var record: Int
         var byteOffset: Int
@@ -360,7 +360,7 @@ struct FileCheck {
         if let keyLog, case .text(let bytes) = record.values[position], let text = KeyText.inPlace(bytes) {
             if text.isEmpty && rules?.uniqueTyped[key] == true { return }
             keyLog.append(
-                UniqueKeys.digest(UnsafeRawBufferPointer(text)), key: key, record: record.origin.index,
+                KeyDigest(UnsafeRawBufferPointer(text)), key: key, record: record.origin.index,
                 byteOffset: record.origin.byteOffset)
             return
         }
@@ -369,7 +369,7 @@ struct FileCheck {
         // none for null, nor for an empty value of a typed field.
         guard KeyText.append(record, at: position, to: &pendingText) else { return }
         if pendingText.count == start && rules?.uniqueTyped[key] == true { return }
-        let digest = pendingText.withUnsafeBytes { UniqueKeys.digest(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        let digest = pendingText.withUnsafeBytes { KeyDigest(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         if let keyLog {
             pendingText.removeAll(keepingCapacity: true)
             keyLog.append(digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset)

@@ -85,7 +85,7 @@ extension Validator {
             table.forEach { digest, record in
                 trace.keys.append(
                     ShardTrace.Key(
-                        field: field, digest: KeyDigest(low: digest.low, high: digest.high),
+                        field: field, digest: digest,
                         record: record + reading.shift.records,
                         byteOffset: (record < offsets.count ? offsets[record] : 0) + reading.shift.bytes))
             }

@@ -7,10 +7,6 @@ package enum JSONText {
     package static func appendValue(
         _ value: Value, to out: inout WriteBuffer, indentLevel: Int? = nil
     ) throws(FerryError) {
-        func newline(_ level: Int) {
-            out.append(0x0A)
-            out.append(repeating: UInt8(ascii: " "), count: level * 2)
-        }
         switch value {
         case .null: out.append("null")
         case .bool(let flag): out.append(flag ? "true" : "false")
@@ -29,24 +25,22 @@ package enum JSONText {
             let inner = indentLevel.map { $0 + 1 }
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                if let inner { newline(inner) }
+                startMember(index, level: inner, to: &out)
                 try appendValue(element, to: &out, indentLevel: inner)
             }
-            if let indentLevel { newline(indentLevel) }
+            if let indentLevel { appendLineBreak(level: indentLevel, to: &out) }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             guard object.count > 0 else { return out.append("{}") }
             let inner = indentLevel.map { $0 + 1 }
             out.append(UInt8(ascii: "{"))
             for index in 0..<object.count {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                if let inner { newline(inner) }
+                startMember(index, level: inner, to: &out)
                 appendQuoted(object.keys[index], to: &out)
                 out.append(inner == nil ? ":" : ": ")
                 try appendValue(object.values[index], to: &out, indentLevel: inner)
             }
-            if let indentLevel { newline(indentLevel) }
+            if let indentLevel { appendLineBreak(level: indentLevel, to: &out) }
             out.append(UInt8(ascii: "}"))
         }
     }

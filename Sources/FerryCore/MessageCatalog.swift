@@ -70,7 +70,9 @@ public struct MessageCatalog: Sendable {
 
     /// A key no catalog knows shows as the key with its arguments, so nothing is lost.
     private func message(_ key: String, count: Int?, _ arguments: [MessageArgument]) -> String {
-        let rendered = arguments.map(render)
+        // A closure, not `map(render)`: a method taken as a value copied the
+        // catalog, and its dictionaries' references, for every message.
+        let rendered = arguments.map { render($0) }
         guard let template = lookUp(key, count: count) else {
             return rendered.isEmpty ? key : "\(key)(\(rendered.joined(separator: ", ")))"
         }

@@ -242,6 +242,54 @@ import Testing
         let judged = try JSONValues.schema(##"{"$ref": "#/$defs/d0", "$defs": {"## + short.joined(separator: ",") + "}}")
         #expect(judged.rawCheck.judgesRecords)
     }
+
+    /// The steps of a layout, for the tests that look at how it is laid out.
+    static func steps(_ schema: Schema, fields line: String) throws -> [RawSchemaCheck.Step] {
+        let reader = JSONReader(MemoryInput(Array((line + "\n").utf8)), layout: .lines)
+        var steps: [RawSchemaCheck.Step] = []
+        while try reader.readRaw({ (record) throws(FerryError) in
+            let layout = schema.rawCheck.layout(of: record.fields)
+            steps = (0..<layout.steps.count).map { layout.steps[$0] }
+        }) {}
+        return steps
+    }
+
+    /// The shop schema's cells are checked by steps on the cell in place
+    /// (a case and a limit, as the built-in kinds check theirs), none by a
+    /// cell rule judged whole; its `anyOf`, `if` and `then` included.
+    @Test func shopCellsAreLaidOutInPlace() throws {
+        let schema = try JSONValues.schema(Self.shop)
+        let steps = try Self.steps(
+            schema, fields: #"{"name":"a","price":1,"photo":null,"sku":"GS-0000001","currency":"USD","name_de":"b"}"#)
+        let whole = steps.filter { if case .cell = $0 { true } else { false } }
+        let inPlace = steps.filter { if case .cellInPlace = $0 { true } else { false } }
+        #expect(whole.isEmpty)
+        // name, price, photo, sku, currency, name_de; price and currency again in `then` and `if`.
+        #expect(inPlace.count == 8)
+        #expect(steps.contains { if case .pattern = $0 { true } else { false } })
+        #expect(steps.contains { if case .anyOf = $0 { true } else { false } })
+    }
+
+    /// A cell rule whose references nest deeper than a layout lays out in
+    /// place is judged whole (`.cell`), and still as the full check judges it.
+    @Test func deepCellReferencesAreJudgedWhole() throws {
+        let depth = 12
+        var definitions = (0..<depth).map { ##""d\##($0)": {"minimum": -\##($0), "$ref": "#/$defs/d\##($0 + 1)"}"## }
+        definitions.append(##""d\##(depth)": {"type": "integer", "maximum": 100}"##)
+        let text =
+            ##"{"type": "object", "anyOf": [{"type": "object"}], "properties": {"n": {"$ref": "#/$defs/d0"}, "m": {"$ref": "#/$defs/d9"}}, "$defs": {"##
+            + definitions.joined(separator: ",") + "}}"
+        let schema = try JSONValues.schema(text)
+        let steps = try Self.steps(schema, fields: #"{"n":1,"m":1}"#)
+        #expect(steps.contains { if case .cell(0, _) = $0 { true } else { false } })
+        #expect(steps.contains { if case .cellInPlace(1, _, _, _) = $0 { true } else { false } })
+        let values = ["5", "0", "-1", "101", "100", "2.0", "2.5", "\"x\"", "null", "[1]"]
+        var lines: [String] = []
+        for n in values { for m in values { lines.append(#"{"n":"# + n + #","m":"# + m + "}") } }
+        let (passed, failed) = try Self.compare(text, lines, judgesAll: true)
+        #expect(passed > 10)
+        #expect(failed > 10)
+    }
 }
 
 /// Patterns of single scalars (`ScalarPattern`) match what `Regex` matches.

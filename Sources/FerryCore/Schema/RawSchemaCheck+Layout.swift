@@ -30,8 +30,31 @@ extension RawSchemaCheck {
         /// The field, when there, must not be: `dependentRequired` names a
         /// field the list lacks; a property whose schema is not compiled.
         case absent(Int)
-        /// The field's cell, when there, passes cell rule `rule`.
+        /// The field's cell, when there, passes cell rule `rule`, judged
+        /// whole (`passesIfPresent`): a rule whose keywords are not laid
+        /// out as steps.
         case cell(Int, rule: Int)
+        /// The field's cell, when there, passes cell rule `rule`, whose
+        /// keywords are the `skip` steps that follow, on the cell in place:
+        /// a null skips them, and a cell not in place (an escaped string, a
+        /// nested value, a number kept as text) is judged whole, as by
+        /// `.cell`, and skips them too. The steps after it read the cell as
+        /// the built-in kinds' check does, a case and a limit.
+        /// The cell in place must also be of a case in `accepts` (the
+        /// rule's `type`, first of its keywords; `.all` for none).
+        case cellInPlace(Int, rule: Int, skip: Int32, accepts: CellTypes)
+        /// The cell's case is one that `type` accepts.
+        case accepts(Int, CellTypes)
+        /// A number cell meets `minimum`, `maximum`, … (`cellNumbers[keywords]`).
+        case numbers(Int, keywords: Int)
+        /// A text cell's length in code points is within `minimum...maximum`.
+        case length(Int, minimum: Int, maximum: Int)
+        /// A text cell matches `patterns[pattern]`.
+        case pattern(Int, pattern: Int)
+        /// A text cell is of the format.
+        case format(Int, SchemaFormat)
+        /// The cell equals one of `choices[run]` (`const`, `enum`).
+        case choices(Int, StepRange)
         /// When the field is there, so must be the fields at `positions[run]`.
         case dependentRequired(Int, StepRange)
         /// When the field is there, the program must pass (`dependentSchemas`).
@@ -161,13 +184,11 @@ extension RawSchemaCheck {
             }
             for property in node.properties {
                 guard let found = position(property.name) else { continue }
-                let rule = cell(property.node)
-                own.append(rule >= 0 ? .cell(found, rule: rule) : .absent(found))
+                own += cellSteps(found, cell(property.node))
             }
             for (position, name) in fields.names.enumerated() {
                 for (pattern, schema) in applicators?.patternProperties ?? [] where pattern.matches(name) {
-                    let rule = cell(schema)
-                    own.append(rule >= 0 ? .cell(position, rule: rule) : .absent(position))
+                    own += cellSteps(position, cell(schema))
                 }
             }
             if rule.minProperties != nil || rule.maxProperties != nil {
@@ -188,10 +209,113 @@ extension RawSchemaCheck {
                 for (position, name) in fields.names.enumerated() {
                     let matched = applicators?.patternProperties.contains { $0.pattern.matches(name) } ?? false
                     guard !matched && node.property(named: name) == nil else { continue }
-                    own.append(rule.additional >= 0 ? .cell(position, rule: rule.additional) : .absent(position))
+                    own += cellSteps(position, rule.additional)
                 }
             }
             return own
+        }
+
+        /// The most references a cell rule's steps follow in place, and the
+        /// most steps a layout lays out cell rules in: past either, a cell
+        /// rule is judged whole (`.cell`), as a hostile schema's long
+        /// chains of `$ref`s or `allOf`s are.
+        static let cellDepth = 8
+        static let maxSteps = 1 << 16
+
+        /// The steps that check the field at `position` against cell rule
+        /// `rule`: its keywords on the cell in place, after a step that
+        /// skips them for a null and judges a cell not in place whole; the
+        /// rule judged whole (`.cell`) when it cannot be laid out so.
+        private mutating func cellSteps(_ position: Int, _ rule: Int) -> [Step] {
+            guard rule >= 0 else { return [.absent(position)] }
+            guard var body = cellBody(position, rule, depth: 0), body.count < Int(Int32.max) else {
+                return [.cell(position, rule: rule)]
+            }
+            // The type is checked by the step that finds the cell in place,
+            // a step less for most fields.
+            var accepts = CellTypes.all
+            if case .accepts(_, let types)? = body.first {
+                accepts = types
+                body.removeFirst()
+            }
+            return [.cellInPlace(position, rule: rule, skip: Int32(body.count), accepts: accepts)] + body
+        }
+
+        /// The keywords of cell rule `index` as steps on the cell at
+        /// `position` (in place, not null), in the order its own check reads
+        /// them; the programs of its `anyOf`, `oneOf`, `not` and `if` go
+        /// into `steps` as they are made. Nil for a rule left to be judged
+        /// whole: one with a `$dynamicRef` or a `$ref` without a target,
+        /// references nested past `cellDepth`.
+        private mutating func cellBody(_ position: Int, _ index: Int, depth: Int) -> [Step]? {
+            guard depth < Self.cellDepth, steps.count < Self.maxSteps else { return nil }
+            let rule = check.cells[index]
+            var body: [Step] = []
+            if rule.accepts != .all { body.append(.accepts(position, rule.accepts)) }
+            if rule.numbers >= 0 { body.append(.numbers(position, keywords: rule.numbers)) }
+            if rule.text >= 0 {
+                let text = check.cellTexts[rule.text]
+                if text.minLength != nil || text.maxLength != nil {
+                    body.append(.length(position, minimum: text.minLength ?? 0, maximum: text.maxLength ?? .max))
+                }
+                if text.pattern >= 0 { body.append(.pattern(position, pattern: text.pattern)) }
+                if let format = text.format { body.append(.format(position, format)) }
+            }
+            if rule.choices >= 0 {
+                let keywords = check.cellChoices[rule.choices]
+                if let constant = keywords.constant { body.append(.choices(position, StepRange(constant))) }
+                if let allowed = keywords.allowed { body.append(.choices(position, StepRange(allowed))) }
+            }
+            guard rule.applicators >= 0 else { return body }
+            let applicators = check.cellApplicators[rule.applicators]
+            guard !applicators.undecided else { return nil }
+            /// A subschema's steps, made a program of their own.
+            func program(_ rule: Int) -> StepRange? {
+                guard rule >= 0 else { return StepRange(0..<0) }
+                guard let inner = cellBody(position, rule, depth: depth + 1) else { return nil }
+                let start = steps.count
+                steps += inner
+                return StepRange(start..<steps.count)
+            }
+            /// A subschema that must pass (`$ref`, an `allOf` branch): its steps in this body.
+            func inPlace(_ rule: Int) -> Bool {
+                guard let inner = cellBody(position, rule, depth: depth + 1) else { return false }
+                body += inner
+                return true
+            }
+            func alternatives(_ run: Range<Int>) -> StepRange? {
+                var found: [StepRange] = []
+                for branch in run {
+                    guard let alternative = program(check.cellBranches[branch]) else { return nil }
+                    found.append(alternative)
+                }
+                let start = branches.count
+                branches += found
+                return StepRange(start..<branches.count)
+            }
+            if applicators.ref >= 0 && !inPlace(applicators.ref) { return nil }
+            for branch in applicators.allOf {
+                guard inPlace(check.cellBranches[branch]) else { return nil }
+            }
+            if !applicators.anyOf.isEmpty {
+                guard let run = alternatives(applicators.anyOf) else { return nil }
+                body.append(.anyOf(run))
+            }
+            if !applicators.oneOf.isEmpty {
+                guard let run = alternatives(applicators.oneOf) else { return nil }
+                body.append(.oneOf(run))
+            }
+            if applicators.not >= 0 {
+                guard let negated = program(applicators.not) else { return nil }
+                body.append(.not(negated))
+            }
+            if applicators.ifSchema >= 0 {
+                guard let condition = program(applicators.ifSchema), let then = program(applicators.thenSchema),
+                    let otherwise = program(applicators.elseSchema)
+                else { return nil }
+                body.append(.conditional(condition, then: then, else: otherwise))
+            }
+            return body
         }
 
         /// The steps of a record rule's in-place applicators.

@@ -3,7 +3,14 @@
 /// …), the object and array counts, and `unevaluated*`. A node without any
 /// has none (`SchemaNode.applicators` is nil), which is what lets the fast
 /// paths check it themselves.
-struct SchemaApplicators: Sendable {
+///
+/// A class, written by `SchemaCompiler` before the node that holds it is
+/// made and only read after (hence unchecked `Sendable`): the full check
+/// reads it at every node it passes, and a copy of a struct this size
+/// counted a reference to each of its arrays, about 700 instructions a
+/// node (11M of 562M validating 100,000 products against
+/// Scripts/bench-schemas/shop.schema.json, 2,826 of them invalid).
+final class SchemaApplicators: @unchecked Sendable {
     /// `$ref`: the index of its target in `SchemaPlan.targets`.
     var ref: Int?
     /// `$dynamicRef` (or 2019-09's `$recursiveRef`).

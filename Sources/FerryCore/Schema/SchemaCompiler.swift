@@ -107,7 +107,7 @@ struct SchemaCompiler {
         func at(_ keyword: String) -> String { path + "/" + keyword }
         // Draft-07: "All other properties in a "$ref" object MUST be ignored."
         if context.dialect == .draft7, case .string(let reference)? = object["$ref"] {
-            var applicators = SchemaApplicators()
+            let applicators = SchemaApplicators()
             applicators.ref = try loader.target(of: reference, in: context, at: at("$ref"))
             return SchemaNode(path: path, applicators: applicators, resource: context.resource)
         }
@@ -144,7 +144,7 @@ struct SchemaCompiler {
                     required: required.contains { $0.unicodeScalars.elementsEqual(name.unicodeScalars) },
                     unique: unique))
         }
-        var applicators = try compileApplicators(keywords, in: context, at: path)
+        let applicators = try compileApplicators(keywords, in: context, at: path)
         let items: SchemaNode?
         if context.dialect != .draft2020, case .array? = keywords["items"] {
             applicators.prefixItems = try subschemas("items", keywords, context, path)
@@ -198,7 +198,7 @@ struct SchemaCompiler {
         _ keywords: [String: Value], in context: SchemaContext, at path: String
     ) throws(FerryError) -> SchemaApplicators {
         func at(_ keyword: String) -> String { path + "/" + keyword }
-        var result = SchemaApplicators()
+        let result = SchemaApplicators()
         if let value = keywords["$ref"] {
             guard case .string(let reference) = value else { throw invalid("$ref", at("$ref"), .schemaExpectedString) }
             result.ref = try loader.target(of: reference, in: context, at: at("$ref"))

@@ -95,17 +95,8 @@ final class SpooledMerge {
         let path: String
         let codec: any Codec
         let layout: PartSource
-        /// Where each part after the first starts (`PartPlan.cuts`); none
-        /// for one part.
-        let cuts: [Int]
-
-        /// The bytes of each of its parts, in order, with what the reader
-        /// of each reads before them (the CSV header after the first).
-        var parts: [(range: Range<Int>, prefix: [UInt8])] {
-            zip([0] + cuts, cuts + [layout.file.size]).enumerated().map { index, bounds in
-                (bounds.0..<bounds.1, index == 0 ? [] : layout.prefix)
-            }
-        }
+        /// The bytes of each of its parts, in order (`PartPlan.ranges`).
+        let ranges: [Range<Int>]
     }
 
     /// The merge of `paths` into JSON Lines (`outputCodec`), or nil when it
@@ -125,7 +116,7 @@ final class SpooledMerge {
                 let plan = PartPlan(
                     layout, threshold: options.partsThreshold, jobs: options.jobs,
                     parts: options.jobs * PartPlan.partsPerJob)
-                return Input(path: path, codec: codec, layout: layout, cuts: plan?.cuts ?? [])
+                return Input(path: path, codec: codec, layout: layout, ranges: plan?.ranges ?? [0..<layout.file.size])
             }
             guard let input = input ?? nil else { return nil }
             inputs.append(input)
@@ -166,8 +157,11 @@ final class SpooledMerge {
         for (number, input) in inputs.enumerated() {
             // A JSON Lines input's lines may be written as they are (see `Spool`).
             let original = input.codec.id == outputCodec.id ? input.layout.file : nil
-            parts += input.parts.map { range, prefix in
-                Part(input: number, range: range, prefix: prefix, budget: budget, source: original)
+            // The reader of each part after the first reads the CSV header first.
+            parts += input.ranges.enumerated().map { index, range in
+                Part(
+                    input: number, range: range, prefix: index == 0 ? [] : input.layout.prefix, budget: budget,
+                    source: original)
             }
         }
         // Every part of every input, each taken by the next free thread: a

@@ -118,7 +118,8 @@ package struct ShardPlanner {
         if let plan = PartPlan(
             source, threshold: options.partsThreshold, jobs: options.jobs, parts: options.jobs * PartPlan.partsPerJob)
         {
-            let bounds = zip([start] + plan.cuts, plan.cuts + [file.size]).map { $0..<$1 }
+            // The first part's rows start after the header.
+            let bounds = [start..<plan.ranges[0].upperBound] + plan.ranges.dropFirst()
             let last = bounds.count - 1
             let parts = bounds.enumerated().map { index, range in
                 // Each target goes to the part that holds its offset.

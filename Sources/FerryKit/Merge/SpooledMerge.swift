@@ -201,11 +201,11 @@ final class SpooledMerge {
         return options.kind ?? reader.declaredKind ?? RecordKind.infer(from: first.fields)
     }
 
-    /// Matches the records of every part by key, in reading order. Keys
-    /// are split into `Part.partitions` by their digest's top bits, and
-    /// each of the threads `--jobs` allows matches one partition in as many
-    /// as there are threads (`MergeIndex`, cleared between partitions): a
-    /// partition's table stays in the core's cache.
+    /// Matches the records of every part by key, in reading order. Each
+    /// part logged its keys (`KeyLog`), in partitions by their digest's top
+    /// bits, and each of the threads `--jobs` allows matches a run of the
+    /// partitions (`KeyLog.inRuns`; `MergeIndex`, cleared between
+    /// partitions): a partition's table stays in the core's cache.
     private func match(kind: RecordKind) -> MergeReport? {
         let schema = options.schema ?? kind.schema
         var sequence = 0
@@ -217,22 +217,26 @@ final class SpooledMerge {
         let keptAt = Column<UInt32>()
         guard sequence < 1 << 32, keptAt.zeroed(count: sequence) else { return nil }
         self.keptAt = keptAt
-        let threads = sequence >= 1 << 16 ? max(min(options.jobs, Cores.usable), 1) : 1
+        let threads = sequence >= options.sharedMatchingRecords ? max(min(options.jobs, Cores.usable), 1) : 1
+        let logs = parts.map(\.keys)
+        // Once matched, the keys are not needed: their memory (32 bytes a
+        // record) goes before the conflicts are settled and the output written.
+        defer { for log in logs { log.removeAll() } }
         // Pairs whose digests differ but which were found equal: under
         // keep-last each such pair wrongly moved its key's kept record on,
         // so the keys are matched again knowing them (rarely more than once:
         // each round learns at least one pair).
         var equalPairs = Set<UInt64>()
         while true {
-            let jobs = (0..<threads).map { thread in
+            let jobs = (0..<KeyLog.runCount(threads: threads)).map { _ in
                 PartitionMatcher(
-                    parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
+                    logs: logs, firstSequences: parts.map(\.firstSequence),
                     index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
                     records: Records(views: parts.map(\.view), equalPairs: equalPairs),
                     keptAt: keptAt)
             }
-            for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
-            LargeStackThread.each(jobs.count, threads: threads) { jobs[$0].run() }
+            for job in jobs { job.index.reserve(keys: sequence / KeyLog.partitionCount * 5 / 4 + 1024) }
+            KeyLog.inRuns(threads: threads) { jobs[$0].run($1) }
             guard jobs.allSatisfy(\.succeeded) else { return nil }
             do throws(FerryError) {
                 // In the order the general merge finds them: by the later
@@ -620,8 +624,10 @@ private struct SettleWork: @unchecked Sendable {
 
 /// Partitions of the keys, matched on one thread, one after another.
 private final class PartitionMatcher: @unchecked Sendable {
-    let parts: [Part]
-    let partitions: [Int]
+    /// Each part's keys, in reading order.
+    let logs: [KeyLog]
+    /// Each part's first record among all records read.
+    let firstSequences: [Int]
     let index: MergeIndex
     let records: Records
     /// Shared by every job; each writes only the records of its partitions.
@@ -633,9 +639,9 @@ private final class PartitionMatcher: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var keptCount = 0
     @exclusivity(unchecked) private(set) var conflicts: [MergeIndex.Conflict] = []
 
-    init(parts: [Part], partitions: [Int], index: MergeIndex, records: Records, keptAt: Column<UInt32>) {
-        self.parts = parts
-        self.partitions = partitions
+    init(logs: [KeyLog], firstSequences: [Int], index: MergeIndex, records: Records, keptAt: Column<UInt32>) {
+        self.logs = logs
+        self.firstSequences = firstSequences
         self.index = index
         self.records = records
         self.keptAt = keptAt
@@ -643,14 +649,13 @@ private final class PartitionMatcher: @unchecked Sendable {
 
     /// Adds each partition's records in reading order, then notes the
     /// records it kept at their keys' first records.
-    func run() {
+    func run(_ partitions: Range<Int>) {
         do throws(FerryError) {
             for partition in partitions {
                 index.clear()
-                for part in parts {
-                    for entry in part.buckets.entries(partition) {
-                        try index.add(
-                            index: part.firstSequence + entry.record, digest: entry.key(in: partition), records: records)
+                try firstSequences.withUnsafeBufferPointer { (firsts) throws(FerryError) in
+                    try KeyLog.forEach(in: partition, of: logs) { (part, entry) throws(FerryError) in
+                        try index.add(index: firsts[part] + entry.record, digest: entry.digest, records: records)
                     }
                 }
                 try index.finish(records)
@@ -719,41 +724,8 @@ private struct PartView {
 
 // MARK: - Parts
 
-/// A record in its key's partition: its key's digest, and its place in
-/// its part, in 16 bytes (two million records: 16 MB less fresh memory
-/// than the 24 the fields took apart).
-///
-/// The digest keeps 96 of its bits: the low word, bits 32..<58 of the
-/// high word, and its top six, which are the partition's number. Two keys
-/// of a merge meet on 96 bits with odds of about n²/2⁹⁷, 10⁻¹⁷ for two
-/// million.
-private struct Entry {
-    var low: UInt64
-    /// The record (bits 0..<31), no key (bit 31), and the high word's bits
-    /// 32..<58 (here 32..<58 too).
-    var packed: UInt64
-
-    private static let noKey: UInt64 = 1 << 31
-    private static let highBits: UInt64 = ((1 << 26) - 1) << 32
-
-    init(key: KeyDigest?, record: Int) {
-        low = key?.low ?? 0
-        packed = UInt64(truncatingIfNeeded: record) & (Self.noKey - 1)
-        if let key { packed |= key.high & Self.highBits } else { packed |= Self.noKey }
-    }
-
-    var record: Int { Int(truncatingIfNeeded: packed & (Self.noKey - 1)) }
-
-    /// The digest as kept, in `partition`; nil for a record with no key.
-    func key(in partition: Int) -> KeyDigest? {
-        guard packed & Self.noKey == 0 else { return nil }
-        return KeyDigest(low: low, high: UInt64(partition) << 58 | packed & Self.highBits)
-    }
-}
-
 /// Values in memory mapped from the kernel (`LargeBuffer`), appended in
-/// order. A value type, so that many can sit side by side in raw memory
-/// (`EntryBuckets`) and be appended to with no reference counted.
+/// order; `Column` shares one by reference.
 private struct ColumnBuffer<Element> {
     private var memory = LargeBuffer()
     private(set) var count = 0
@@ -786,19 +758,6 @@ private struct ColumnBuffer<Element> {
 
     subscript(index: Int) -> Element {
         memory.base.unsafelyUnwrapped.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Element.self)
-    }
-
-    /// Appends `count` elements from `source`.
-    /// - Returns: false when there is no memory for them.
-    @inline(__always)
-    mutating func append(_ source: UnsafePointer<Element>, count added: Int) -> Bool {
-        let stride = MemoryLayout<Element>.stride
-        if (count + added) * stride > memory.capacity {
-            guard memory.grow(to: (count + added) * stride) else { return false }
-        }
-        (memory.base.unsafelyUnwrapped + count * stride).copyMemory(from: source, byteCount: added * stride)
-        count += added
-        return true
     }
 
     /// The elements; valid until the next append.
@@ -836,77 +795,13 @@ private final class Column<Element>: @unchecked Sendable {
     }
 }
 
-/// A part's key entries, a column for each partition, side by side in raw
-/// memory (an array of `Column`s counted a reference each append).
-///
-/// The reading appends to one partition at random for every record: 64
-/// columns' ends, each on a page of its own, are more pages than the
-/// processor's first address cache holds, and that one store was half the
-/// reading closure's time. So entries wait in a small staging area, eight
-/// to a partition (8 KiB in all, two pages), and go to their column eight
-/// at a time: one far store in eight.
-private final class EntryBuckets: @unchecked Sendable {
-    private static let staging = 8
-    private let columns: UnsafeMutablePointer<ColumnBuffer<Entry>>
-    private let staged: UnsafeMutablePointer<Entry>
-    /// How many entries wait for each partition.
-    private let waiting: UnsafeMutablePointer<Int>
-
-    init() {
-        columns = .allocate(capacity: Part.partitions)
-        columns.initialize(repeating: ColumnBuffer(), count: Part.partitions)
-        staged = .allocate(capacity: Part.partitions * Self.staging)
-        waiting = .allocate(capacity: Part.partitions)
-        waiting.initialize(repeating: 0, count: Part.partitions)
-    }
-
-    deinit {
-        for partition in 0..<Part.partitions { columns[partition].release() }
-        columns.deinitialize(count: Part.partitions)
-        columns.deallocate()
-        staged.deallocate()
-        waiting.deallocate()
-    }
-
-    /// - Returns: false when there is no memory for one more.
-    @inline(__always)
-    func append(_ entry: Entry, to partition: Int) -> Bool {
-        let held = waiting[partition]
-        let slots = staged + partition * Self.staging
-        (slots + held).initialize(to: entry)
-        guard held + 1 == Self.staging else {
-            waiting[partition] = held + 1
-            return true
-        }
-        waiting[partition] = 0
-        return columns[partition].append(slots, count: Self.staging)
-    }
-
-    /// Moves every waiting entry to its column, once the reading ends.
-    /// - Returns: false when there is no memory for them.
-    func flush() -> Bool {
-        for partition in 0..<Part.partitions where waiting[partition] > 0 {
-            guard columns[partition].append(staged + partition * Self.staging, count: waiting[partition]) else {
-                return false
-            }
-            waiting[partition] = 0
-        }
-        return true
-    }
-
-    /// The entries of `partition`, once flushed; valid until the next append.
-    func entries(_ partition: Int) -> UnsafeBufferPointer<Entry> { UnsafeBufferPointer(columns[partition].elements) }
-}
-
 /// A range of an input file, read on one thread: its records' lines in a
 /// spool; per record its value digest and byte offset, in reading order;
-/// and its key, in its key's partition.
+/// and its key, in its key's partition of a log (`KeyLog`).
 private final class Part: @unchecked Sendable {
-    /// Keys are matched in this many partitions, by their digest's top bits.
-    static let partitions = 64
-    /// The memory a record takes besides its line: its entry, value digest,
-    /// offset and a share of the spool's tables.
-    static let bytesPerRecord = 40
+    /// The memory a record takes besides its line: its key's entry (32
+    /// bytes), value digest, offset and a share of the spool's tables.
+    static let bytesPerRecord = 56
     static let noValueDigest: UInt64 = 1 << 63
     /// A record whose value digest is not exact (`RecordEquality.digest(of:exact:)`).
     static let inexactDigest: UInt64 = 1 << 62
@@ -917,7 +812,7 @@ private final class Part: @unchecked Sendable {
     let range: Range<Int>
     let prefix: [UInt8]
     let spool: Spool
-    let buckets = EntryBuckets()
+    let keys = KeyLog()
     let values = Column<UInt64>()
     /// Each record's byte offset in the file, with `flags`.
     let offsets = Column<UInt64>()
@@ -948,10 +843,13 @@ private final class Part: @unchecked Sendable {
     /// - Returns: false when there is no memory for it.
     @inline(__always)
     func append(key: KeyDigest?, value: UInt64?, exact: Bool, byteOffset: Int) -> Bool {
-        let bucket = key.map { Int($0.high >> 58) } ?? 0
         let flags = value == nil ? Self.flags : exact ? 0 : Self.inexactDigest
-        return buckets.append(Entry(key: key, record: count), to: bucket)
-            && values.append(value ?? 0)
+        if let key {
+            keys.append(key, key: 0, record: count, byteOffset: byteOffset)
+        } else {
+            keys.appendWithoutKey(record: count, byteOffset: byteOffset)
+        }
+        return values.append(value ?? 0)
             && offsets.append(UInt64(byteOffset) | flags)
     }
 }
@@ -1026,7 +924,7 @@ private struct PartSpooler: @unchecked Sendable {
             }
             try writer.finish()
             part.spool.settle()
-            guard part.buckets.flush(), !lacksKey, !part.spool.isFull, context.takeWarnings().isEmpty,
+            guard !lacksKey, !part.spool.isFull, context.takeWarnings().isEmpty,
                 part.spool.endsWithLine, part.spool.lineCount == part.count, part.count < 1 << 31
             else { return }
             part.succeeded = true

@@ -52,7 +52,9 @@ final class KeyLog: @unchecked Sendable {
         /// field (its index in `RecordRules.uniqueFields`) in the top 16:
         /// a half of 2^48 records, a schema of 2^16 unique fields.
         var recordAndKey: UInt64
-        /// The record's byte offset in the half's input.
+        /// The record's byte offset in the half's input. (A merge's part
+        /// keeps its record's value digest here: its offsets are a column
+        /// of their own, `SpooledMerge`.)
         var byteOffset: Int
 
         var record: Int { Int(truncatingIfNeeded: recordAndKey & 0xFFFF_FFFF_FFFF) }

@@ -232,8 +232,7 @@ final class SpooledMerge {
                 PartitionMatcher(
                     logs: logs, firstSequences: parts.map(\.firstSequence),
                     index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
-                    records: Records(views: parts.map(\.view), equalPairs: equalPairs),
-                    keptAt: keptAt)
+                    equalPairs: equalPairs, keptAt: keptAt)
             }
             for job in jobs { job.index.reserve(keys: sequence / KeyLog.partitionCount * 5 / 4 + 1024) }
             KeyLog.inRuns(threads: threads) { jobs[$0].run($1) }
@@ -623,13 +622,19 @@ private struct SettleWork: @unchecked Sendable {
 // MARK: - Matching
 
 /// Partitions of the keys, matched on one thread, one after another.
+///
+/// `MergeIndex` numbers the records of a partition by their place in it,
+/// and `Records` finds each one's value digest there, in its key's entry
+/// (`Part.append`): a duplicate is compared with the record kept for its
+/// key with no look-up in the columns of all the records. The places go
+/// back to reading order once a partition is matched.
 private final class PartitionMatcher: @unchecked Sendable {
     /// Each part's keys, in reading order.
     let logs: [KeyLog]
     /// Each part's first record among all records read.
     let firstSequences: [Int]
     let index: MergeIndex
-    let records: Records
+    let equalPairs: Set<UInt64>
     /// Shared by every job; each writes only the records of its partitions.
     let keptAt: Column<UInt32>
     @exclusivity(unchecked) private(set) var succeeded = false
@@ -639,33 +644,47 @@ private final class PartitionMatcher: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var keptCount = 0
     @exclusivity(unchecked) private(set) var conflicts: [MergeIndex.Conflict] = []
 
-    init(logs: [KeyLog], firstSequences: [Int], index: MergeIndex, records: Records, keptAt: Column<UInt32>) {
+    init(logs: [KeyLog], firstSequences: [Int], index: MergeIndex, equalPairs: Set<UInt64>, keptAt: Column<UInt32>) {
         self.logs = logs
         self.firstSequences = firstSequences
         self.index = index
-        self.records = records
+        self.equalPairs = equalPairs
         self.keptAt = keptAt
     }
 
     /// Adds each partition's records in reading order, then notes the
     /// records it kept at their keys' first records.
     func run(_ partitions: Range<Int>) {
+        let records = Records(capacity: KeyLog.largest(in: logs, partitions: partitions), equalPairs: equalPairs)
+        defer { records.release() }
         do throws(FerryError) {
             for partition in partitions {
                 index.clear()
+                var place = 0
                 try firstSequences.withUnsafeBufferPointer { (firsts) throws(FerryError) in
                     try KeyLog.forEach(in: partition, of: logs) { (part, entry) throws(FerryError) in
-                        try index.add(index: firsts[part] + entry.record, digest: entry.digest, records: records)
+                        records.places[place] = Records.Place(entry, sequence: firsts[part] + entry.record)
+                        try index.add(index: place, digest: entry.digest, records: records)
+                        place += 1
                     }
                 }
                 try index.finish(records)
                 keptAt.withMutableElements { keptAt in
-                    for place in index.kept.indices { keptAt[Int(index.firstSeen(place))] = index.kept[place] + 1 }
+                    for kept in index.kept.indices {
+                        let first = records.places[Int(index.firstSeen(kept))].sequence
+                        keptAt[first] = UInt32(truncatingIfNeeded: records.places[Int(index.kept[kept])].sequence + 1)
+                    }
                 }
                 keptCount += index.kept.count
                 identicalDuplicates += index.identicalDuplicates
                 recordsWithoutKey += index.recordsWithoutKey
-                conflicts += index.conflicts
+                conflicts += index.conflicts.map { conflict in
+                    var conflict = conflict
+                    (conflict.first, conflict.second) = (
+                        records.places[conflict.first].sequence, records.places[conflict.second].sequence
+                    )
+                    return conflict
+                }
             }
             succeeded = true
         } catch {
@@ -676,50 +695,48 @@ private final class PartitionMatcher: @unchecked Sendable {
 
 // MARK: - Records by their digests
 
-/// The records of a spooled merge, for `MergeIndex`: equal value digests
-/// are equal records; others are taken for a conflict, with no key and no
-/// differences yet, until `SpooledMerge.settle` reads them again.
+/// The records of one partition of a spooled merge, for `MergeIndex`, by
+/// their places in it: equal value digests are equal records; others are
+/// taken for a conflict, with no key and no differences yet, until
+/// `SpooledMerge.settle` reads them again.
 private struct Records: MergeRecords {
-    /// Each part's first record and columns, by pointer: looking a digest up
-    /// counts no references.
-    let views: [PartView]
+    /// A record of the partition: its place in reading order and its value
+    /// digest, as its key's entry has them.
+    struct Place {
+        var sequence: Int
+        var value: UInt64
+        var hasValue: Bool
+
+        init(_ entry: KeyLog.Entry, sequence: Int) {
+            self.sequence = sequence
+            value = UInt64(bitPattern: Int64(entry.byteOffset))
+            hasValue = entry.key != Part.withoutValueDigest
+        }
+    }
+
+    /// The partition's records, by place; made for the largest partition.
+    let places: UnsafeMutablePointer<Place>
     /// Pairs of records known to be equal though their digests differ (`pair`).
     let equalPairs: Set<UInt64>
+
+    init(capacity: Int, equalPairs: Set<UInt64>) {
+        places = .allocate(capacity: max(capacity, 1))
+        self.equalPairs = equalPairs
+    }
+
+    /// Frees the places; they must not be used after.
+    func release() { places.deallocate() }
 
     /// Records `first` and `second` (in reading order) as one number.
     static func pair(_ first: Int, _ second: Int) -> UInt64 { UInt64(first) << 32 | UInt64(second) }
 
     func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
-        if let a = valueDigest(kept), let b = valueDigest(later), a == b { return nil }
-        if !equalPairs.isEmpty && equalPairs.contains(Self.pair(kept, later)) { return nil }
+        let (a, b) = (places[kept], places[later])
+        if a.hasValue && b.hasValue && a.value == b.value { return nil }
+        if !equalPairs.isEmpty && equalPairs.contains(Self.pair(a.sequence, b.sequence)) { return nil }
         return MergeIndex.Conflict(
             key: [], first: kept, second: later, keptSecond: index.policy == .keepLast, differences: [])
     }
-}
-
-extension Records {
-    /// The value digest of record `sequence`, nil when it has none.
-    @inline(__always)
-    func valueDigest(_ sequence: Int) -> UInt64? {
-        // The last part that starts at or before it: the parts are many
-        // (`PartPlan.partsPerJob`), so they are searched by halves.
-        var view = 0
-        var high = views.count - 1
-        while view < high {
-            let middle = (view + high + 1) / 2
-            if views[middle].firstSequence <= sequence { view = middle } else { high = middle - 1 }
-        }
-        let record = sequence - views[view].firstSequence
-        guard views[view].offsets[record] & Part.noValueDigest == 0 else { return nil }
-        return views[view].values[record]
-    }
-}
-
-/// A part's columns, by pointer, once it is read.
-private struct PartView {
-    let firstSequence: Int
-    let values: UnsafePointer<UInt64>
-    let offsets: UnsafePointer<UInt64>
 }
 
 // MARK: - Parts
@@ -800,8 +817,11 @@ private final class Column<Element>: @unchecked Sendable {
 /// and its key, in its key's partition of a log (`KeyLog`).
 private final class Part: @unchecked Sendable {
     /// The memory a record takes besides its line: its key's entry (32
-    /// bytes), value digest, offset and a share of the spool's tables.
-    static let bytesPerRecord = 56
+    /// bytes, with its value digest), offset and a share of the spool's tables.
+    static let bytesPerRecord = 48
+    /// The field a record's key is logged under when the record has no
+    /// value digest; 0 when it has one.
+    static let withoutValueDigest: UInt64 = 1
     static let noValueDigest: UInt64 = 1 << 63
     /// A record whose value digest is not exact (`RecordEquality.digest(of:exact:)`).
     static let inexactDigest: UInt64 = 1 << 62
@@ -812,8 +832,9 @@ private final class Part: @unchecked Sendable {
     let range: Range<Int>
     let prefix: [UInt8]
     let spool: Spool
+    /// Its records' keys, each entry with the record's value digest in
+    /// place of its byte offset (`offsets` has those).
     let keys = KeyLog()
-    let values = Column<UInt64>()
     /// Each record's byte offset in the file, with `flags`.
     let offsets = Column<UInt64>()
     @exclusivity(unchecked) var succeeded = false
@@ -829,14 +850,6 @@ private final class Part: @unchecked Sendable {
 
     var count: Int { offsets.count }
 
-    /// Its columns by pointer; valid while it lives and nothing is appended.
-    var view: PartView {
-        PartView(
-            firstSequence: firstSequence,
-            values: values.withElements { UnsafePointer($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) },
-            offsets: offsets.withElements { UnsafePointer($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) })
-    }
-
     func byteOffset(_ record: Int) -> Int { Int(offsets[record] & ~Self.flags) }
 
     /// Keeps what matching needs of the next record.
@@ -844,13 +857,13 @@ private final class Part: @unchecked Sendable {
     @inline(__always)
     func append(key: KeyDigest?, value: UInt64?, exact: Bool, byteOffset: Int) -> Bool {
         let flags = value == nil ? Self.flags : exact ? 0 : Self.inexactDigest
+        let digest = Int(Int64(bitPattern: value ?? 0))
         if let key {
-            keys.append(key, key: 0, record: count, byteOffset: byteOffset)
+            keys.append(key, key: Int(value == nil ? Self.withoutValueDigest : 0), record: count, byteOffset: digest)
         } else {
-            keys.appendWithoutKey(record: count, byteOffset: byteOffset)
+            keys.appendWithoutKey(record: count, byteOffset: digest)
         }
-        return values.append(value ?? 0)
-            && offsets.append(UInt64(byteOffset) | flags)
+        return offsets.append(UInt64(byteOffset) | flags)
     }
 }
 

@@ -8,7 +8,7 @@ import FerryCore
 // its byte offset, into one of 64 partitions by the digest's top bits.
 // Logging is a store to the end of one of 64 runs of memory, with no cache
 // miss of a large table. Once every part is read, the partitions are
-// taken one at a time, half of them on each core: the first part's entries
+// taken one at a time, a run of them on each thread: the first part's entries
 // then the next's, and so on (the file's order), and a key whose digest and
 // field an earlier entry had is a duplicate of that entry's record:
 //

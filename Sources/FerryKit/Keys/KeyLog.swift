@@ -125,6 +125,20 @@ final class KeyLog: @unchecked Sendable {
         ends.update(repeating: Self.chunkEntries, count: Self.partitionCount)
     }
 
+    /// Gives back the memory of `partition`'s entries, which are read no
+    /// more (a merge's, once that partition is matched): the peak of a
+    /// merge's memory is while its keys are matched, and each partition
+    /// matched frees 1/64 of the logs as the tables and the kept records
+    /// grow. Threads may discard different partitions of one log at once.
+    /// The log may only be emptied (`removeAll`) after.
+    func discard(partition: Int) {
+        guard packed == nil, let base = arena.base else { return }
+        for chunk in chunks[partition] where inArena(chunk) {
+            let offset = UnsafeMutableRawPointer(chunk) - base
+            arena.discard(offset..<offset + Self.chunkBytes)
+        }
+    }
+
     /// Frees every chunk and the arena.
     private func freeChunks() {
         if let packed {

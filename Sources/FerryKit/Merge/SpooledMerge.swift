@@ -213,7 +213,7 @@ final class SpooledMerge {
             part.firstSequence = sequence
             sequence += part.count
         }
-        // Records are counted in 32 bits (`keptAt`, the conflicts' order).
+        // PartitionRecords are counted in 32 bits (`keptAt`, the conflicts' order).
         let keptAt = Column<UInt32>()
         guard sequence < 1 << 32, keptAt.zeroed(count: sequence) else { return nil }
         self.keptAt = keptAt
@@ -232,7 +232,7 @@ final class SpooledMerge {
                 PartitionMatcher(
                     logs: logs, firstSequences: parts.map(\.firstSequence),
                     index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
-                    equalPairs: equalPairs, keptAt: keptAt)
+                    equalPairs: equalPairs, keptAt: keptAt, discards: options.policy != .keepLast)
             }
             for job in jobs { job.index.reserve(keys: sequence / KeyLog.partitionCount * 5 / 4 + 1024) }
             KeyLog.inRuns(threads: threads) { jobs[$0].run($1) }
@@ -341,7 +341,7 @@ final class SpooledMerge {
     /// The pairs matching took for conflicts (their value digests differ),
     /// compared field by field once their records are read again.
     /// - Returns: the conflicts, with their keys and differences, and the
-    ///   pairs that were equal after all (`Records.pair`).
+    ///   pairs that were equal after all (`PartitionRecords.pair`).
     fileprivate func settle(
         _ candidates: ArraySlice<MergeIndex.Conflict>, schema: Schema
     ) throws(FerryError) -> SettleChunks.Settled {
@@ -369,13 +369,13 @@ final class SpooledMerge {
             if let conflict {
                 conflicts.append(conflict)
             } else {
-                equalPairs.insert(Records.pair(candidate.first, candidate.second))
+                equalPairs.insert(PartitionRecords.pair(candidate.first, candidate.second))
             }
         }
         return (conflicts, equalPairs)
     }
 
-    /// Records `sequences` (in reading order, ascending, each once), read
+    /// PartitionRecords `sequences` (in reading order, ascending, each once), read
     /// again: by one reader a part, over the records' lines one after
     /// another (`FileRangeInput`), so that they share their field lists
     /// as the records of one file do.
@@ -619,126 +619,6 @@ private struct SettleWork: @unchecked Sendable {
     }
 }
 
-// MARK: - Matching
-
-/// Partitions of the keys, matched on one thread, one after another.
-///
-/// `MergeIndex` numbers the records of a partition by their place in it,
-/// and `Records` finds each one's value digest there, in its key's entry
-/// (`Part.append`): a duplicate is compared with the record kept for its
-/// key with no look-up in the columns of all the records. The places go
-/// back to reading order once a partition is matched.
-private final class PartitionMatcher: @unchecked Sendable {
-    /// Each part's keys, in reading order.
-    let logs: [KeyLog]
-    /// Each part's first record among all records read.
-    let firstSequences: [Int]
-    let index: MergeIndex
-    let equalPairs: Set<UInt64>
-    /// Shared by every job; each writes only the records of its partitions.
-    let keptAt: Column<UInt32>
-    @exclusivity(unchecked) private(set) var succeeded = false
-    @exclusivity(unchecked) private(set) var identicalDuplicates = 0
-    @exclusivity(unchecked) private(set) var recordsWithoutKey = 0
-    /// The records its partitions kept.
-    @exclusivity(unchecked) private(set) var keptCount = 0
-    @exclusivity(unchecked) private(set) var conflicts: [MergeIndex.Conflict] = []
-
-    init(logs: [KeyLog], firstSequences: [Int], index: MergeIndex, equalPairs: Set<UInt64>, keptAt: Column<UInt32>) {
-        self.logs = logs
-        self.firstSequences = firstSequences
-        self.index = index
-        self.equalPairs = equalPairs
-        self.keptAt = keptAt
-    }
-
-    /// Adds each partition's records in reading order, then notes the
-    /// records it kept at their keys' first records.
-    func run(_ partitions: Range<Int>) {
-        let records = Records(capacity: KeyLog.largest(in: logs, partitions: partitions), equalPairs: equalPairs)
-        defer { records.release() }
-        do throws(FerryError) {
-            for partition in partitions {
-                index.clear()
-                var place = 0
-                try firstSequences.withUnsafeBufferPointer { (firsts) throws(FerryError) in
-                    try KeyLog.forEach(in: partition, of: logs) { (part, entry) throws(FerryError) in
-                        records.places[place] = Records.Place(entry, sequence: firsts[part] + entry.record)
-                        try index.add(index: place, digest: entry.digest, records: records)
-                        place += 1
-                    }
-                }
-                try index.finish(records)
-                keptAt.withMutableElements { keptAt in
-                    for kept in index.kept.indices {
-                        let first = records.places[Int(index.firstSeen(kept))].sequence
-                        keptAt[first] = UInt32(truncatingIfNeeded: records.places[Int(index.kept[kept])].sequence + 1)
-                    }
-                }
-                keptCount += index.kept.count
-                identicalDuplicates += index.identicalDuplicates
-                recordsWithoutKey += index.recordsWithoutKey
-                conflicts += index.conflicts.map { conflict in
-                    var conflict = conflict
-                    (conflict.first, conflict.second) = (
-                        records.places[conflict.first].sequence, records.places[conflict.second].sequence
-                    )
-                    return conflict
-                }
-            }
-            succeeded = true
-        } catch {
-            return
-        }
-    }
-}
-
-// MARK: - Records by their digests
-
-/// The records of one partition of a spooled merge, for `MergeIndex`, by
-/// their places in it: equal value digests are equal records; others are
-/// taken for a conflict, with no key and no differences yet, until
-/// `SpooledMerge.settle` reads them again.
-private struct Records: MergeRecords {
-    /// A record of the partition: its place in reading order and its value
-    /// digest, as its key's entry has them.
-    struct Place {
-        var sequence: Int
-        var value: UInt64
-        var hasValue: Bool
-
-        init(_ entry: KeyLog.Entry, sequence: Int) {
-            self.sequence = sequence
-            value = UInt64(bitPattern: Int64(entry.byteOffset))
-            hasValue = entry.key != Part.withoutValueDigest
-        }
-    }
-
-    /// The partition's records, by place; made for the largest partition.
-    let places: UnsafeMutablePointer<Place>
-    /// Pairs of records known to be equal though their digests differ (`pair`).
-    let equalPairs: Set<UInt64>
-
-    init(capacity: Int, equalPairs: Set<UInt64>) {
-        places = .allocate(capacity: max(capacity, 1))
-        self.equalPairs = equalPairs
-    }
-
-    /// Frees the places; they must not be used after.
-    func release() { places.deallocate() }
-
-    /// Records `first` and `second` (in reading order) as one number.
-    static func pair(_ first: Int, _ second: Int) -> UInt64 { UInt64(first) << 32 | UInt64(second) }
-
-    func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
-        let (a, b) = (places[kept], places[later])
-        if a.hasValue && b.hasValue && a.value == b.value { return nil }
-        if !equalPairs.isEmpty && equalPairs.contains(Self.pair(a.sequence, b.sequence)) { return nil }
-        return MergeIndex.Conflict(
-            key: [], first: kept, second: later, keptSecond: index.policy == .keepLast, differences: [])
-    }
-}
-
 // MARK: - Parts
 
 /// Values in memory mapped from the kernel (`LargeBuffer`), appended in
@@ -785,7 +665,7 @@ private struct ColumnBuffer<Element> {
 }
 
 /// A `ColumnBuffer` shared by reference.
-private final class Column<Element>: @unchecked Sendable {
+final class Column<Element>: @unchecked Sendable {
     @exclusivity(unchecked) private var buffer = ColumnBuffer<Element>()
 
     deinit { buffer.release() }
@@ -819,9 +699,6 @@ private final class Part: @unchecked Sendable {
     /// The memory a record takes besides its line: its key's entry (32
     /// bytes, with its value digest), offset and a share of the spool's tables.
     static let bytesPerRecord = 48
-    /// The field a record's key is logged under when the record has no
-    /// value digest; 0 when it has one.
-    static let withoutValueDigest: UInt64 = 1
     static let noValueDigest: UInt64 = 1 << 63
     /// A record whose value digest is not exact (`RecordEquality.digest(of:exact:)`).
     static let inexactDigest: UInt64 = 1 << 62
@@ -859,7 +736,7 @@ private final class Part: @unchecked Sendable {
         let flags = value == nil ? Self.flags : exact ? 0 : Self.inexactDigest
         let digest = Int(Int64(bitPattern: value ?? 0))
         if let key {
-            keys.append(key, key: Int(value == nil ? Self.withoutValueDigest : 0), record: count, byteOffset: digest)
+            keys.append(key, key: Int(value == nil ? PartitionRecords.withoutValueDigest : 0), record: count, byteOffset: digest)
         } else {
             keys.appendWithoutKey(record: count, byteOffset: digest)
         }

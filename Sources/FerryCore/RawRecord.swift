@@ -98,7 +98,20 @@ package struct RawRecord {
         fields: borrowing FieldList, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
         origin: RecordOrigin, lineAsWritten: Int = 0, lineIsSpaced: Bool = false
     ) {
-        fieldsAddress = Self.address(of: fields)
+        self.init(
+            fieldsAddress: Self.address(of: fields), values: values, others: others, origin: origin,
+            lineAsWritten: lineAsWritten, lineIsSpaced: lineIsSpaced)
+    }
+
+    /// A record whose fields are the list at `fieldsAddress`
+    /// (`address(of:)`), which the caller keeps alive: a reader that holds
+    /// its list makes its records with no reference counted.
+    @inlinable @inline(__always)
+    package init(
+        fieldsAddress: UnsafeRawPointer, values: UnsafeBufferPointer<RawValue>, others: UnsafeBufferPointer<Value>,
+        origin: RecordOrigin, lineAsWritten: Int = 0, lineIsSpaced: Bool = false
+    ) {
+        self.fieldsAddress = fieldsAddress
         self.values = values
         self.others = others
         self.origin = origin

@@ -52,6 +52,13 @@ extension JSONReader: RawRecordReader {
                     UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: position,
                     isFinal: window.isAtEnd, maxDepth: maxDepth)
                 var handled = 0
+                // The list the records are expected to have: `fields`, which
+                // keeps it alive. Held here unmanaged, it is matched and
+                // handed out with no reference counted a record (two retains
+                // and releases a record were a tenth of a spaced merge's
+                // time).
+                var expected = fields.map(Unmanaged.passUnretained)
+                var expectedAddress = fields.map(RawRecord.address(of:))
                 do throws(JSONScanError) {
                     while handled < 4096 {
                         guard try scanner.startRawElement(&state, after: afterArray) else {
@@ -80,21 +87,26 @@ extension JSONReader: RawRecordReader {
                                 maxDepth: maxDepth)
                             record.checksEscapes = notesLinesAsWritten
                         }
-                        let recordFields: FieldList
+                        // Set when the record's list is not `expected`.
+                        var otherFields: FieldList?
                         let depth = layout == .lines ? 1 : arrayDepth + 1
                         var lineAsWritten = 0
                         var lineIsSpaced = false
                         do throws(JSONScanError) {
                             var inPlace = false
-                            if let expected = fields, plainNames,
-                                try record.parseRawRecord(depth: depth, expecting: expected, into: &buffers)
+                            if let expected, plainNames,
+                                try expected._withUnsafeGuaranteedRef({ expected in
+                                    Result { () throws(JSONScanError) in
+                                        try record.parseRawRecord(depth: depth, expecting: expected, into: &buffers)
+                                    }
+                                }).get()
                             {
-                                recordFields = expected
                                 inPlace = true
                             } else {
+                                let known = expected?.takeUnretainedValue()
                                 let parsed = try record.parseRecord(
-                                    depth: depth, expecting: fields, plainNames: plainNames, cache: &cache)
-                                recordFields = parsed.0
+                                    depth: depth, expecting: known, plainNames: plainNames, cache: &cache)
+                                if parsed.0 !== known { otherFields = parsed.0 }
                                 buffers.removeAll()
                                 for value in parsed.1 { buffers.append(other: value) }
                             }
@@ -108,7 +120,9 @@ extension JSONReader: RawRecordReader {
                                 // writer's line; else, once that is dropped.
                                 if notesLinesAsWritten && inPlace && record.position > end
                                     && record.bytes[record.position - 1] == 0x0A
-                                    && !record.escapedOtherwise && Self.writesAsRead(buffers)
+                                    && !record.escapedOtherwise
+                                    && Self.writesAsRead(
+                                        buffers.cells.cells, hasOthers: !buffers.others.isEmpty, others: buffers.others)
                                 {
                                     lineAsWritten = record.position - start
                                     lineIsSpaced = record.position != end + 1 || record.skippedWhitespace
@@ -132,7 +146,11 @@ extension JSONReader: RawRecordReader {
                         }
                         position = scanner.position
                         if layout != .lines { state = .inArray(first: false) }
-                        if recordFields !== fields { fields = recordFields }
+                        if let otherFields {
+                            fields = otherFields
+                            expected = Unmanaged.passUnretained(otherFields)
+                            expectedAddress = RawRecord.address(of: otherFields)
+                        }
                         recordIndex += 1
                         handled += 1
                         let origin = RecordOrigin(index: recordIndex - 1, byteOffset: window.baseOffset + start)
@@ -141,13 +159,13 @@ extension JSONReader: RawRecordReader {
                                 // Most records: no array to hold on to for the call.
                                 try body(
                                     RawRecord(
-                                        fields: recordFields, values: buffers.cells.cells,
+                                        fieldsAddress: expectedAddress.unsafelyUnwrapped, values: buffers.cells.cells,
                                         others: UnsafeBufferPointer(start: nil, count: 0), origin: origin,
                                         lineAsWritten: lineAsWritten, lineIsSpaced: lineIsSpaced))
                             } else {
                                 try buffers.withRecord(
-                                    fields: recordFields, origin: origin, lineAsWritten: lineAsWritten,
-                                    lineIsSpaced: lineIsSpaced, body)
+                                    fields: expected.unsafelyUnwrapped.takeUnretainedValue(), origin: origin,
+                                    lineAsWritten: lineAsWritten, lineIsSpaced: lineIsSpaced, body)
                             }
                         } catch {
                             failure = error
@@ -181,15 +199,20 @@ extension JSONReader {
     /// (the scanner checks: `escapedOtherwise`), numbers it prints back as
     /// written, literals. A number kept as text (`.number`) is written
     /// canonically, and nested values are written anew.
+    ///
+    /// Most records have no other values: `others` is looked at only when
+    /// it has some (passing the array counted a reference a record).
     @inline(__always)
-    static func writesAsRead(_ buffers: RawRecordBuffers) -> Bool {
-        for value in buffers.others {
-            guard case .string = value else { return false }
-        }
-        for cell in buffers.cells.cells {
+    static func writesAsRead(
+        _ cells: UnsafeBufferPointer<RawValue>, hasOthers: Bool, others: @autoclosure () -> [Value]
+    ) -> Bool {
+        for cell in cells {
             if case .number = cell { return false }
         }
-        return true
+        guard hasOthers else { return true }
+        return others().allSatisfy { value in
+            if case .string = value { true } else { false }
+        }
     }
 }
 

@@ -61,7 +61,9 @@ public enum PythonEnvironment {
         try run(
             [python.path, "-m", "pip", "install", "--disable-pip-version-check", "--quiet"] + packages,
             step: "pip install \(packages.joined(separator: " ")) (is PyPI reachable?)")
-        try run([python.path, "-c", "import " + packages.joined(separator: ", ")], step: "import")
+        // Modules are named with `_` where their packages have `-` (python-calamine).
+        let modules = packages.map { $0.replacingOccurrences(of: "-", with: "_") }
+        try run([python.path, "-c", "import " + modules.joined(separator: ", ")], step: "import")
         do {
             try expected.write(to: marker, atomically: true, encoding: .utf8)
         } catch {

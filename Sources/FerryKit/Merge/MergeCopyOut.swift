@@ -13,39 +13,44 @@ import FerryCore
 /// more than the same files compact; see BENCHMARKS.md ("Merge,
 /// 2026-12-07") for the figures with this. A run of a mebibyte or more of
 /// lines kept as read goes on being copied by the kernel, file to file.
+///
+/// An output that takes buffers (`BackgroundOutput`) is handed each
+/// mebibyte whole, and writes it on a thread of its own while the next is
+/// gathered and compacted here.
 final class MergeCopyOut {
     static let size = 1 << 20
 
     private let output: any ByteOutput
-    /// The output, when the kernel can copy to it.
+    /// The output, when it takes whole buffers.
+    private let taking: (any BufferTakingOutput)?
+    /// The file the output writes to, when the kernel can copy to it.
     private let file: FileOutput?
-    private let staging: UnsafeMutableRawBufferPointer
-    private var staged = 0
+    private var staging = WriteBuffer(capacity: MergeCopyOut.size)
     private let window: UnsafeMutableRawBufferPointer
     /// The input the window holds bytes of, from `windowStart`.
     private var windowFile: RandomAccessFile?
     private var windowStart = 0
     private var windowCount = 0
 
-    init(_ output: any ByteOutput) {
+    /// - Parameter file: the file `output` writes to, if it writes to one
+    ///   the kernel may copy to (its own writes drained first: `flush()`).
+    init(_ output: any ByteOutput, file: FileOutput?) {
         self.output = output
-        file = output as? FileOutput
-        staging = .allocate(byteCount: Self.size, alignment: 16)
+        self.file = file
+        taking = output as? any BufferTakingOutput
         window = .allocate(byteCount: Self.size, alignment: 16)
     }
 
     deinit {
-        staging.deallocate()
+        staging.release()
         window.deallocate()
     }
 
     /// Writes `bytes` after what was written before.
     func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
-        if bytes.count > staging.count - staged { try flush() }
-        if bytes.count >= staging.count { return try output.write(bytes) }
-        guard let base = bytes.baseAddress, let to = staging.baseAddress else { return }
-        (to + staged).copyMemory(from: base, byteCount: bytes.count)
-        staged += bytes.count
+        if bytes.count > Self.size - staging.count { try flush() }
+        if bytes.count >= Self.size { return try output.write(bytes) }
+        staging.append(bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Writes `range` of `source`, compacted when `compacts` (`JSONText.Compactor`):
@@ -54,16 +59,18 @@ final class MergeCopyOut {
     func copy(_ range: Range<Int>, of source: RandomAccessFile, compacts: Bool) throws(FerryError) {
         var offset = range.lowerBound
         if !compacts, range.count >= Self.size, let file {
-            // File to file, the kernel copies its own pages.
+            // File to file, the kernel copies its own pages, once what
+            // was written before is.
             try flush()
+            try output.flush()
             offset += source.copy(range, to: file)
         }
         var compactor = JSONText.Compactor()
         while offset < range.upperBound {
             let bytes = try windowBytes(of: source, in: offset..<range.upperBound)
             if compacts {
-                if bytes.count > staging.count - staged { try flush() }
-                staged += compactor.compact(bytes, into: staging.baseAddress.unsafelyUnwrapped + staged)
+                if bytes.count > Self.size - staging.count { try flush() }
+                staging.append(upTo: bytes.count) { compactor.compact(bytes, into: UnsafeMutableRawPointer($0)) }
             } else {
                 try write(bytes)
             }
@@ -73,9 +80,10 @@ final class MergeCopyOut {
 
     /// Writes what is gathered.
     func flush() throws(FerryError) {
-        guard staged > 0 else { return }
-        try output.write(UnsafeRawBufferPointer(rebasing: staging[0..<staged]))
-        staged = 0
+        guard staging.count > 0 else { return }
+        if let taking { return try taking.take(&staging) }
+        try output.write(staging.contents)
+        staging.truncate(to: 0)
     }
 
     /// The bytes of `range` of `source` from its start that the window

@@ -124,14 +124,21 @@ public struct Merger {
             return report
         }
         let (destination, gzip) = try destinations(file: file, path: path)
-        // The output is written on this thread while another places the
+        // The output is gathered on this thread while another places the
         // records of the pairs matching took for conflicts (their files'
         // lines counted) and settles the pairs (it reads their records
         // again), which this one helps with once the output is written.
+        // The system calls that copy it out run on a thread of their own.
+        let background = BackgroundOutput(gzip ?? destination)
+        background.start()
+        defer { background.close() }
         let placing = ConflictPlacing(merge)
         LargeStackThread.both(
             {
-                placing.written = Result { () throws(FerryError) in try merge.write(to: gzip ?? destination) }
+                placing.written = Result { () throws(FerryError) in
+                    try merge.write(to: background, file: gzip == nil ? destination as? FileOutput : nil)
+                    try background.flush()
+                }
                 if case .success = placing.written { placing.settle() }
             }, placing.placeAndSettle)
         try placing.written.get()

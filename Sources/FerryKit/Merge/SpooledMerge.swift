@@ -219,9 +219,6 @@ final class SpooledMerge {
         self.keptAt = keptAt
         let threads = sequence >= options.sharedMatchingRecords ? max(min(options.jobs, Cores.usable), 1) : 1
         let logs = parts.map(\.keys)
-        // Once matched, the keys are not needed: their memory (32 bytes a
-        // record) goes before the conflicts are settled and the output written.
-        defer { for log in logs { log.removeAll() } }
         // Pairs whose digests differ but which were found equal: under
         // keep-last each such pair wrongly moved its key's kept record on,
         // so the keys are matched again knowing them (rarely more than once:
@@ -256,6 +253,7 @@ final class SpooledMerge {
                     countedConflicts = split.counted
                     listedThrough = split.listedThrough
                     self.schema = schema
+                    releaseMatching()
                     return report(kind: kind, jobs: jobs, equalAfterAll: 0)
                 }
                 let settled = try settleOnBothCores(candidates, schema: schema)
@@ -264,11 +262,26 @@ final class SpooledMerge {
                     continue
                 }
                 conflicts = settled.conflicts
+                releaseMatching()
                 return report(kind: kind, jobs: jobs, equalAfterAll: settled.equalPairs.count)
             } catch {
                 return nil
             }
         }
+    }
+
+    /// Gives back the memory only matching needed (each part's key log, 32
+    /// bytes a record with its value digest), before the output is written.
+    ///
+    /// What this buys: pages just unmapped are the ones the kernel hands
+    /// out next, so the output file's first pages come from them. On a
+    /// virtual machine that returns free memory to its host (virtio-balloon
+    /// free page reporting, as here), a page the guest has not touched for
+    /// a few seconds costs a fault in the host: writing 95 MB to a new file
+    /// took 0.30–0.46 s that way, against 0.03 s just after another file of
+    /// that size was deleted (`dd`). See BENCHMARKS.md ("Merge, 2026-12-07").
+    private func releaseMatching() {
+        for part in parts { part.releaseMatching() }
     }
 
     /// The report of what was read and matched.
@@ -504,8 +517,10 @@ final class SpooledMerge {
     // MARK: - Writing
 
     /// Writes the records kept, in first-seen order, as their lines.
-    func write(to output: any ByteOutput) throws(FerryError) {
-        let copyOut = MergeCopyOut(output)
+    /// - Parameter file: the file `output` writes to, when the kernel may
+    ///   copy lines kept as read to it (`MergeCopyOut`).
+    func write(to output: any ByteOutput, file: FileOutput?) throws(FerryError) {
+        let copyOut = MergeCopyOut(output, file: file)
         // Parts by number and lines as ranges: a kept record counts no reference.
         var run: (part: Int, lines: Range<Int>)?
         func flush() throws(FerryError) {
@@ -728,6 +743,10 @@ private final class Part: @unchecked Sendable {
     var count: Int { offsets.count }
 
     func byteOffset(_ record: Int) -> Int { Int(offsets[record] & ~Self.flags) }
+
+    /// Gives back its key log (entries with their value digests), once
+    /// matched.
+    func releaseMatching() { keys.removeAll() }
 
     /// Keeps what matching needs of the next record.
     /// - Returns: false when there is no memory for it.

@@ -71,6 +71,17 @@ package struct LargeBuffer {
         }
     }
 
+    /// Gives the pages of `bytes` (whole pages of the buffer) back to the
+    /// system: they count no more in the resident memory, and read as zero
+    /// if touched again. Threads may discard ranges that do not overlap at
+    /// once. Does nothing where the buffer is not mapped from the kernel.
+    package func discard(_ bytes: Range<Int>) {
+        #if canImport(Glibc)
+        guard let base, bytes.lowerBound >= 0, bytes.upperBound <= capacity, !bytes.isEmpty else { return }
+        madvise(base + bytes.lowerBound, bytes.count, MADV_DONTNEED)
+        #endif
+    }
+
     /// Unmaps the memory. The buffer must not be used afterwards.
     package func release() {
         guard let base else { return }

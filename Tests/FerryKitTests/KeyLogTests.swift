@@ -22,7 +22,7 @@ import Testing
             second.append(digest(of: key), key: 0, record: record, byteOffset: record * 10)
         }
         #expect(first.count == perHalf && second.count == perHalf)
-        let found = KeyLog.duplicates(in: [first, second], records: [0, perHalf], bytes: [0, perHalf * 10])
+        let found = KeyLog.duplicates(in: [first, second], records: [0, perHalf], bytes: [0, perHalf * 10], threads: 2)
         var expected: [KeyLog.Duplicate] = []
         for record in 0..<perHalf where record % 1_000 == 999 {
             expected.append(
@@ -59,7 +59,7 @@ import Testing
         }
         let records = [0, 10, 13, 15]
         let bytes = [0, 1_000, 2_000, 3_000]
-        let found = KeyLog.duplicates(in: logs, records: records, bytes: bytes)
+        let found = KeyLog.duplicates(in: logs, records: records, bytes: bytes, threads: 2)
         #expect(found.map(\.record) == [12, 14, 15, 16])
         #expect(found.map(\.first) == [11, 3, 11, 3])
         #expect(found.map(\.byteOffset) == [1_010, 2_005, 3_000, 3_005])
@@ -88,7 +88,7 @@ import Testing
     /// `schema infer` asks only which fields repeat: two logs that number
     /// the same fields differently are matched by the names the renaming
     /// gives, a field renamed `ignored` is left out, and no renaming
-    /// keeps the numbers. One thread or two find the same.
+    /// keeps the numbers. One thread or more find the same.
     @Test func repeatedFieldsRenamed() {
         let first = KeyLog()
         let second = KeyLog()
@@ -105,14 +105,14 @@ import Testing
         // sku's keys are 0..<200 once each; under its number in the other
         // log ("name"'s 1,000...) no key of sku's comes.
         let renamed: [[UInt64]] = [[10, 20, 30], [20, 10, 30]]
-        for bothCores in [true, false] {
-            #expect(KeyLog.repeatedFields(in: [first, second], fields: renamed, bothCores: bothCores) == [20, 30])
+        for threads in [1, 2, 3] {
+            #expect(KeyLog.repeatedFields(in: [first, second], fields: renamed, threads: threads) == [20, 30])
         }
-        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[10, 20, KeyLog.ignored], [20, 10]]) == [20])
+        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[10, 20, KeyLog.ignored], [20, 10]], threads: 2) == [20])
         // Kept numbers: field 1 repeats in the first log, field 2 in the second
         // (and the first's 99), field 0 has first's 0..<100 and second's 1,000...
-        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[], []]) == [1, 2])
-        #expect(KeyLog.repeatedFields(in: [second], fields: [[]], bothCores: false) == [2])
+        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[], []], threads: 2) == [1, 2])
+        #expect(KeyLog.repeatedFields(in: [second], fields: [[]], threads: 1) == [2])
     }
 
     /// A packed log finds the same duplicates, in the same order, as it
@@ -124,20 +124,86 @@ import Testing
             first.append(digest(of: record % 2_000), key: record % 3, record: record, byteOffset: record)
             second.append(digest(of: record * 7 % 5_000), key: record % 3, record: record, byteOffset: record)
         }
-        let before = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000])
-        let repeatedBefore = KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]])
+        let before = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000], threads: 2)
+        let repeatedBefore = KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]], threads: 2)
         first.pack()
         second.pack()
-        let after = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000])
+        let after = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000], threads: 2)
         #expect(!before.isEmpty && first.count == 3_000)
         #expect(after.map(\.record) == before.map(\.record) && after.map(\.first) == before.map(\.first))
         #expect(after.map(\.byteOffset) == before.map(\.byteOffset) && after.map(\.key) == before.map(\.key))
-        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]]) == repeatedBefore)
+        #expect(KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]], threads: 2) == repeatedBefore)
         let large = KeyLog()
         for record in 0...KeyLog.packLimit { large.append(digest(of: record), key: 0, record: record, byteOffset: 0) }
         large.pack()
         large.append(digest(of: 0), key: 0, record: KeyLog.packLimit + 1, byteOffset: 0)
-        #expect(KeyLog.duplicates(in: [large], records: [0], bytes: [0]).map(\.first) == [0])
+        #expect(KeyLog.duplicates(in: [large], records: [0], bytes: [0], threads: 2).map(\.first) == [0])
+    }
+
+    /// The partitions are shared among any number of threads, each taking
+    /// a run of them: the duplicates, and the fields that repeat, are the
+    /// same, in the same order, for every number (past the partitions' too).
+    @Test func everyNumberOfThreadsFindsTheSame() {
+        let logs = (0..<3).map { _ in KeyLog() }
+        for (part, log) in logs.enumerated() {
+            for record in 0..<5_000 {
+                let key = (part * 5_000 + record) % 7_001
+                log.append(digest(of: key), key: key % 2, record: record, byteOffset: record * 3)
+            }
+        }
+        let records = [0, 5_000, 10_000]
+        let bytes = [0, 15_000, 30_000]
+        func found(_ threads: Int) -> [[Int]] {
+            KeyLog.duplicates(in: logs, records: records, bytes: bytes, threads: threads).map {
+                [$0.record, $0.key, $0.first, $0.byteOffset, $0.part, Int(truncatingIfNeeded: $0.digest.low)]
+            }
+        }
+        let once = found(1)
+        // Not vacuous: keys 0..<7,001 (of fields 0 and 1) come again from record 7,001 on.
+        #expect(once.count == 15_000 - 7_001 && once.first?[0] == 7_001 && once.first?[2] == 0)
+        let repeated = KeyLog.repeatedFields(in: logs, fields: [[], [], []], threads: 1)
+        #expect(repeated == [0, 1])
+        for threads in [2, 3, 4, 8, 64, 100] {
+            #expect(found(threads) == once, "\(threads) threads")
+            #expect(KeyLog.repeatedFields(in: logs, fields: [[], [], []], threads: threads) == repeated)
+        }
+    }
+
+    /// A merge walks one partition of every part's log at a time, each
+    /// log's entries in the order logged (across its chunks), the logs in
+    /// their order; a record without a key is in partition 0, with no digest.
+    @Test func aPartitionOfSeveralLogsInOrder() {
+        let logs = (0..<3).map { _ in KeyLog() }
+        // The first log fills more than a chunk (1,024 entries) of each partition.
+        let counts = [100_000, 3_000, 10]
+        for (part, log) in logs.enumerated() {
+            for record in 0..<counts[part] {
+                if record % 1_000 == 999 {
+                    log.appendWithoutKey(record: record, byteOffset: record)
+                } else {
+                    log.append(digest(of: record), key: 0, record: record, byteOffset: record)
+                }
+            }
+        }
+        var seen = [0, 0, 0]
+        var withoutKey = 0
+        var inOrder = true
+        for partition in 0..<KeyLog.partitionCount {
+            var last = (log: -1, record: -1)
+            KeyLog.forEach(in: partition, of: logs) { log, entry in
+                inOrder = inOrder && (log, entry.record) > last && entry.byteOffset == entry.record
+                last = (log, entry.record)
+                seen[log] += 1
+                if entry.digest == nil {
+                    withoutKey += 1
+                    inOrder = inOrder && partition == 0 && entry.record % 1_000 == 999
+                } else {
+                    inOrder = inOrder && entry.digest == digest(of: entry.record)
+                }
+            }
+        }
+        #expect(inOrder)
+        #expect(seen == counts && withoutKey == 100 + 3)
     }
 
     private func digest(of key: Int) -> KeyDigest { KeyDigest("K-\(key)") }

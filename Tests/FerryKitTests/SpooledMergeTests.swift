@@ -87,16 +87,22 @@ import Testing
     }
 
     /// The parts of every input are read by as many threads as `--jobs`
-    /// asks, each taking the next: the output and every report are the
-    /// same for any number, with the inputs cut in parts or not.
-    @Test func everyNumberOfJobsGivesTheSameOutputAndReport() throws {
+    /// asks, each taking the next, and their keys matched by as many, a
+    /// run of the partitions each (`KeyLog.inRuns`; `shared`: from that
+    /// many records), records without a key among them: the output and
+    /// every report are the same for any number, with the inputs cut in
+    /// parts or not.
+    @Test(arguments: [1, 1 << 16])
+    func everyNumberOfJobsGivesTheSameOutputAndReport(shared: Int) throws {
         let folder = try ScratchFolder()
-        let inputs = try inputs(folder, count: 600, loose: false)
+        let inputs = try inputs(folder, count: 600, loose: true)
         let catalog = Messages.catalog(locale: "en")
         var seen: [(output: [UInt8], report: String)] = []
         for jobs in [1, 2, 3, 4, 8] {
             var options = MergeOptions()
+            options.key = ["sku"]
             options.partsThreshold = 1
+            options.sharedMatchingRecords = shared
             options.jobs = jobs
             options.overwrite = true
             let output = folder.path("jobs.jsonl")
@@ -106,8 +112,9 @@ import Testing
             let text = MergeReportFormat.json.render(report, catalog: catalog, tool: ("ferry", "test"))
             seen.append(([UInt8](FileManager.default.contents(atPath: output) ?? Data()), text))
         }
-        // Not vacuous: records were merged, with conflicts.
+        // Not vacuous: records were merged, with conflicts, and some had no key.
         #expect(!seen[0].output.isEmpty && !seen[0].report.contains("\"conflictsResolved\": 0"))
+        #expect(!seen[0].report.contains("\"recordsWithoutKey\": 0") && seen[0].report.contains("\"recordsWithoutKey\""))
         for other in seen.dropFirst() {
             #expect(other.output == seen[0].output)
             #expect(other.report == seen[0].report)

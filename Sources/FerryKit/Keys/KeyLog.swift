@@ -8,7 +8,7 @@ import FerryCore
 // its byte offset, into one of 64 partitions by the digest's top bits.
 // Logging is a store to the end of one of 64 runs of memory, with no cache
 // miss of a large table. Once every part is read, the partitions are
-// taken one at a time, half of them on each core: the first part's entries
+// taken one at a time, a run of them on each thread: the first part's entries
 // then the next's, and so on (the file's order), and a key whose digest and
 // field an earlier entry had is a duplicate of that entry's record:
 //
@@ -22,6 +22,17 @@ import FerryCore
 // The duplicates go to the report in the records' order (`FileCheck.adopt`),
 // each found again in the file, as one pass gives them.
 //
+// The partitions are cut into runs of neighbours, one a thread the caller
+// may use (`--jobs`), all matched at once (`inRuns`); what each run finds
+// is gathered in the partitions' order, so the result is the same for any
+// number of threads.
+//
+// The spooled merge (`SpooledMerge`) logs its records' keys the same way,
+// one log a part (a record without a key too: `appendWithoutKey`), and
+// walks each partition of every part's log in reading order
+// (`forEach(in:of:)`) into its own table, `MergeIndex`, which settles
+// duplicates by the merge's policy.
+//
 // `validate --combine` matches its shards' keys the same way: each shard
 // report's keys go into a log of their own (`ReportCombiner`), in order.
 // So does `schema infer`, for every field that may be unique: each read
@@ -30,7 +41,8 @@ import FerryCore
 // (`FieldProfiles`).
 
 /// The unique keys one part of a file saw, for the check of all its parts
-/// at once (see the design above). One thread at a time uses a log.
+/// at once, or the keys of one part of a merge's input (see the design
+/// above). One thread at a time uses a log.
 final class KeyLog: @unchecked Sendable {
     /// A key as the part logged it: 32 bytes.
     struct Entry {
@@ -40,11 +52,15 @@ final class KeyLog: @unchecked Sendable {
         /// field (its index in `RecordRules.uniqueFields`) in the top 16:
         /// a half of 2^48 records, a schema of 2^16 unique fields.
         var recordAndKey: UInt64
-        /// The record's byte offset in the half's input.
+        /// The record's byte offset in the half's input. (A merge's part
+        /// keeps its record's value digest here: its offsets are a column
+        /// of their own, `SpooledMerge`.)
         var byteOffset: Int
 
         var record: Int { Int(truncatingIfNeeded: recordAndKey & 0xFFFF_FFFF_FFFF) }
         var key: UInt64 { recordAndKey >> 48 }
+        /// The key's digest; nil for a record without a key (`appendWithoutKey`).
+        var digest: KeyDigest? { key == KeyLog.noKey ? nil : KeyDigest(low: low, high: high) }
     }
 
     /// A key that an earlier record of the file had, in the file's records
@@ -61,6 +77,9 @@ final class KeyLog: @unchecked Sendable {
 
     /// The records a log can tell apart: 48 bits of an entry hold one.
     static let recordLimit = 1 << 48
+    /// The field of a record without a key (`appendWithoutKey`); no unique
+    /// field has this number.
+    static let noKey: UInt64 = 0xFFFF
 
     static let partitionBits = 6
     static let partitionCount = 1 << partitionBits
@@ -94,6 +113,30 @@ final class KeyLog: @unchecked Sendable {
         freeChunks()
         current.deallocate()
         ends.deallocate()
+    }
+
+    /// Frees every entry: the log is empty after, as a new one (a merge's,
+    /// once matched, before its output is written).
+    func removeAll() {
+        freeChunks()
+        (arena, arenaUsed, packed, count) = (LargeBuffer(), 0, nil, 0)
+        chunks = Array(repeating: [], count: Self.partitionCount)
+        current.update(repeating: nil, count: Self.partitionCount)
+        ends.update(repeating: Self.chunkEntries, count: Self.partitionCount)
+    }
+
+    /// Gives back the memory of `partition`'s entries, which are read no
+    /// more (a merge's, once that partition is matched): the peak of a
+    /// merge's memory is while its keys are matched, and each partition
+    /// matched frees 1/64 of the logs as the tables and the kept records
+    /// grow. Threads may discard different partitions of one log at once.
+    /// The log may only be emptied (`removeAll`) after.
+    func discard(partition: Int) {
+        guard packed == nil, let base = arena.base else { return }
+        for chunk in chunks[partition] where inArena(chunk) {
+            let offset = UnsafeMutableRawPointer(chunk) - base
+            arena.discard(offset..<offset + Self.chunkBytes)
+        }
     }
 
     /// Frees every chunk and the arena.
@@ -168,6 +211,12 @@ final class KeyLog: @unchecked Sendable {
         count += 1
     }
 
+    /// Logs a record without a key, in partition 0 (as the merge keeps it
+    /// in its place: `MergeIndex` counts it, never matches it).
+    func appendWithoutKey(record: Int, byteOffset: Int) {
+        append(KeyDigest(low: 0, high: 0), key: Int(Self.noKey), record: record, byteOffset: byteOffset)
+    }
+
     /// Starts a chunk for `partition`; returns its first free entry (0).
     private func newChunk(_ partition: Int) -> Int {
         let chunk = arenaChunk() ?? UnsafeMutablePointer<Entry>.allocate(capacity: Self.chunkEntries)
@@ -201,12 +250,32 @@ final class KeyLog: @unchecked Sendable {
     }
 
     /// The entries of `partition`, in the order logged.
-    private func forEach(in partition: Int, _ body: (Entry) -> Void) {
+    @inline(__always)
+    private func forEach<Failure: Error>(
+        in partition: Int, _ body: (Entry) throws(Failure) -> Void
+    ) throws(Failure) {
         let list = chunks[partition]
         for (index, chunk) in list.enumerated() {
             let filled = index == list.count - 1 ? ends[partition] : Self.chunkEntries
-            for entry in 0..<filled { body(chunk[entry]) }
+            for entry in 0..<filled { try body(chunk[entry]) }
         }
+    }
+
+    /// The entries of `partition` in `logs`, log after log, each in the
+    /// order logged (a file's parts: the file's order), with their log's
+    /// index in `logs`.
+    static func forEach<Failure: Error>(
+        in partition: Int, of logs: [KeyLog], _ body: (_ log: Int, Entry) throws(Failure) -> Void
+    ) throws(Failure) {
+        for (number, log) in logs.enumerated() {
+            try log.forEach(in: partition) { (entry) throws(Failure) in try body(number, entry) }
+        }
+    }
+
+    /// The most entries any of `partitions` holds in `logs` together: what
+    /// a table of one partition at a time must take.
+    static func largest(in logs: [KeyLog], partitions: Range<Int>) -> Int {
+        partitions.reduce(0) { total, partition in max(total, logs.reduce(0) { $0 + $1.count(in: partition) }) }
     }
 
     /// How many entries `partition` holds.
@@ -217,13 +286,15 @@ final class KeyLog: @unchecked Sendable {
     /// The duplicates of the file whose parts logged `logs`, in the file's
     /// order, in the records' order (and the fields' within a record): a
     /// key's first record is the earliest part's. The partitions are
-    /// shared between this thread and another.
+    /// shared among `threads` threads (`inRuns`); what they find is the
+    /// same whatever their number.
     /// - Parameters:
     ///   - records: the records before each part: added to its own.
     ///   - bytes: added to each part's byte offsets.
-    static func duplicates(in logs: [KeyLog], records: [Int], bytes: [Int]) -> [Duplicate] {
+    ///   - threads: the threads that may match at once (`--jobs`).
+    static func duplicates(in logs: [KeyLog], records: [Int], bytes: [Int], threads: Int) -> [Duplicate] {
         let parts = Array(zip(logs, zip(records, bytes)).map { Part(log: $0, records: $1.0, bytes: $1.1) })
-        var found = inHalves { partitions in
+        var found = gathered(threads: threads) { partitions in
             var found: [Duplicate] = []
             match(parts, partitions: partitions) { entry, key, record, earlier, part in
                 found.append(
@@ -244,32 +315,50 @@ final class KeyLog: @unchecked Sendable {
     /// by its list in `fields` (a field past the end of its list, or
     /// renamed `ignored`, is not matched), so that logs that number the
     /// same fields differently are matched by the names they share.
-    /// - Parameter bothCores: whether to share the partitions with another
-    ///   thread (as `duplicates` does), or match them on this thread alone.
+    /// - Parameter threads: the threads that may match at once, as in
+    ///   `duplicates` (1: this one alone).
     /// - Returns: the renamed fields of which some key came twice or more.
-    static func repeatedFields(in logs: [KeyLog], fields: [[UInt64]], bothCores: Bool = true) -> Set<UInt64> {
+    static func repeatedFields(in logs: [KeyLog], fields: [[UInt64]], threads: Int) -> Set<UInt64> {
         let parts = zip(logs, fields).map { Part(log: $0, records: 0, bytes: 0, fields: $1) }
         let find = { @Sendable (partitions: Range<Int>) -> [UInt64] in
             var found: Set<UInt64> = []
             match(parts, partitions: partitions) { _, key, _, _, _ in found.insert(key) }
             return Array(found)
         }
-        return Set(bothCores ? inHalves(find) : find(0..<partitionCount))
+        return Set(gathered(threads: threads, find))
     }
 
     /// A renaming that leaves out the field it gives (`repeatedFields`).
     static let ignored = UInt64.max
 
-    /// `body` over the first half of the partitions on this thread and the
-    /// second half on another at once: what both found, in that order.
-    private static func inHalves<Found>(_ body: @escaping @Sendable (Range<Int>) -> [Found]) -> [Found] {
-        let middle = partitionCount / 2
-        let other = Batch<Found>()
-        var found: [Found] = []
-        LargeStackThread.both(
-            { found = body(0..<middle) },
-            { other.found = body(middle..<partitionCount) })
-        return found + other.found
+    // MARK: - Partitions on several threads
+
+    /// The partitions cut into `threads` runs of neighbours (at most one a
+    /// partition, at least one), each matched by `body(run, partitions)` on
+    /// a thread of its own (`LargeStackThread.each`; this one among them),
+    /// all at once; returns when every run is done. Each run matches its
+    /// partitions with one table, made for the largest.
+    static func inRuns(threads: Int, _ body: @escaping @Sendable (_ run: Int, _ partitions: Range<Int>) -> Void) {
+        let runs = runCount(threads: threads)
+        LargeStackThread.each(runs, threads: runs) { run in body(run, partitions(ofRun: run, of: runs)) }
+    }
+
+    /// How many runs `inRuns` cuts the partitions into for `threads`.
+    static func runCount(threads: Int) -> Int { min(max(threads, 1), partitionCount) }
+
+    /// The partitions of run `run` of `runs`.
+    private static func partitions(ofRun run: Int, of runs: Int) -> Range<Int> {
+        run * partitionCount / runs..<(run + 1) * partitionCount / runs
+    }
+
+    /// What `body` found over each run of the partitions (`inRuns`), in
+    /// the partitions' order: the same whatever the number of threads.
+    private static func gathered<Found>(
+        threads: Int, _ body: @escaping @Sendable (Range<Int>) -> [Found]
+    ) -> [Found] {
+        let batches = (0..<runCount(threads: threads)).map { _ in Batch<Found>() }
+        inRuns(threads: threads) { run, partitions in batches[run].found = body(partitions) }
+        return batches.flatMap(\.found)
     }
 
     /// A part's log and its shift to the file.
@@ -282,7 +371,7 @@ final class KeyLog: @unchecked Sendable {
         var fields: [UInt64] = []
     }
 
-    /// What the other thread found; only it touches it until it is done.
+    /// What one run found; only its thread touches it until it is done.
     private final class Batch<Found>: @unchecked Sendable {
         var found: [Found] = []
     }
@@ -294,10 +383,8 @@ final class KeyLog: @unchecked Sendable {
     private static func match(
         _ parts: [Part], partitions: Range<Int>, found: (Entry, UInt64, Int, Int, Int) -> Void
     ) {
-        let largest = partitions.reduce(0) { total, partition in
-            max(total, parts.reduce(0) { $0 + $1.log.count(in: partition) })
-        }
-        var table = PartitionTable(capacity: largest)
+        let logs = parts.map(\.log)
+        var table = PartitionTable(capacity: largest(in: logs, partitions: partitions))
         defer { table.release() }
         for partition in partitions {
             table.clear()

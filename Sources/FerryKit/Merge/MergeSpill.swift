@@ -7,7 +7,7 @@
 //  1. records are appended to the file in reading order; record n is the
 //     n-th (its "sequence"), as it is the n-th of the store in memory;
 //  2. the file is read once more, each record keyed (`KeyFields`), and its
-//     key's digest, sequence and offset (32 bytes) gathered into runs of
+//     key's digest, sequence and offset (a `KeyLog.Entry`) gathered into runs of
 //     a third of the budget, each sorted by digest then sequence and
 //     written out (the sort borrows half a run more: half the budget in all);
 //  3. the runs are merged: the entries of one key come together, in
@@ -34,17 +34,9 @@ final class MergeSpill {
     private var cells = (RawCellBuffer(), RawCellBuffer())
     private var readBuffers: ([UInt8], [UInt8]) = ([], [])
 
-    /// One key in a run: 32 bytes.
-    private struct Entry {
-        var low: UInt64
-        var high: UInt64
-        var sequence: UInt64
-        var offset: UInt64
-
-        static func < (a: Entry, b: Entry) -> Bool {
-            (a.low, a.high, a.sequence) < (b.low, b.high, b.sequence)
-        }
-    }
+    /// One key in a run: a key log's entry (32 bytes), whose record is
+    /// the record's sequence and byte offset its offset in the file.
+    private typealias Entry = KeyLog.Entry
 
     /// What the merge of the keys found: the records kept (a bit each), the
     /// keep-last replacements, the counts and the conflicts.
@@ -176,7 +168,7 @@ final class MergeSpill {
                 outcome.keptBits[sequence >> 6] |= 1 << UInt64(sequence & 63)
                 return
             }
-            buffer.append(Entry(low: digest.low, high: digest.high, sequence: UInt64(sequence), offset: UInt64(offset)))
+            buffer.append(Entry(digest, sequence: sequence, offset: offset))
             if buffer.count >= perRun { try writeRun() }
         }
         if !buffer.isEmpty { try writeRun() }
@@ -199,7 +191,7 @@ final class MergeSpill {
             } else {
                 if let current = group { finishGroup(current, outcome: &outcome) }
                 group = (entry, entry)
-                let sequence = Int(entry.sequence)
+                let sequence = entry.record
                 outcome.keptBits[sequence >> 6] |= 1 << UInt64(sequence & 63)
             }
         }
@@ -210,8 +202,8 @@ final class MergeSpill {
     }
 
     private func finishGroup(_ group: (first: Entry, kept: Entry), outcome: inout Outcome) {
-        if group.kept.sequence != group.first.sequence {
-            outcome.replacements[Int(group.first.sequence)] = (Int(group.kept.offset), Int(group.kept.sequence))
+        if group.kept.record != group.first.record {
+            outcome.replacements[group.first.record] = (group.kept.byteOffset, group.kept.record)
         }
     }
 
@@ -227,9 +219,9 @@ final class MergeSpill {
             swap(&second, &cells.1)
             swap(&secondBuffer, &readBuffers.1)
         }
-        let conflict = try withRecord(at: Int(kept.offset)) { (earlier) throws(FerryError) -> MergeIndex.Conflict? in
-            try withRecord(at: Int(entry.offset), buffer: &secondBuffer, cells: &second) { (later) throws(FerryError) in
-                index.conflict(earlier, later, first: Int(kept.sequence), second: Int(entry.sequence))
+        let conflict = try withRecord(at: kept.byteOffset) { (earlier) throws(FerryError) -> MergeIndex.Conflict? in
+            try withRecord(at: entry.byteOffset, buffer: &secondBuffer, cells: &second) { (later) throws(FerryError) in
+                index.conflict(earlier, later, first: kept.record, second: entry.record)
             }
         }
         guard let conflict else {
@@ -237,8 +229,8 @@ final class MergeSpill {
             return kept
         }
         outcome.conflicts.append(conflict)
-        outcome.offsets[Int(kept.sequence)] = Int(kept.offset)
-        outcome.offsets[Int(entry.sequence)] = Int(entry.offset)
+        outcome.offsets[kept.record] = kept.byteOffset
+        outcome.offsets[entry.record] = entry.byteOffset
         return conflict.keptSecond ? entry : kept
     }
 
@@ -265,12 +257,24 @@ final class MergeSpill {
             if position < entries.count { return entries[position] }
             guard next < end else { return nil }
             let count = min(chunk, (end - next) / MemoryLayout<Entry>.stride)
-            entries = [Entry](repeating: Entry(low: 0, high: 0, sequence: 0, offset: 0), count: count)
+            entries = [Entry](repeating: Entry(low: 0, high: 0, recordAndKey: 0, byteOffset: 0), count: count)
             try entries.withMutableBytes { (bytes) throws(FerryError) in try file.read(at: next, into: bytes) }
             next += count * MemoryLayout<Entry>.stride
             position = 0
             return entries.first
         }
+    }
+}
+
+extension KeyLog.Entry {
+    /// The key `digest` of record `sequence`, at `offset` in the spill.
+    fileprivate init(_ digest: KeyDigest, sequence: Int, offset: Int) {
+        self.init(low: digest.low, high: digest.high, recordAndKey: UInt64(sequence), byteOffset: offset)
+    }
+
+    /// A run's order: by digest, then sequence.
+    fileprivate static func < (a: Self, b: Self) -> Bool {
+        (a.low, a.high, a.recordAndKey) < (b.low, b.high, b.recordAndKey)
     }
 }
 

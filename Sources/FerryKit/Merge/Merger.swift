@@ -37,6 +37,9 @@ public struct MergeOptions: Sendable {
     /// Inputs of this size or more are read in parts by a spooled merge
     /// (`PartPlan`); tests lower it.
     var partsThreshold = PartPlan.threshold
+    /// A spooled merge of this many records or more matches its keys on
+    /// the threads `jobs` allows, fewer on one; tests lower it.
+    var sharedMatchingRecords = 1 << 16
     /// How many conflicts the report lists, the others only counted
     /// (`MergeReport.unlistedConflicts`); nil for every one. A merge may
     /// list more: only the spooled one under keep-first leaves any out.

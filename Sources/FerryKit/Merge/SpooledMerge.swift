@@ -201,11 +201,11 @@ final class SpooledMerge {
         return options.kind ?? reader.declaredKind ?? RecordKind.infer(from: first.fields)
     }
 
-    /// Matches the records of every part by key, in reading order. Keys
-    /// are split into `Part.partitions` by their digest's top bits, and
-    /// each of the threads `--jobs` allows matches one partition in as many
-    /// as there are threads (`MergeIndex`, cleared between partitions): a
-    /// partition's table stays in the core's cache.
+    /// Matches the records of every part by key, in reading order. Each
+    /// part logged its keys (`KeyLog`), in partitions by their digest's top
+    /// bits, and each of the threads `--jobs` allows matches a run of the
+    /// partitions (`KeyLog.inRuns`; `MergeIndex`, cleared between
+    /// partitions): a partition's table stays in the core's cache.
     private func match(kind: RecordKind) -> MergeReport? {
         let schema = options.schema ?? kind.schema
         var sequence = 0
@@ -213,26 +213,26 @@ final class SpooledMerge {
             part.firstSequence = sequence
             sequence += part.count
         }
-        // Records are counted in 32 bits (`keptAt`, the conflicts' order).
+        // PartitionRecords are counted in 32 bits (`keptAt`, the conflicts' order).
         let keptAt = Column<UInt32>()
         guard sequence < 1 << 32, keptAt.zeroed(count: sequence) else { return nil }
         self.keptAt = keptAt
-        let threads = sequence >= 1 << 16 ? max(min(options.jobs, Cores.usable), 1) : 1
+        let threads = sequence >= options.sharedMatchingRecords ? max(min(options.jobs, Cores.usable), 1) : 1
+        let logs = parts.map(\.keys)
         // Pairs whose digests differ but which were found equal: under
         // keep-last each such pair wrongly moved its key's kept record on,
         // so the keys are matched again knowing them (rarely more than once:
         // each round learns at least one pair).
         var equalPairs = Set<UInt64>()
         while true {
-            let jobs = (0..<threads).map { thread in
+            let jobs = (0..<KeyLog.runCount(threads: threads)).map { _ in
                 PartitionMatcher(
-                    parts: parts, partitions: Array(stride(from: thread, to: Part.partitions, by: threads)),
+                    logs: logs, firstSequences: parts.map(\.firstSequence),
                     index: MergeIndex(fields: keyFields, schema: schema, policy: options.policy),
-                    records: Records(views: parts.map(\.view), equalPairs: equalPairs),
-                    keptAt: keptAt)
+                    equalPairs: equalPairs, keptAt: keptAt, discards: options.policy != .keepLast)
             }
-            for job in jobs { job.index.reserve(keys: sequence / Part.partitions * 5 / 4 + 1024) }
-            LargeStackThread.each(jobs.count, threads: threads) { jobs[$0].run() }
+            for job in jobs { job.index.reserve(keys: sequence / KeyLog.partitionCount * 5 / 4 + 1024) }
+            KeyLog.inRuns(threads: threads) { jobs[$0].run($1) }
             guard jobs.allSatisfy(\.succeeded) else { return nil }
             do throws(FerryError) {
                 // In the order the general merge finds them: by the later
@@ -270,8 +270,8 @@ final class SpooledMerge {
         }
     }
 
-    /// Gives back the memory only matching needed (each part's key entries
-    /// and value digests, 24 bytes a record), before the output is written.
+    /// Gives back the memory only matching needed (each part's key log, 32
+    /// bytes a record with its value digest), before the output is written.
     ///
     /// What this buys: pages just unmapped are the ones the kernel hands
     /// out next, so the output file's first pages come from them. On a
@@ -354,7 +354,7 @@ final class SpooledMerge {
     /// The pairs matching took for conflicts (their value digests differ),
     /// compared field by field once their records are read again.
     /// - Returns: the conflicts, with their keys and differences, and the
-    ///   pairs that were equal after all (`Records.pair`).
+    ///   pairs that were equal after all (`PartitionRecords.pair`).
     fileprivate func settle(
         _ candidates: ArraySlice<MergeIndex.Conflict>, schema: Schema
     ) throws(FerryError) -> SettleChunks.Settled {
@@ -382,13 +382,13 @@ final class SpooledMerge {
             if let conflict {
                 conflicts.append(conflict)
             } else {
-                equalPairs.insert(Records.pair(candidate.first, candidate.second))
+                equalPairs.insert(PartitionRecords.pair(candidate.first, candidate.second))
             }
         }
         return (conflicts, equalPairs)
     }
 
-    /// Records `sequences` (in reading order, ascending, each once), read
+    /// PartitionRecords `sequences` (in reading order, ascending, each once), read
     /// again: by one reader a part, over the records' lines one after
     /// another (`FileRangeInput`), so that they share their field lists
     /// as the records of one file do.
@@ -634,144 +634,10 @@ private struct SettleWork: @unchecked Sendable {
     }
 }
 
-// MARK: - Matching
-
-/// Partitions of the keys, matched on one thread, one after another.
-private final class PartitionMatcher: @unchecked Sendable {
-    let parts: [Part]
-    let partitions: [Int]
-    let index: MergeIndex
-    let records: Records
-    /// Shared by every job; each writes only the records of its partitions.
-    let keptAt: Column<UInt32>
-    @exclusivity(unchecked) private(set) var succeeded = false
-    @exclusivity(unchecked) private(set) var identicalDuplicates = 0
-    @exclusivity(unchecked) private(set) var recordsWithoutKey = 0
-    /// The records its partitions kept.
-    @exclusivity(unchecked) private(set) var keptCount = 0
-    @exclusivity(unchecked) private(set) var conflicts: [MergeIndex.Conflict] = []
-
-    init(parts: [Part], partitions: [Int], index: MergeIndex, records: Records, keptAt: Column<UInt32>) {
-        self.parts = parts
-        self.partitions = partitions
-        self.index = index
-        self.records = records
-        self.keptAt = keptAt
-    }
-
-    /// Adds each partition's records in reading order, then notes the
-    /// records it kept at their keys' first records.
-    func run() {
-        do throws(FerryError) {
-            for partition in partitions {
-                index.clear()
-                for part in parts {
-                    for entry in part.buckets.entries(partition) {
-                        try index.add(
-                            index: part.firstSequence + entry.record, digest: entry.key(in: partition), records: records)
-                    }
-                }
-                try index.finish(records)
-                keptAt.withMutableElements { keptAt in
-                    for place in index.kept.indices { keptAt[Int(index.firstSeen(place))] = index.kept[place] + 1 }
-                }
-                keptCount += index.kept.count
-                identicalDuplicates += index.identicalDuplicates
-                recordsWithoutKey += index.recordsWithoutKey
-                conflicts += index.conflicts
-            }
-            succeeded = true
-        } catch {
-            return
-        }
-    }
-}
-
-// MARK: - Records by their digests
-
-/// The records of a spooled merge, for `MergeIndex`: equal value digests
-/// are equal records; others are taken for a conflict, with no key and no
-/// differences yet, until `SpooledMerge.settle` reads them again.
-private struct Records: MergeRecords {
-    /// Each part's first record and columns, by pointer: looking a digest up
-    /// counts no references.
-    let views: [PartView]
-    /// Pairs of records known to be equal though their digests differ (`pair`).
-    let equalPairs: Set<UInt64>
-
-    /// Records `first` and `second` (in reading order) as one number.
-    static func pair(_ first: Int, _ second: Int) -> UInt64 { UInt64(first) << 32 | UInt64(second) }
-
-    func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {
-        if let a = valueDigest(kept), let b = valueDigest(later), a == b { return nil }
-        if !equalPairs.isEmpty && equalPairs.contains(Self.pair(kept, later)) { return nil }
-        return MergeIndex.Conflict(
-            key: [], first: kept, second: later, keptSecond: index.policy == .keepLast, differences: [])
-    }
-}
-
-extension Records {
-    /// The value digest of record `sequence`, nil when it has none.
-    @inline(__always)
-    func valueDigest(_ sequence: Int) -> UInt64? {
-        // The last part that starts at or before it: the parts are many
-        // (`PartPlan.partsPerJob`), so they are searched by halves.
-        var view = 0
-        var high = views.count - 1
-        while view < high {
-            let middle = (view + high + 1) / 2
-            if views[middle].firstSequence <= sequence { view = middle } else { high = middle - 1 }
-        }
-        let record = sequence - views[view].firstSequence
-        guard views[view].offsets[record] & Part.noValueDigest == 0 else { return nil }
-        return views[view].values[record]
-    }
-}
-
-/// A part's columns, by pointer, once it is read.
-private struct PartView {
-    let firstSequence: Int
-    let values: UnsafePointer<UInt64>
-    let offsets: UnsafePointer<UInt64>
-}
-
 // MARK: - Parts
 
-/// A record in its key's partition: its key's digest, and its place in
-/// its part, in 16 bytes (two million records: 16 MB less fresh memory
-/// than the 24 the fields took apart).
-///
-/// The digest keeps 96 of its bits: the low word, bits 32..<58 of the
-/// high word, and its top six, which are the partition's number. Two keys
-/// of a merge meet on 96 bits with odds of about n²/2⁹⁷, 10⁻¹⁷ for two
-/// million.
-private struct Entry {
-    var low: UInt64
-    /// The record (bits 0..<31), no key (bit 31), and the high word's bits
-    /// 32..<58 (here 32..<58 too).
-    var packed: UInt64
-
-    private static let noKey: UInt64 = 1 << 31
-    private static let highBits: UInt64 = ((1 << 26) - 1) << 32
-
-    init(key: KeyDigest?, record: Int) {
-        low = key?.low ?? 0
-        packed = UInt64(truncatingIfNeeded: record) & (Self.noKey - 1)
-        if let key { packed |= key.high & Self.highBits } else { packed |= Self.noKey }
-    }
-
-    var record: Int { Int(truncatingIfNeeded: packed & (Self.noKey - 1)) }
-
-    /// The digest as kept, in `partition`; nil for a record with no key.
-    func key(in partition: Int) -> KeyDigest? {
-        guard packed & Self.noKey == 0 else { return nil }
-        return KeyDigest(low: low, high: UInt64(partition) << 58 | packed & Self.highBits)
-    }
-}
-
 /// Values in memory mapped from the kernel (`LargeBuffer`), appended in
-/// order. A value type, so that many can sit side by side in raw memory
-/// (`EntryBuckets`) and be appended to with no reference counted.
+/// order; `Column` shares one by reference.
 private struct ColumnBuffer<Element> {
     private var memory = LargeBuffer()
     private(set) var count = 0
@@ -806,19 +672,6 @@ private struct ColumnBuffer<Element> {
         memory.base.unsafelyUnwrapped.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Element.self)
     }
 
-    /// Appends `count` elements from `source`.
-    /// - Returns: false when there is no memory for them.
-    @inline(__always)
-    mutating func append(_ source: UnsafePointer<Element>, count added: Int) -> Bool {
-        let stride = MemoryLayout<Element>.stride
-        if (count + added) * stride > memory.capacity {
-            guard memory.grow(to: (count + added) * stride) else { return false }
-        }
-        (memory.base.unsafelyUnwrapped + count * stride).copyMemory(from: source, byteCount: added * stride)
-        count += added
-        return true
-    }
-
     /// The elements; valid until the next append.
     var elements: UnsafeMutableBufferPointer<Element> {
         guard let base = memory.base else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
@@ -827,7 +680,7 @@ private struct ColumnBuffer<Element> {
 }
 
 /// A `ColumnBuffer` shared by reference.
-private final class Column<Element>: @unchecked Sendable {
+final class Column<Element>: @unchecked Sendable {
     @exclusivity(unchecked) private var buffer = ColumnBuffer<Element>()
 
     deinit { buffer.release() }
@@ -852,88 +705,15 @@ private final class Column<Element>: @unchecked Sendable {
     func withMutableElements<Result>(_ body: (UnsafeMutableBufferPointer<Element>) -> Result) -> Result {
         body(buffer.elements)
     }
-
-    /// Gives the memory back; the column is empty after.
-    func release() { buffer.release() }
-}
-
-/// A part's key entries, a column for each partition, side by side in raw
-/// memory (an array of `Column`s counted a reference each append).
-///
-/// The reading appends to one partition at random for every record: 64
-/// columns' ends, each on a page of its own, are more pages than the
-/// processor's first address cache holds, and that one store was half the
-/// reading closure's time. So entries wait in a small staging area, eight
-/// to a partition (8 KiB in all, two pages), and go to their column eight
-/// at a time: one far store in eight.
-private final class EntryBuckets: @unchecked Sendable {
-    private static let staging = 8
-    private let columns: UnsafeMutablePointer<ColumnBuffer<Entry>>
-    private let staged: UnsafeMutablePointer<Entry>
-    /// How many entries wait for each partition.
-    private let waiting: UnsafeMutablePointer<Int>
-
-    init() {
-        columns = .allocate(capacity: Part.partitions)
-        columns.initialize(repeating: ColumnBuffer(), count: Part.partitions)
-        staged = .allocate(capacity: Part.partitions * Self.staging)
-        waiting = .allocate(capacity: Part.partitions)
-        waiting.initialize(repeating: 0, count: Part.partitions)
-    }
-
-    deinit {
-        for partition in 0..<Part.partitions { columns[partition].release() }
-        columns.deinitialize(count: Part.partitions)
-        columns.deallocate()
-        staged.deallocate()
-        waiting.deallocate()
-    }
-
-    /// - Returns: false when there is no memory for one more.
-    @inline(__always)
-    func append(_ entry: Entry, to partition: Int) -> Bool {
-        let held = waiting[partition]
-        let slots = staged + partition * Self.staging
-        (slots + held).initialize(to: entry)
-        guard held + 1 == Self.staging else {
-            waiting[partition] = held + 1
-            return true
-        }
-        waiting[partition] = 0
-        return columns[partition].append(slots, count: Self.staging)
-    }
-
-    /// Moves every waiting entry to its column, once the reading ends.
-    /// - Returns: false when there is no memory for them.
-    func flush() -> Bool {
-        for partition in 0..<Part.partitions where waiting[partition] > 0 {
-            guard columns[partition].append(staged + partition * Self.staging, count: waiting[partition]) else {
-                return false
-            }
-            waiting[partition] = 0
-        }
-        return true
-    }
-
-    /// Gives every column's memory back; no entry is left.
-    func release() {
-        for partition in 0..<Part.partitions { columns[partition].release() }
-        waiting.update(repeating: 0, count: Part.partitions)
-    }
-
-    /// The entries of `partition`, once flushed; valid until the next append.
-    func entries(_ partition: Int) -> UnsafeBufferPointer<Entry> { UnsafeBufferPointer(columns[partition].elements) }
 }
 
 /// A range of an input file, read on one thread: its records' lines in a
 /// spool; per record its value digest and byte offset, in reading order;
-/// and its key, in its key's partition.
+/// and its key, in its key's partition of a log (`KeyLog`).
 private final class Part: @unchecked Sendable {
-    /// Keys are matched in this many partitions, by their digest's top bits.
-    static let partitions = 64
-    /// The memory a record takes besides its line: its entry, value digest,
-    /// offset and a share of the spool's tables.
-    static let bytesPerRecord = 40
+    /// The memory a record takes besides its line: its key's entry (32
+    /// bytes, with its value digest), offset and a share of the spool's tables.
+    static let bytesPerRecord = 48
     static let noValueDigest: UInt64 = 1 << 63
     /// A record whose value digest is not exact (`RecordEquality.digest(of:exact:)`).
     static let inexactDigest: UInt64 = 1 << 62
@@ -944,8 +724,9 @@ private final class Part: @unchecked Sendable {
     let range: Range<Int>
     let prefix: [UInt8]
     let spool: Spool
-    let buckets = EntryBuckets()
-    let values = Column<UInt64>()
+    /// Its records' keys, each entry with the record's value digest in
+    /// place of its byte offset (`offsets` has those).
+    let keys = KeyLog()
     /// Each record's byte offset in the file, with `flags`.
     let offsets = Column<UInt64>()
     @exclusivity(unchecked) var succeeded = false
@@ -961,32 +742,24 @@ private final class Part: @unchecked Sendable {
 
     var count: Int { offsets.count }
 
-    /// Its columns by pointer; valid while it lives and nothing is appended.
-    var view: PartView {
-        PartView(
-            firstSequence: firstSequence,
-            values: values.withElements { UnsafePointer($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) },
-            offsets: offsets.withElements { UnsafePointer($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) })
-    }
-
     func byteOffset(_ record: Int) -> Int { Int(offsets[record] & ~Self.flags) }
 
-    /// Gives back its key entries and value digests, once matched: `view`
-    /// is no longer valid.
-    func releaseMatching() {
-        buckets.release()
-        values.release()
-    }
+    /// Gives back its key log (entries with their value digests), once
+    /// matched.
+    func releaseMatching() { keys.removeAll() }
 
     /// Keeps what matching needs of the next record.
     /// - Returns: false when there is no memory for it.
     @inline(__always)
     func append(key: KeyDigest?, value: UInt64?, exact: Bool, byteOffset: Int) -> Bool {
-        let bucket = key.map { Int($0.high >> 58) } ?? 0
         let flags = value == nil ? Self.flags : exact ? 0 : Self.inexactDigest
-        return buckets.append(Entry(key: key, record: count), to: bucket)
-            && values.append(value ?? 0)
-            && offsets.append(UInt64(byteOffset) | flags)
+        let digest = Int(Int64(bitPattern: value ?? 0))
+        if let key {
+            keys.append(key, key: Int(value == nil ? PartitionRecords.withoutValueDigest : 0), record: count, byteOffset: digest)
+        } else {
+            keys.appendWithoutKey(record: count, byteOffset: digest)
+        }
+        return offsets.append(UInt64(byteOffset) | flags)
     }
 }
 
@@ -1060,7 +833,7 @@ private struct PartSpooler: @unchecked Sendable {
             }
             try writer.finish()
             part.spool.settle()
-            guard part.buckets.flush(), !lacksKey, !part.spool.isFull, context.takeWarnings().isEmpty,
+            guard !lacksKey, !part.spool.isFull, context.takeWarnings().isEmpty,
                 part.spool.endsWithLine, part.spool.lineCount == part.count, part.count < 1 << 31
             else { return }
             part.succeeded = true

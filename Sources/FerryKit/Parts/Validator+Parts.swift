@@ -243,7 +243,8 @@ extension Validator {
                     bytes: plan.cuts[index] - plan.prefix.count))
         }
         let duplicates = KeyLog.duplicates(
-            in: jobs.map { $0.run.keyLog ?? KeyLog() }, records: shifts.map(\.records), bytes: shifts.map(\.bytes))
+            in: jobs.map { $0.run.keyLog ?? KeyLog() }, records: shifts.map(\.records), bytes: shifts.map(\.bytes),
+            threads: min(options.jobs, Cores.usable))
         // A relocator for each part: each counts lines onwards from where
         // it last looked, and the duplicates come in the file's order.
         var relocators = zip(plan.ranges, shifts).enumerated().map { index, part in

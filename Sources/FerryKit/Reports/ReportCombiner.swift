@@ -153,7 +153,8 @@ package struct ReportCombiner {
 
     /// The keys of each shard that an earlier shard had, found as validate
     /// finds the keys its parts share (`KeyLog`): each shard's keys logged,
-    /// then matched partition by partition, the earliest shard's first.
+    /// then matched partition by partition, the earliest shard's first,
+    /// on as many threads as there are cores (`--combine` has no `--jobs`).
     private static func crossings(_ shards: [ShardReport]) -> Crossings {
         var fields: [String] = []
         var numbers: [String: Int] = [:]
@@ -172,7 +173,8 @@ package struct ReportCombiner {
         }
         let zeros = [Int](repeating: 0, count: shards.count)
         return Crossings(
-            duplicates: KeyLog.duplicates(in: logs, records: zeros, bytes: zeros), fields: fields, numbers: numbers)
+            duplicates: KeyLog.duplicates(in: logs, records: zeros, bytes: zeros, threads: Cores.usable),
+            fields: fields, numbers: numbers)
     }
 
     /// The keys that cross from one shard to a later one.

@@ -91,7 +91,7 @@ struct FieldProfiles {
         var fields = [UInt64](repeating: KeyLog.ignored, count: profiles.count * 2)
         for profile in profiles { profile.markChecked(&fields) }
         guard fields.contains(where: { $0 != KeyLog.ignored }) else { return }
-        let repeated = KeyLog.repeatedFields(in: [keyLog], fields: [fields], bothCores: false)
+        let repeated = KeyLog.repeatedFields(in: [keyLog], fields: [fields], threads: 1)
         for index in profiles.indices { profiles[index].keysRepeat(among: repeated) }
     }
 
@@ -162,12 +162,12 @@ struct FieldProfiles {
     /// The schema document: the draft, an object whose required fields
     /// are those present and not null in every record, and a property for
     /// each field.
-    /// - Parameter bothCores: whether the keys may be matched on two
-    ///   threads (`KeyLog.repeatedFields`), or on this one alone (`--jobs 1`).
-    func schema(bothCores: Bool = true) -> Value {
+    /// - Parameter threads: the threads the keys may be matched on
+    ///   (`KeyLog.repeatedFields`; `--jobs`).
+    func schema(threads: Int = 2) -> Value {
         var properties = OrderedObject()
         var required: [Value] = []
-        let repeated = repeatedFields(bothCores: bothCores)
+        let repeated = repeatedFields(threads: threads)
         for (index, profile) in profiles.enumerated() {
             properties.append(key: profile.name, value: profile.schema(unique: !repeated.contains(UInt64(index))))
             if profile.filled == records && records > 0 { required.append(.string(profile.name)) }
@@ -182,7 +182,7 @@ struct FieldProfiles {
 
     /// The indexes of the profiles whose keys repeat: the logs of every
     /// read, matched at once with each read's numbers renamed to them.
-    private func repeatedFields(bothCores: Bool) -> Set<UInt64> {
+    private func repeatedFields(threads: Int) -> Set<UInt64> {
         var logs: [KeyLog] = []
         var fields: [[UInt64]] = []
         var logIndex: [ObjectIdentifier: Int] = [:]
@@ -200,7 +200,7 @@ struct FieldProfiles {
                 fields[log][source.number] = UInt64(index)
             }
         }
-        return logs.isEmpty ? [] : KeyLog.repeatedFields(in: logs, fields: fields, bothCores: bothCores)
+        return logs.isEmpty ? [] : KeyLog.repeatedFields(in: logs, fields: fields, threads: threads)
     }
 }
 

@@ -75,7 +75,7 @@ public struct SchemaInference {
                 throw error.located(SourceLocation(file: path))
             }
         }
-        return (profiles.schema(bothCores: min(jobs, Cores.usable) > 1), warnings)
+        return (profiles.schema(threads: min(jobs, Cores.usable)), warnings)
     }
 
     /// Reads every record of `reader`, whose context is `context`, into `profiles`.

@@ -159,12 +159,14 @@ import Testing
             }
             """#
         let tags = [
-            #""""#, #""\u0000""#, "0", "0.0", #""abcdefgh""#, #""abcdefgx""#, #""abcdefghi""#, #""abcdefghj""#,
+            #""""#, #""\u0000""#, "0", "0.0", "0.00", "0e5", "-0", #""abcdefgh""#, #""abcdefgx""#, #""abcdefghi""#, #""abcdefghj""#,
             #""\u00e9""#, #""é""#, #""a""#, "false",
         ]
-        let lows = ["-0.5", "-0.50001", "2.999", "3", "3.0", "-1", "0"]
+        // Numbers kept as their text (`.number`): trailing zeros, exponents, -0.
+        let lows = ["-0.5", "-0.50001", "2.999", "3", "3.0", "-1", "0", "-0.50", "2.990", "3.00", "-0", "1e0", "-5e-1", "29.9e-1"]
         let bigs = [
             "9007199254740992", "9007199254740993", "9007199254740994", "9007199254740992.0", "9.007199254740994e15",
+            "9007199254740993.00", "1e400", "-1e400", "99999999999999999999",
         ]
         let labels = [#""ab""#, #""a\nb""#, #""a""#, #""abcd""#, #""éé""#, #""\u00e9\u00e9""#, #""aB""#, #""a\"b""#]
         var lines: [String] = []
@@ -266,8 +268,51 @@ import Testing
         #expect(whole.isEmpty)
         // name, price, photo, sku, currency, name_de; price and currency again in `then` and `if`.
         #expect(inPlace.count == 8)
-        #expect(steps.contains { if case .pattern = $0 { true } else { false } })
-        #expect(steps.contains { if case .anyOf = $0 { true } else { false } })
+        // Each cell's keywords are checked by the step that finds it, the
+        // photo's `anyOf` folded in: no step of their own.
+        #expect(inPlace.allSatisfy { if case .cellInPlace(_, _, 0, let check) = $0 { check >= 0 } else { false } })
+        #expect(!steps.contains { if case .anyOf = $0 { true } else { false } })
+    }
+
+    /// An `anyOf` of keywords alone over disjoint cases is folded into one
+    /// check; one whose branches overlap, have choices or applicators, or
+    /// whose rule has keywords of the same kind, is run as programs. Both
+    /// judge as the full check does.
+    @Test func foldedAnyOfAgreesWithTheFullCheck() throws {
+        let schema = #"""
+            {
+              "type": "object",
+              "anyOf": [{"type": "object"}],
+              "properties": {
+                "a": {"anyOf": [{"type": "null"}, {"type": "string", "minLength": 2, "pattern": "^x"}, {"type": "integer", "maximum": 5}]},
+                "b": {"maxLength": 3, "anyOf": [{"type": "string"}, {"type": "number", "minimum": 1}]},
+                "c": {"enum": ["xy", 2, "long"], "anyOf": [{"type": "string", "maxLength": 2}, {"type": "boolean"}, {"type": "integer"}]},
+                "d": {"anyOf": [{"type": "integer", "minimum": 3}, {"type": "number", "maximum": 1}]},
+                "e": {"anyOf": [{"type": "string"}, {"const": 3}]},
+                "f": {"anyOf": [{"type": "string", "minLength": 2}, {"$ref": "#/$defs/n"}]},
+                "g": {"anyOf": [{"type": "string"}, {}]},
+                "h": {"maxLength": 3, "anyOf": [{"type": "string", "pattern": "b$"}, {"type": "number"}]}
+              },
+              "$defs": {"n": {"type": "number", "not": {"const": 4}}}
+            }
+            """#
+        let values = [
+            #""xyz""#, #""x""#, #""ab""#, #""ab""#, #""xb""#, #""xy""#, #""long""#, "5", "6", "3", "4", "2", "2.0", "0.5",
+            "1", "true", "null", "[1]",
+        ]
+        var lines: [String] = []
+        for name in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+            for value in values { lines.append(#"{""# + name + #"":"# + value + "}") }
+        }
+        let parsed = try JSONValues.schema(schema)
+        let steps = try Self.steps(parsed, fields: #"{"a":1,"b":1,"c":1,"d":1,"e":1,"f":1,"g":1,"h":1}"#)
+        // a, b and c folded; d and g (overlapping cases), e (a choice), f
+        // (an applicator) and h (text keywords on both sides) run as
+        // programs, as does the record's own `anyOf`.
+        #expect(steps.filter { if case .anyOf = $0 { true } else { false } }.count == 6)
+        let (passed, failed) = try Self.compare(schema, lines, judgesAll: true)
+        #expect(passed > 20)
+        #expect(failed > 20)
     }
 
     /// A cell rule whose references nest deeper than a layout lays out in

@@ -17,8 +17,9 @@ extension RawSchemaCheck {
 
     /// A schema a cell in place meets: the full check's `checkOwn` and the
     /// in-place applicators. Small, as it is read at every step of a
-    /// cell's check: the keywords it has are indices into `cellChoices`,
-    /// `cellNumbers`, `cellTexts` and `cellApplicators` (-1 for none). With
+    /// cell's check: the keywords it has are indices into the compiler's
+    /// tables and `cellApplicators` (-1 for none), its own keywords read
+    /// at a check from `fieldChecks`. With
     /// every keyword in it (272 bytes), copying it took 70 instructions a
     /// step, 750,000 steps for 100,000 products.
     struct CellRule: Sendable {
@@ -157,6 +158,8 @@ extension RawSchemaCheck {
         /// A text of at most 8 bytes, packed as `RawSchemaCheck.word(of:)`
         /// packs a cell's: one comparison instead of a loop over bytes.
         let word: UInt64?
+        /// The text's count of bytes; -1 for no text.
+        let length: Int
     }
 
     /// Compiles the schemas applied in place to the record.
@@ -364,7 +367,7 @@ extension RawSchemaCheck {
                     text = first..<choiceBytes.count
                     word = Array(found.utf8).withUnsafeBufferPointer(RawSchemaCheck.word(of:))
                 }
-                choices.append(Choice(text: text, value: choiceValues.count, word: word))
+                choices.append(Choice(text: text, value: choiceValues.count, word: word, length: text?.count ?? -1))
                 choiceValues.append(value)
             }
             return start..<choices.count

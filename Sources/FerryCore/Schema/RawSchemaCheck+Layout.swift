@@ -40,21 +40,14 @@ extension RawSchemaCheck {
         /// nested value, a number kept as text) is judged whole, as by
         /// `.cell`, and skips them too. The steps after it read the cell as
         /// the built-in kinds' check does, a case and a limit.
-        /// The cell in place must also be of a case in `accepts` (the
-        /// rule's `type`, first of its keywords; `.all` for none).
-        case cellInPlace(Int, rule: Int, skip: Int32, accepts: CellTypes)
-        /// The cell's case is one that `type` accepts.
-        case accepts(Int, CellTypes)
-        /// A number cell meets `minimum`, `maximum`, … (`cellNumbers[keywords]`).
-        case numbers(Int, keywords: Int)
-        /// A text cell's length in code points is within `minimum...maximum`.
-        case length(Int, minimum: Int, maximum: Int)
-        /// A text cell matches `patterns[pattern]`.
-        case pattern(Int, pattern: Int)
-        /// A text cell is of the format.
-        case format(Int, SchemaFormat)
-        /// The cell equals one of `choices[run]` (`const`, `enum`).
-        case choices(Int, StepRange)
+        /// The cell in place must also pass `checks[check]` (the rule's own
+        /// keywords, first of its steps; -1 for none).
+        case cellInPlace(Int, rule: Int, skip: Int32, check: Int32)
+        /// The cell in place passes `checks[check]`: a cell rule's own
+        /// keywords (`type`, limits, `pattern`, `format`, `const`, `enum`)
+        /// in one step, with a disjoint `anyOf` of such rules folded in
+        /// (see RawSchemaCheck+FieldCheck.swift).
+        case field(Int, check: Int32)
         /// When the field is there, so must be the fields at `positions[run]`.
         case dependentRequired(Int, StepRange)
         /// When the field is there, the program must pass (`dependentSchemas`).
@@ -231,14 +224,14 @@ extension RawSchemaCheck {
             guard var body = cellBody(position, rule, depth: 0), body.count < Int(Int32.max) else {
                 return [.cell(position, rule: rule)]
             }
-            // The type is checked by the step that finds the cell in place,
-            // a step less for most fields.
-            var accepts = CellTypes.all
-            if case .accepts(_, let types)? = body.first {
-                accepts = types
+            // The own keywords are checked by the step that finds the cell
+            // in place, a step less for most fields.
+            var check: Int32 = -1
+            if case .field(_, let own)? = body.first {
+                check = own
                 body.removeFirst()
             }
-            return [.cellInPlace(position, rule: rule, skip: Int32(body.count), accepts: accepts)] + body
+            return [.cellInPlace(position, rule: rule, skip: Int32(body.count), check: check)] + body
         }
 
         /// The keywords of cell rule `index` as steps on the cell at
@@ -251,22 +244,9 @@ extension RawSchemaCheck {
             guard depth < Self.cellDepth, steps.count < Self.maxSteps else { return nil }
             let rule = check.cells[index]
             var body: [Step] = []
-            if rule.accepts != .all { body.append(.accepts(position, rule.accepts)) }
-            if rule.numbers >= 0 { body.append(.numbers(position, keywords: rule.numbers)) }
-            if rule.text >= 0 {
-                let text = check.cellTexts[rule.text]
-                if text.minLength != nil || text.maxLength != nil {
-                    body.append(.length(position, minimum: text.minLength ?? 0, maximum: text.maxLength ?? .max))
-                }
-                if text.pattern >= 0 { body.append(.pattern(position, pattern: text.pattern)) }
-                if let format = text.format { body.append(.format(position, format)) }
-            }
-            if rule.choices >= 0 {
-                let keywords = check.cellChoices[rule.choices]
-                if let constant = keywords.constant { body.append(.choices(position, StepRange(constant))) }
-                if let allowed = keywords.allowed { body.append(.choices(position, StepRange(allowed))) }
-            }
-            guard rule.applicators >= 0 else { return body }
+            let own = check.fieldChecks[index]
+            if !own.isEmpty { body.append(.field(position, check: Int32(index))) }
+            guard rule.applicators >= 0, !own.foldsApplicators else { return body }
             let applicators = check.cellApplicators[rule.applicators]
             guard !applicators.undecided else { return nil }
             /// A subschema's steps, made a program of their own.

@@ -85,7 +85,7 @@ final class PartitionMatcher: @unchecked Sendable {
     }
 }
 
-// MARK: - PartitionRecords by their digests
+// MARK: - Records by their digests
 
 /// The records of one partition of a spooled merge, for `MergeIndex`, by
 /// their places in it: equal value digests are equal records; others are
@@ -123,7 +123,7 @@ struct PartitionRecords: MergeRecords {
     /// Frees the places; they must not be used after.
     func release() { places.deallocate() }
 
-    /// PartitionRecords `first` and `second` (in reading order) as one number.
+    /// Records `first` and `second` (in reading order) as one number.
     static func pair(_ first: Int, _ second: Int) -> UInt64 { UInt64(first) << 32 | UInt64(second) }
 
     func conflict(_ kept: Int, _ later: Int, in index: MergeIndex) throws(FerryError) -> MergeIndex.Conflict? {

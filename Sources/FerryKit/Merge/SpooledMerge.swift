@@ -213,7 +213,7 @@ final class SpooledMerge {
             part.firstSequence = sequence
             sequence += part.count
         }
-        // PartitionRecords are counted in 32 bits (`keptAt`, the conflicts' order).
+        // Records are counted in 32 bits (`keptAt`, the conflicts' order).
         let keptAt = Column<UInt32>()
         guard sequence < 1 << 32, keptAt.zeroed(count: sequence) else { return nil }
         self.keptAt = keptAt
@@ -388,7 +388,7 @@ final class SpooledMerge {
         return (conflicts, equalPairs)
     }
 
-    /// PartitionRecords `sequences` (in reading order, ascending, each once), read
+    /// Records `sequences` (in reading order, ascending, each once), read
     /// again: by one reader a part, over the records' lines one after
     /// another (`FileRangeInput`), so that they share their field lists
     /// as the records of one file do.

@@ -286,3 +286,17 @@ package protocol RawRecordWriter: RecordWriter {
     /// the same as `write(record.record())` would give.
     func writeRaw(_ record: RawRecord) throws(FerryError)
 }
+
+/// A writer whose line for a record is, byte for byte, the input's line
+/// that a reader marked as written (`RawRecord.lineAsWritten`), compacted
+/// when it is spaced: a caller may copy that line itself, in place of
+/// writing the record. The JSON Lines writer is one; a plugin's line
+/// format whose reader marks lines so may be another.
+package protocol LineCopyingWriter: RawRecordWriter {
+    /// Whether lines marked as written are this writer's lines (for the
+    /// JSON writer: only in its JSON Lines style).
+    var copiesLinesAsWritten: Bool { get }
+    /// Hands what the writer holds to its output, so that a line the
+    /// caller copies comes after it.
+    func drain() throws(FerryError)
+}

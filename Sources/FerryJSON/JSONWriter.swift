@@ -6,7 +6,7 @@ import FerryCore
 /// integers; doubles are written in their shortest form that reads back to
 /// the same value (19.99 stays 19.99, 67.0 stays 67.0). Bytes become `data:`
 /// URIs and dates ISO 8601 strings.
-package final class JSONWriter: RawRecordWriter {
+package final class JSONWriter: LineCopyingWriter {
     /// How the output is laid out.
     package enum Style: Sendable {
         /// An array with one key per line, indented by two spaces.
@@ -139,8 +139,9 @@ package final class JSONWriter: RawRecordWriter {
         if buffer.count > 0 { try buffer.drain(to: output) }
     }
 
-    /// Whether the writer writes JSON Lines.
-    package var writesLines: Bool { style == .lines }
+    /// Whether the writer writes JSON Lines: the lines `JSONReader` marks
+    /// as written are then its own.
+    package var copiesLinesAsWritten: Bool { style == .lines }
 
     /// How many records the writer has written or taken so far.
     package var recordsWritten: Int { written }

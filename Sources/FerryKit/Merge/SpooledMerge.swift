@@ -798,10 +798,10 @@ private struct PartSpooler: @unchecked Sendable {
             writeContext.schema = options.schema
             guard let writer = try outputCodec.makeWriter(part.spool, context: writeContext) as? any RawRecordWriter
             else { return }
-            // A JSON Lines input line the JSON Lines writer would write
-            // as it is read goes to the spool as the input's bytes, with no
-            // writing and no comparing (`RawRecord.lineAsWritten`).
-            let linesWriter = (writer as? JSONWriter).flatMap { $0.writesLines ? $0 : nil }
+            // An input line the writer would write as it is read goes to
+            // the spool as the input's bytes, with no writing and no
+            // comparing (`RawRecord.lineAsWritten`).
+            let linesWriter = (writer as? any LineCopyingWriter).flatMap { $0.copiesLinesAsWritten ? $0 : nil }
             let copiesLines = linesWriter != nil
             // Held here, so that no record counts a reference to it.
             let spool = part.spool

@@ -28,7 +28,9 @@ into a JSON Lines file:
 
 Every run is timed by Scripts/bench-run.py (wall from spawn to reap, peak
 RSS and CPU from wait4); the medians are printed with the ratios to
-DuckDB, and each output's skus are checked against DuckDB's, in order.
+DuckDB, and the median of each run's wall ratio to the DuckDB run of its
+round ("per run", which the host's drift moves less); each output's skus
+are checked against DuckDB's, in order.
 DuckDB is installed with pip in a venv under the work folder, as
 Scripts/bench.sh installs its engines.
 """
@@ -207,12 +209,18 @@ def main():
     style = ("spaced" if args.spaced else "compact") + (", CR LF" if args.crlf else "")
     print(f"merge of 2 x {args.count:,} products ({size:.1f} MB of {style} JSON Lines, keys overlapping by 30%, "
           f"{changed:,} conflicts), keeping the first; medians of {args.runs} run(s); timings on a shared machine")
-    print(f"{'tool':<12} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'vs duckdb (wall, CPU)':>24}")
+    print(f"{'tool':<12} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'vs duckdb (wall, CPU)':>24} {'per run':>9}")
     medians = {name: tuple(statistics.median(run[i] for run in runs) for i in range(3)) for name, runs in results.items()}
     base = medians.get("duckdb")
     for name, (wall, rss, cpu) in medians.items():
         ratio = f"{base[0] / wall:.1f}x, {base[2] / cpu:.1f}x" if base and name != "duckdb" else ""
-        print(f"{name:<12} {wall:>8.3f} {cpu:>8.2f} {rss:>12.0f} {ratio:>24}")
+        # The host's speed drifts from minute to minute: each run's ratio to
+        # the DuckDB run beside it (the same round) moves less than the
+        # ratio of the two medians, taken from different rounds.
+        paired = ""
+        if base and name != "duckdb" and len(results[name]) == len(results["duckdb"]):
+            paired = f"{statistics.median(d[0] / f[0] for f, d in zip(results[name], results['duckdb'])):.1f}x"
+        print(f"{name:<12} {wall:>8.3f} {cpu:>8.2f} {rss:>12.0f} {ratio:>24} {paired:>9}")
 
     if base:
         expected = skus(os.path.join(outputs, "duckdb.jsonl"))

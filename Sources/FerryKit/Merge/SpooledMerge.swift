@@ -115,7 +115,7 @@ final class SpooledMerge {
                 else { return nil }
                 let plan = PartPlan(
                     layout, threshold: options.partsThreshold, jobs: options.jobs,
-                    parts: options.jobs * PartPlan.partsPerJob)
+                    parts: min(options.jobs, Cores.usable) * PartPlan.partsPerJob)
                 return Input(path: path, codec: codec, layout: layout, ranges: plan?.ranges ?? [0..<layout.file.size])
             }
             guard let input = input ?? nil else { return nil }

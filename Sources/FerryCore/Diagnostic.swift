@@ -52,7 +52,7 @@ public struct Diagnostic: Sendable, Hashable {
     /// This diagnostic with the gaps in its location filled from `location`.
     public func located(_ location: SourceLocation) -> Diagnostic {
         var copy = self
-        copy.location = self.location.filling(from: location)
+        copy.location.fill(from: location)
         return copy
     }
 
@@ -118,16 +118,21 @@ public final class DiagnosticCollector: DiagnosticSink {
     }
 
     /// How many warnings were counted and not kept.
-    public var droppedWarnings: Int { warningCount - diagnostics.count { $0.severity == .warning } }
+    public var droppedWarnings: Int { warningCount - keptWarnings }
+    /// How many of `diagnostics` are warnings.
+    private var keptWarnings = 0
 
+    /// Takes `diagnostic` as its own: it is moved into `diagnostics`, not
+    /// copied (each copy counts its strings: 7 retains and releases).
     @discardableResult
-    public func report(_ diagnostic: Diagnostic) -> Bool {
+    public func report(_ diagnostic: consuming Diagnostic) -> Bool {
         switch diagnostic.severity {
         case .warning:
             warningCount += 1
             if maxErrors.map({ warningCount <= $0 }) ?? true
                 || (keepsWarningsOfNoRecord && diagnostic.location.record == nil)
             {
+                keptWarnings += 1
                 diagnostics.append(diagnostic)
             }
             return true

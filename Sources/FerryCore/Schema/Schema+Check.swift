@@ -12,7 +12,7 @@ extension Schema {
     /// - Parameter report: takes each diagnostic; returning false stops the check.
     public func check(_ record: Record, at location: SourceLocation, into report: (Diagnostic) -> Bool) {
         withoutActuallyEscaping(report) { report in
-            var checker = SchemaChecker(plan: plan, location: location, report: report)
+            let checker = SchemaChecker(plan: plan, location: location, report: report)
             checker.everyBranch = reportsEveryBranch
             check(record, with: checker)
         }
@@ -28,7 +28,7 @@ extension Schema {
     public func check(document value: Value, at location: SourceLocation, into report: (Diagnostic) -> Bool) -> Bool {
         var passes = true
         withoutActuallyEscaping(report) { report in
-            var checker = SchemaChecker(plan: plan, location: location) { diagnostic in
+            let checker = SchemaChecker(plan: plan, location: location) { diagnostic in
                 passes = false
                 return report(diagnostic)
             }

@@ -122,6 +122,14 @@ public final class DiagnosticCollector: DiagnosticSink {
     /// How many of `diagnostics` are warnings.
     private var keptWarnings = 0
 
+    /// The diagnostics kept, handed over: the collector keeps its counts
+    /// and no longer the diagnostics, which move to the caller uncopied.
+    package func takeDiagnostics() -> [Diagnostic] {
+        var taken: [Diagnostic] = []
+        swap(&taken, &diagnostics)
+        return taken
+    }
+
     /// Takes `diagnostic` as its own: it is moved into `diagnostics`, not
     /// copied (each copy counts its strings: 7 retains and releases).
     @discardableResult

@@ -59,14 +59,14 @@ extension Schema {
             }
             guard checker.check(value, property.node, field: property.name, required: property.required) else { return }
         }
-        for name in root.required where root.property(named: name) == nil {
+        for name in root.required where !root.hasProperty(named: name) {
             if (record[name] ?? .null) == .null {
                 guard checker.missing(name, in: root) else { return }
             }
         }
         guard let additional = root.additionalProperties else { return }
         for (name, value) in zip(record.fields.names, record.values) where value != .null {
-            guard root.property(named: name) == nil else { continue }
+            guard !root.hasProperty(named: name) else { continue }
             guard checker.checkAdditional(value, additional, field: name) else { return }
         }
     }

@@ -130,6 +130,9 @@ final class SchemaChecker {
         let name = field ?? ""
         if node.rejectsAll { return emit(.schemaFalse(name, at: at()), value, rule: node.path) }
         if let types = node.types, !types.matches(value) {
+            // A quiet check only decides: no error is made (`anyOf`'s
+            // branches of other types, `null` beside a photo's text).
+            if quiet { return false }
             let error: FerryError
             // The value is not null when null is one of several types: those
             // others are what it should be.
@@ -148,6 +151,7 @@ final class SchemaChecker {
             else { return false }
         }
         if let allowed = node.allowed, !allowed.contains(where: { SchemaValues.equal(value, $0) }) {
+            if quiet { return false }
             let list = allowed.map(SchemaValues.json).joined(separator: ", ")
             guard emit(.schemaEnum(name, allowed: list, at: at()), value, rule: node.path + "/enum") else { return false }
         }
@@ -165,6 +169,7 @@ final class SchemaChecker {
         // Made only for an error (a copy of `location`, its strings counted).
         func at() -> SourceLocation { here(field) }
         if let limit = node.minimum, SchemaValues.isBelow(value, minimum: limit) {
+            if quiet { return false }
             let error: FerryError =
                 limit.isZero ? .recordNegative(name, at: at()) : .schemaMinimum(name, limit: limit.argument, at: at())
             guard emit(error, value, rule: node.path + "/minimum") else { return false }
@@ -206,6 +211,7 @@ final class SchemaChecker {
             // JSON Schema counts code points: Unicode scalars.
             let length = text.unicodeScalars.count
             if let limit = node.minLength, length < limit {
+                if quiet { return false }
                 let error: FerryError =
                     required && length == 0
                     ? .recordEmptyField(name, at: at()) : .schemaMinLength(name, limit: limit, at: at())
@@ -277,14 +283,14 @@ final class SchemaChecker {
                 guard missing(path, in: node) else { return false }
             }
         }
-        for name in node.required where node.property(named: name) == nil && value(name) == nil {
+        for name in node.required where !node.hasProperty(named: name) && value(name) == nil {
             guard missing(Self.join(field, name), in: node) else { return false }
         }
         if let applicators = node.applicators {
             guard checkApplied(object, node, applicators, field: field, seen: &seen) else { return false }
         }
         if let additional = node.additionalProperties {
-            for index in 0..<object.count where node.property(named: object.keys[index]) == nil {
+            for index in 0..<object.count where !node.hasProperty(named: object.keys[index]) {
                 let name = object.keys[index]
                 if let applicators = node.applicators, applicators.patternProperties.contains(where: { $0.pattern.matches(name) }) {
                     continue

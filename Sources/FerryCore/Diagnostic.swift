@@ -83,6 +83,10 @@ public protocol DiagnosticSink: AnyObject {
 
 /// A sink that keeps diagnostics in order, up to a cap on errors, and as
 /// many warnings as the cap (the rest are counted, not kept).
+///
+/// A collector is filled by one thread (each part of a file has its own),
+/// so the run-time checks of exclusive access to its state, four calls a
+/// diagnostic, are left out.
 public final class DiagnosticCollector: DiagnosticSink {
     /// The most errors kept; nil keeps every one.
     public let maxErrors: Int?
@@ -92,15 +96,15 @@ public final class DiagnosticCollector: DiagnosticSink {
     public let keepsWarningsOfNoRecord: Bool
     /// The categories of every error reported, kept or not: an I/O error
     /// past the cap still decides the exit status.
-    public private(set) var errorCategories: Set<FerryError.Category> = []
+    @exclusivity(unchecked) public private(set) var errorCategories: Set<FerryError.Category> = []
     /// The categories of the errors reported once the cap was reached.
-    public private(set) var categoriesPastCap: Set<FerryError.Category> = []
-    public private(set) var diagnostics: [Diagnostic] = []
-    public private(set) var errorCount = 0
-    public private(set) var warningCount = 0
+    @exclusivity(unchecked) public private(set) var categoriesPastCap: Set<FerryError.Category> = []
+    @exclusivity(unchecked) public private(set) var diagnostics: [Diagnostic] = []
+    @exclusivity(unchecked) public private(set) var errorCount = 0
+    @exclusivity(unchecked) public private(set) var warningCount = 0
     /// Whether the cap on errors was reached: checking should stop, and the
     /// report says it is partial if anything was left unchecked.
-    public private(set) var reachedCap = false
+    @exclusivity(unchecked) public private(set) var reachedCap = false
 
     public init(maxErrors: Int? = nil, keepsWarningsOfNoRecord: Bool = false) {
         self.maxErrors = maxErrors
@@ -120,15 +124,10 @@ public final class DiagnosticCollector: DiagnosticSink {
     /// How many warnings were counted and not kept.
     public var droppedWarnings: Int { warningCount - keptWarnings }
     /// How many of `diagnostics` are warnings.
-    private var keptWarnings = 0
-
-    /// The diagnostics kept, handed over: the collector keeps its counts
-    /// and no longer the diagnostics, which move to the caller uncopied.
-    package func takeDiagnostics() -> [Diagnostic] {
-        var taken: [Diagnostic] = []
-        swap(&taken, &diagnostics)
-        return taken
-    }
+    @exclusivity(unchecked) private var keptWarnings = 0
+    /// The category inserted last into `errorCategories`: the next error's
+    /// is most often the same, and is then not hashed again.
+    @exclusivity(unchecked) private var lastCategory: FerryError.Category?
 
     /// Takes `diagnostic` as its own: it is moved into `diagnostics`, not
     /// copied (each copy counts its strings: 7 retains and releases).
@@ -145,10 +144,14 @@ public final class DiagnosticCollector: DiagnosticSink {
             }
             return true
         case .error:
-            errorCategories.insert(diagnostic.code.category)
+            let category = diagnostic.code.category
+            if category != lastCategory {
+                errorCategories.insert(category)
+                lastCategory = category
+            }
             if let maxErrors, errorCount >= maxErrors {
                 reachedCap = true
-                categoriesPastCap.insert(diagnostic.code.category)
+                categoriesPastCap.insert(category)
                 return false
             }
             errorCount += 1

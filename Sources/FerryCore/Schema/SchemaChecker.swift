@@ -207,7 +207,10 @@ final class SchemaChecker {
         guard node.minLength != nil || node.maxLength != nil || node.pattern != nil || node.format != nil,
             let text = SchemaValues.text(of: value)
         else { return true }
-        if node.minLength != nil || node.maxLength != nil {
+        // A text of n bytes has between n / 4 and n scalars: when both
+        // limits hold either way, the scalars are not counted.
+        let bytes = text.utf8.count
+        if (node.minLength.map { $0 > (bytes + 3) / 4 } ?? false) || (node.maxLength.map { $0 < bytes } ?? false) {
             // JSON Schema counts code points: Unicode scalars.
             let length = text.unicodeScalars.count
             if let limit = node.minLength, length < limit {

@@ -190,9 +190,9 @@ struct PartPlan {
             return moved
         }
 
-        func apply(to diagnostic: consuming Diagnostic) -> Diagnostic {
+        func apply(to diagnostic: Diagnostic) -> Diagnostic {
             var moved = diagnostic
-            moved.location = apply(to: moved.location)
+            moved.location = apply(to: diagnostic.location)
             return moved
         }
     }
@@ -357,15 +357,10 @@ extension FileCheck {
             // of a later part copied the part's run (its schema, its
             // arrays): 1,950 instructions an error, 2.7M of 100,000
             // products against shop.schema.json.
-            // Taken from the part's collector, last first, so that each is
-            // moved here rather than copied (a copy counts its strings).
-            var collected = parts[index].collector.takeDiagnostics()
+            let collected = parts[index].collector.diagnostics
             let ordinals = parts[index].run.ordinals ?? []
             let shift = parts[index].shift
-            collected.removeLast(max(collected.count - ordinals.count, 0))
-            collected.reverse()
-            for ordinal in ordinals {
-                guard let diagnostic = collected.popLast() else { break }
+            for (diagnostic, ordinal) in zip(collected, ordinals) {
                 let at = diagnostic.location.record ?? ordinal
                 if index == 0 {
                     diagnostics.append((at, diagnostic))
@@ -389,9 +384,7 @@ extension FileCheck {
                 diagnostics[next].record < record
                     || (diagnostics[next].record == record && (!rulesOnly || diagnostics[next].diagnostic.isOfRules))
             {
-                // Moved out, a bare one left in its place.
-                var diagnostic = Diagnostic(.error, diagnostics[next].diagnostic.code)
-                swap(&diagnostic, &diagnostics[next].diagnostic)
+                let diagnostic = diagnostics[next].diagnostic
                 next += 1
                 if diagnostic.isFileLevel { continue }
                 report(diagnostic, ordinal: diagnostics[next - 1].record)

@@ -308,7 +308,7 @@ struct FileCheck {
         let wasCapped = sink.reachedCap
         let (severity, at) = (diagnostic.severity, diagnostic.location.record)
         // Moved into the sink, not copied.
-        sink.report(diagnostic)
+        sink.report(consume diagnostic)
         capped = sink.reachedCap
         let ordinal = ordinal ?? file.records - 1
         if !wasCapped && capped { capRecord = at ?? ordinal }

@@ -40,7 +40,7 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     /// An error that stopped a read, as a diagnostic.
-    public init(_ error: FerryError, value: String? = nil, rule: String? = nil) {
+    public init(_ error: consuming FerryError, value: String? = nil, rule: String? = nil) {
         self.init(.error, error.code, error.arguments, at: error.location, value: value, rule: rule)
     }
 

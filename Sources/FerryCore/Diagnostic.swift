@@ -40,7 +40,7 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     /// An error that stopped a read, as a diagnostic.
-    public init(_ error: FerryError, value: String? = nil, rule: String? = nil) {
+    public init(_ error: consuming FerryError, value: String? = nil, rule: String? = nil) {
         self.init(.error, error.code, error.arguments, at: error.location, value: value, rule: rule)
     }
 
@@ -52,7 +52,7 @@ public struct Diagnostic: Sendable, Hashable {
     /// This diagnostic with the gaps in its location filled from `location`.
     public func located(_ location: SourceLocation) -> Diagnostic {
         var copy = self
-        copy.location = self.location.filling(from: location)
+        copy.location.fill(from: location)
         return copy
     }
 
@@ -118,24 +118,36 @@ public final class DiagnosticCollector: DiagnosticSink {
     }
 
     /// How many warnings were counted and not kept.
-    public var droppedWarnings: Int { warningCount - diagnostics.count { $0.severity == .warning } }
+    public var droppedWarnings: Int { warningCount - keptWarnings }
+    /// How many of `diagnostics` are warnings.
+    private var keptWarnings = 0
+    /// The category inserted last into `errorCategories`: the next error's
+    /// is most often the same, and is then not hashed again.
+    private var lastCategory: FerryError.Category?
 
+    /// Takes `diagnostic` as its own: it is moved into `diagnostics`, not
+    /// copied (each copy counts its strings: 7 retains and releases).
     @discardableResult
-    public func report(_ diagnostic: Diagnostic) -> Bool {
+    public func report(_ diagnostic: consuming Diagnostic) -> Bool {
         switch diagnostic.severity {
         case .warning:
             warningCount += 1
             if maxErrors.map({ warningCount <= $0 }) ?? true
                 || (keepsWarningsOfNoRecord && diagnostic.location.record == nil)
             {
+                keptWarnings += 1
                 diagnostics.append(diagnostic)
             }
             return true
         case .error:
-            errorCategories.insert(diagnostic.code.category)
+            let category = diagnostic.code.category
+            if category != lastCategory {
+                errorCategories.insert(category)
+                lastCategory = category
+            }
             if let maxErrors, errorCount >= maxErrors {
                 reachedCap = true
-                categoriesPastCap.insert(diagnostic.code.category)
+                categoriesPastCap.insert(category)
                 return false
             }
             errorCount += 1

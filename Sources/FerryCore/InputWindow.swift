@@ -225,12 +225,37 @@ package struct LineCounter {
     /// The bytes equal to `byte` in `start..<end`, compared sixteen at a
     /// time: each lane of `counts` adds up its matches for up to 255 steps
     /// before they are summed, so that it cannot wrap.
+    ///
+    /// Sixty-four bytes a step, in four counts, while that many are left:
+    /// a step of sixteen spent eight of its eleven instructions on the loop
+    /// (counting the lines of 100,000 products for their errors' places
+    /// ran 13.8M instructions).
     @inline(__always)
     package static func occurrences(of byte: UInt8, from start: UnsafeRawPointer, to end: UnsafeRawPointer) -> Int {
         let wanted = SIMD16<UInt8>(repeating: byte)
         let zeros = SIMD16<UInt8>(repeating: 0)
         var cursor = start
         var found = 0
+        while end - cursor >= 64 {
+            var (first, second, third, fourth) = (zeros, zeros, zeros, zeros)
+            var steps = 0
+            while steps < 255 && end - cursor >= 64 {
+                first &+= zeros.replacing(with: 1, where: cursor.loadUnaligned(as: SIMD16<UInt8>.self) .== wanted)
+                second &+= zeros.replacing(
+                    with: 1, where: cursor.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self) .== wanted)
+                third &+= zeros.replacing(
+                    with: 1, where: cursor.loadUnaligned(fromByteOffset: 32, as: SIMD16<UInt8>.self) .== wanted)
+                fourth &+= zeros.replacing(
+                    with: 1, where: cursor.loadUnaligned(fromByteOffset: 48, as: SIMD16<UInt8>.self) .== wanted)
+                cursor += 64
+                steps += 1
+            }
+            // At most 4 × 255 a lane: no wrap in 16 bits.
+            let sum =
+                SIMD16<UInt16>(truncatingIfNeeded: first) &+ SIMD16<UInt16>(truncatingIfNeeded: second)
+                &+ SIMD16<UInt16>(truncatingIfNeeded: third) &+ SIMD16<UInt16>(truncatingIfNeeded: fourth)
+            found += Int(sum.wrappedSum())
+        }
         while end - cursor >= 16 {
             var counts = zeros
             var steps = 0

@@ -62,17 +62,31 @@ public struct MessageCatalog: Sendable {
     /// The message of an error or warning code. When the code's message has
     /// plural variants, the first `.count` argument picks one.
     public func message(_ code: FerryError.Code, _ arguments: [MessageArgument] = []) -> String {
+        message(code, arguments, rendered: render(arguments))
+    }
+
+    /// `message(code, arguments)`, from the arguments already rendered
+    /// (`render(_:)` of each): a report that lists them too renders them once.
+    package func message(_ code: FerryError.Code, _ arguments: [MessageArgument], rendered: [String]) -> String {
         let count = arguments.lazy.compactMap { argument -> Int? in
             if case .count(let number) = argument { number } else { nil }
         }.first
-        return message(code.rawValue, count: count, arguments)
+        return message(code.rawValue, count: count, rendered: rendered)
+    }
+
+    /// The text of each argument, formatted for this language.
+    package func render(_ arguments: [MessageArgument]) -> [String] {
+        // A closure, not `map(render)`: a method taken as a value copied the
+        // catalog, and its dictionaries' references, for every message.
+        arguments.map { render($0) }
+    }
+
+    private func message(_ key: String, count: Int?, _ arguments: [MessageArgument]) -> String {
+        message(key, count: count, rendered: render(arguments))
     }
 
     /// A key no catalog knows shows as the key with its arguments, so nothing is lost.
-    private func message(_ key: String, count: Int?, _ arguments: [MessageArgument]) -> String {
-        // A closure, not `map(render)`: a method taken as a value copied the
-        // catalog, and its dictionaries' references, for every message.
-        let rendered = arguments.map { render($0) }
+    private func message(_ key: String, count: Int?, rendered: [String]) -> String {
         guard let template = lookUp(key, count: count) else {
             return rendered.isEmpty ? key : "\(key)(\(rendered.joined(separator: ", ")))"
         }

@@ -37,11 +37,22 @@ public struct SourceLocation: Sendable, Hashable {
 
     /// This location with the gaps filled from `other`.
     public func filling(from other: SourceLocation) -> SourceLocation {
-        SourceLocation(
-            file: file ?? other.file, byteOffset: byteOffset ?? other.byteOffset,
-            line: line ?? other.line, column: column ?? other.column,
-            record: record ?? other.record, field: field ?? other.field,
-            sheet: sheet ?? other.sheet, cell: cell ?? other.cell)
+        var filled = self
+        filled.fill(from: other)
+        return filled
+    }
+
+    /// Fills the gaps of this location from `other`, in place: the parts
+    /// already known are neither copied nor counted again.
+    public mutating func fill(from other: SourceLocation) {
+        if file == nil { file = other.file }
+        if byteOffset == nil { byteOffset = other.byteOffset }
+        if line == nil { line = other.line }
+        if column == nil { column = other.column }
+        if record == nil { record = other.record }
+        if field == nil { field = other.field }
+        if sheet == nil { sheet = other.sheet }
+        if cell == nil { cell = other.cell }
     }
 
     /// The sheet and cell as a spreadsheet's formula names them

@@ -124,7 +124,9 @@ extension JSONReader {
 
 extension JSONScanner {
     /// Checks the value at the position and moves past it, building nothing
-    /// but the strings it checks; `depth` counts the containers around it.
+    /// but the strings it checks (those with escapes or bytes beyond ASCII:
+    /// a plain string's bytes are its text); `depth` counts the containers
+    /// around it.
     mutating func skipValue(depth: Int) throws(JSONScanError) {
         let byte = try peekSignificant()
         let closing: UInt8
@@ -132,7 +134,11 @@ extension JSONScanner {
         case UInt8(ascii: "{"): closing = UInt8(ascii: "}")
         case UInt8(ascii: "["): closing = UInt8(ascii: "]")
         case UInt8(ascii: "\""):
-            _ = try parseString()
+            let text = try scanString()
+            if text.hasEscapes || text.hasNonASCII { _ = try makeString(text) }
+            return
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = try scanNumber()
             return
         default:
             _ = try parseValue(depth: depth)
@@ -147,7 +153,8 @@ extension JSONScanner {
         while true {
             if closing == UInt8(ascii: "}") {
                 guard try peekSignificant() == UInt8(ascii: "\"") else { throw unexpected(at: position) }
-                _ = try parseString()
+                let name = try scanString()
+                if name.hasEscapes || name.hasNonASCII { _ = try makeString(name) }
                 try expect(UInt8(ascii: ":"))
             }
             try skipValue(depth: depth + 1)

@@ -146,9 +146,18 @@ package final class JSONReader: RecordReader {
             var scanner = JSONScanner(
                 UnsafeBufferPointer(rebasing: buffer[0..<window.count]), position: start, isFinal: true,
                 maxDepth: maxDepth)
+            guard buffer[start] == UInt8(ascii: "{") else { return nil }
+            // Most often found by a scan that makes nothing; a record it
+            // cannot read is parsed whole, as before.
+            var name = name
+            let found = name.withUTF8 { wanted in
+                Result { () throws(JSONScanError) in try scanner.valueStart(ofField: wanted) }
+            }
+            if case .success(let start) = found { return start }
+            scanner.position = start
             var starts: [Int]? = []
             var cache = FieldListCache()
-            guard buffer[start] == UInt8(ascii: "{"),
+            guard
                 let (fields, _) = try? scanner.parseRecord(
                     depth: 1, expecting: expected, plainNames: plain, cache: &cache, valueStarts: &starts),
                 let index = fields.index(of: name), let starts, index < starts.count

@@ -372,7 +372,7 @@ final class RawSchemaCheck: Sendable {
     /// Whether `value` passes `node`, by the full check, quietly.
     private func passesFully(_ value: Value, _ node: SchemaNode) -> Bool {
         let checker = SchemaChecker(plan: plan, location: .unknown) { _ in false }
-        return checker.quieted.check(value, node, field: nil, required: false)
+        return checker.quietly { checker.check(value, node, field: nil, required: false) }
     }
 
     /// Whether a cell passes cell rule `index`: the full check's `checkOwn`

@@ -12,7 +12,7 @@ extension Schema {
     /// - Parameter report: takes each diagnostic; returning false stops the check.
     public func check(_ record: Record, at location: SourceLocation, into report: (Diagnostic) -> Bool) {
         withoutActuallyEscaping(report) { report in
-            var checker = SchemaChecker(plan: plan, location: location, report: report)
+            let checker = SchemaChecker(plan: plan, location: location, report: report)
             checker.everyBranch = reportsEveryBranch
             check(record, with: checker)
         }
@@ -28,7 +28,7 @@ extension Schema {
     public func check(document value: Value, at location: SourceLocation, into report: (Diagnostic) -> Bool) -> Bool {
         var passes = true
         withoutActuallyEscaping(report) { report in
-            var checker = SchemaChecker(plan: plan, location: location) { diagnostic in
+            let checker = SchemaChecker(plan: plan, location: location) { diagnostic in
                 passes = false
                 return report(diagnostic)
             }
@@ -59,14 +59,14 @@ extension Schema {
             }
             guard checker.check(value, property.node, field: property.name, required: property.required) else { return }
         }
-        for name in root.required where root.property(named: name) == nil {
+        for name in root.required where !root.hasProperty(named: name) {
             if (record[name] ?? .null) == .null {
                 guard checker.missing(name, in: root) else { return }
             }
         }
         guard let additional = root.additionalProperties else { return }
         for (name, value) in zip(record.fields.names, record.values) where value != .null {
-            guard root.property(named: name) == nil else { continue }
+            guard !root.hasProperty(named: name) else { continue }
             guard checker.checkAdditional(value, additional, field: name) else { return }
         }
     }

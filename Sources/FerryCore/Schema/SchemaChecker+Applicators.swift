@@ -41,13 +41,13 @@ extension SchemaChecker {
         }
         if let not = applicators.not {
             var ignored: Evaluated?
-            if quieted.check(value, not, field: field, required: required, seen: &ignored) {
+            if quietly({ check(value, not, field: field, required: required, seen: &ignored) }) {
                 guard emit(.schemaNot(field ?? "", at: here(field)), value, rule: node.path + "/not") else { return false }
             }
         }
         if let condition = applicators.ifSchema {
             var found: Evaluated? = local == nil ? nil : Evaluated()
-            if quieted.check(value, condition, field: field, required: required, seen: &found) {
+            if quietly({ check(value, condition, field: field, required: required, seen: &found) }) {
                 if let found { local?.merge(found) }
                 if let then = applicators.thenSchema, !inPlace(then) { return false }
             } else if let otherwise = applicators.elseSchema, !inPlace(otherwise) {
@@ -101,10 +101,13 @@ extension SchemaChecker {
         guard depth < Self.maxDepth, !loops else {
             return emit(.schemaReferenceDepth(field ?? "", at: here(field)), value, rule: node.path + "/$ref")
         }
-        var inner = self
-        inner.depth += 1
-        inner.following.append((identity, field))
-        return inner.check(value, target, field: field, required: required, seen: &seen)
+        depth += 1
+        following.append((identity, field))
+        defer {
+            depth -= 1
+            following.removeLast()
+        }
+        return check(value, target, field: field, required: required, seen: &seen)
     }
 
     /// Where a `$dynamicRef` leads: the outermost resource in the dynamic
@@ -126,7 +129,7 @@ extension SchemaChecker {
         var passed = 0
         for branch in branches {
             var found: Evaluated? = seen == nil ? nil : Evaluated()
-            guard quieted.check(value, branch, field: field, required: required, seen: &found) else { continue }
+            guard quietly({ check(value, branch, field: field, required: required, seen: &found) }) else { continue }
             passed += 1
             if let found { seen?.merge(found) }
             // `anyOf` needs no more unless it is collecting; `oneOf` stops at a second.
@@ -154,7 +157,7 @@ extension SchemaChecker {
                 found.append(diagnostic)
                 return true
             }) { collect in
-                var collecting = SchemaChecker(plan: plan, location: location, report: collect)
+                let collecting = SchemaChecker(plan: plan, location: location, report: collect)
                 collecting.scope = scope
                 collecting.depth = depth
                 collecting.following = following
@@ -208,7 +211,10 @@ extension SchemaChecker {
             var matches = 0
             for (index, element) in elements.enumerated() {
                 var ignored: Evaluated?
-                guard quieted.check(element, contains, field: Self.join(field, String(index)), required: false, seen: &ignored)
+                guard
+                    quietly({
+                        check(element, contains, field: Self.join(field, String(index)), required: false, seen: &ignored)
+                    })
                 else { continue }
                 matches += 1
                 seen?.matched.insert(index)
@@ -248,7 +254,7 @@ extension SchemaChecker {
             }
             if let names = applicators.propertyNames {
                 var ignored: Evaluated?
-                if !quieted.check(.string(key), names, field: Self.join(field, key), required: false, seen: &ignored) {
+                if !quietly({ check(.string(key), names, field: Self.join(field, key), required: false, seen: &ignored) }) {
                     let path = Self.join(field, key)
                     guard emit(.schemaPropertyNames(path, at: here(path)), .string(key), rule: names.path) else {
                         return false

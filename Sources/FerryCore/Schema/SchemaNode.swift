@@ -83,6 +83,12 @@ final class SchemaNode: Sendable {
         properties.first { SchemaValues.sameName($0.name, name) }
     }
 
+    /// Whether `properties` names `name`: `property(named:) != nil`, with
+    /// no property copied out (its name and node counted).
+    func hasProperty(named name: String) -> Bool {
+        properties.contains { SchemaValues.sameName($0.name, name) }
+    }
+
     /// Whether `required` lists `name`.
     func requires(_ name: String) -> Bool {
         required.contains { SchemaValues.sameName($0, name) }

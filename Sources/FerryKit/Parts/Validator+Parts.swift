@@ -375,7 +375,7 @@ extension FileCheck {
         // padded under `--ragged`) come once, at the end, with all counts.
         // All of them, whatever the cap: one pass reads to the end and
         // reports them, counted over the whole file, after the cap too.
-        let fileWarnings = diagnostics.map(\.diagnostic).filter(\.isFileLevel)
+        let fileWarnings = diagnostics.filter(\.diagnostic.isFileLevel).map(\.diagnostic)
         var next = 0
         // Reports the diagnostics up to record `record` (only those of its
         // rules, for `rulesOnly`); false once the cap is reached.

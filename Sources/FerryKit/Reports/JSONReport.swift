@@ -96,12 +96,15 @@ struct JSONReport {
         writer.member("severity", string: diagnostic.severity.rawValue)
         writer.member("value", string: diagnostic.value)
         writer.member("rule", string: diagnostic.rule)
-        writer.member("message", string: formatter.message(diagnostic))
+        // Each argument rendered once, for the message and for the list.
+        let arguments = formatter.catalog.render(diagnostic.arguments)
+        writer.member(
+            "message", string: formatter.catalog.message(diagnostic.code, diagnostic.arguments, rendered: arguments))
         writer.key("arguments")
         writer.beginArray()
-        for argument in diagnostic.arguments {
+        for argument in arguments {
             writer.element()
-            writer.string(formatter.catalog.render(argument))
+            writer.string(argument)
         }
         writer.endArray()
         writer.endObject()

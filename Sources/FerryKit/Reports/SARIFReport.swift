@@ -65,9 +65,11 @@ struct SARIFReport {
 
     private func result(_ diagnostic: Diagnostic, ruleIndex: Int) -> Value {
         var message = JSONObjectBuilder()
-        message.set("text", formatter.message(diagnostic))
+        // Each argument rendered once, for the text and for the list.
+        let arguments = formatter.catalog.render(diagnostic.arguments)
+        message.set("text", formatter.catalog.message(diagnostic.code, diagnostic.arguments, rendered: arguments))
         message.set("id", "default")
-        message.set("arguments", .array(diagnostic.arguments.map { .string(formatter.catalog.render($0)) }))
+        message.set("arguments", .array(arguments.map(Value.string)))
 
         var result = JSONObjectBuilder()
         result.set("ruleId", diagnostic.code.rawValue)

@@ -233,6 +233,9 @@ struct FileCheck {
     /// field). Problems of fields the record lacks come last, in the
     /// rules' order.
     static func inColumnOrder(_ cellErrors: [Diagnostic], _ problems: [Diagnostic], of record: RawRecord) -> [Diagnostic] {
+        // Most invalid records have no cell error and one problem: those
+        // are returned as they are, not copied.
+        if cellErrors.isEmpty && problems.count <= 1 { return problems }
         func field(_ diagnostic: Diagnostic) -> String? {
             diagnostic.location.field.map(topField)
         }
@@ -298,17 +301,19 @@ struct FileCheck {
     /// Hands a diagnostic to the sink and counts it; errors only when kept.
     /// - Parameter ordinal: the record (0-based) read when it was found,
     ///   for one of no record; the last record read, if nil.
-    mutating func report(_ given: Diagnostic, ordinal: Int? = nil) {
+    mutating func report(_ given: consuming Diagnostic, ordinal: Int? = nil) {
         var diagnostic = given
         if countsWarningsAsErrors { diagnostic.severity = .error }
         let kept = sink.diagnostics.count
         let wasCapped = sink.reachedCap
-        sink.report(diagnostic)
+        let (severity, at) = (diagnostic.severity, diagnostic.location.record)
+        // Moved into the sink, not copied.
+        sink.report(consume diagnostic)
         capped = sink.reachedCap
         let ordinal = ordinal ?? file.records - 1
-        if !wasCapped && capped { capRecord = diagnostic.location.record ?? ordinal }
+        if !wasCapped && capped { capRecord = at ?? ordinal }
         if sink.diagnostics.count > kept { ordinals?.append(ordinal) }
-        if diagnostic.severity == .warning {
+        if severity == .warning {
             file.warnings += 1
             return
         }
@@ -316,7 +321,7 @@ struct FileCheck {
         file.errors += 1
         // An error of no record (a file that cannot be opened) spoils no
         // record: counting it made "-1 records valid".
-        guard let record = diagnostic.location.record else { return }
+        guard let record = at else { return }
         if record != lastFailedRecord {
             lastFailedRecord = record
             file.invalidRecords += 1
@@ -342,10 +347,13 @@ struct FileCheck {
 
     /// The diagnostic at its field's own line and column where the reader
     /// can find it; else at the record's start.
-    private func locate(_ diagnostic: Diagnostic, of record: RawRecord, reader: any RecordReader) -> Diagnostic {
+    private func locate(_ given: consuming Diagnostic, of record: RawRecord, reader: any RecordReader) -> Diagnostic {
+        var diagnostic = given
         let field = diagnostic.location.field.map(Self.topField)
-        return diagnostic.located(SourceLocation(file: path, record: record.origin.index))
-            .located(reader.location(of: field, inRecordAt: record.origin.byteOffset))
+        // Filled in place: `located` copied the diagnostic twice.
+        diagnostic.location.fill(from: SourceLocation(file: path, record: record.origin.index))
+        diagnostic.location.fill(from: reader.location(of: field, inRecordAt: record.origin.byteOffset))
+        return diagnostic
     }
 
     // MARK: - Unique keys

@@ -64,7 +64,7 @@ import Synchronization
 final class SpooledMerge {
     private let options: MergeOptions
     private let outputCodec: any Codec
-    private let inputs: [Input]
+    private var inputs: [Input]
     private var parts: [Part] = []
     /// The record kept for each key, at the key's first record (1-based, 0
     /// for none): read in order, the records kept in output order.
@@ -97,6 +97,9 @@ final class SpooledMerge {
         let layout: PartSource
         /// The bytes of each of its parts, in order (`PartPlan.ranges`).
         let ranges: [Range<Int>]
+        /// The types its free columns have in the whole file, which type
+        /// them in each part and in the records read again (`settleKind`).
+        var inferredTypes: InferredColumnTypes?
     }
 
     /// The merge of `paths` into JSON Lines (`outputCodec`), or nil when it
@@ -141,8 +144,10 @@ final class SpooledMerge {
     func read() -> MergeReport? {
         let budget = SpoolBudget(limit: options.memoryBudget)
         var spoolers: [PartSpooler] = []
-        for input in inputs {
-            guard let kind = settleKind(input) else { return nil }
+        for number in inputs.indices {
+            let input = inputs[number]
+            guard let (kind, inferredTypes) = settleKind(input) else { return nil }
+            inputs[number].inferredTypes = inferredTypes
             if self.kind == nil {
                 self.kind = kind
                 guard let fields = options.key ?? DefaultKey(kind: kind).fields else { return nil }
@@ -151,8 +156,8 @@ final class SpooledMerge {
             guard kind == self.kind else { return nil }
             spoolers.append(
                 PartSpooler(
-                    options: options, codec: input.codec, layout: input.layout, kind: kind, keyFields: keyFields,
-                    observesDefaultKey: options.key == nil, outputCodec: outputCodec))
+                    options: options, codec: input.codec, layout: input.layout, inferredTypes: inferredTypes,
+                    kind: kind, keyFields: keyFields, observesDefaultKey: options.key == nil, outputCodec: outputCodec))
         }
         for (number, input) in inputs.enumerated() {
             // A JSON Lines input's lines may be written as they are (see `Spool`).
@@ -189,8 +194,9 @@ final class SpooledMerge {
 
     /// The kind of `input`'s records: asked for, declared by the format, or
     /// inferred from its first record, as the general merge settles it;
-    /// nil when it has no record or cannot be read.
-    private func settleKind(_ input: Input) -> RecordKind? {
+    /// nil when it has no record or cannot be read. With it, the types its
+    /// reader inferred for the whole file's free columns.
+    private func settleKind(_ input: Input) -> (RecordKind, InferredColumnTypes?)? {
         let context = ReadContext(
             kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
         context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
@@ -198,7 +204,7 @@ final class SpooledMerge {
         guard let reader = try? input.codec.makeReader(bytes, context: context), let first = try? reader.next() else {
             return nil
         }
-        return options.kind ?? reader.declaredKind ?? RecordKind.infer(from: first.fields)
+        return (options.kind ?? reader.declaredKind ?? RecordKind.infer(from: first.fields), context.inferredTypes)
     }
 
     /// Matches the records of every part by key, in reading order. Each
@@ -419,6 +425,7 @@ final class SpooledMerge {
                 kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             context.countsLines = false
+            context.inferredTypes = input.inferredTypes
             let bytes = FileRangeInput(input.layout.file, ranges: ranges, prefix: input.layout.prefix)
             guard let reader = try input.codec.makeReader(bytes, context: context) as? any RawRecordReader else {
                 throw .ioInputChanged(input.path)
@@ -768,6 +775,7 @@ private struct PartSpooler: @unchecked Sendable {
     let options: MergeOptions
     let codec: any Codec
     let layout: PartSource
+    let inferredTypes: InferredColumnTypes?
     let kind: RecordKind
     let keyFields: [String]
     let observesDefaultKey: Bool
@@ -784,6 +792,7 @@ private struct PartSpooler: @unchecked Sendable {
             let context = ReadContext(
                 kind: options.kind, schema: options.schema, options: layout.codecOptions, limits: options.limits)
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            context.inferredTypes = inferredTypes
             context.notesLinesAsWritten = true
             // Any error or warning drops the spools (see the design note):
             // no location is ever shown, and lines need not be counted.

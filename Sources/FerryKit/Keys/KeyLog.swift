@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FerryCore
 
 // MARK: - Design
@@ -100,8 +105,12 @@ final class KeyLog: @unchecked Sendable {
     @exclusivity(unchecked) private var arena = LargeBuffer()
     /// The bytes of `arena` cut into chunks.
     @exclusivity(unchecked) private var arenaUsed = 0
+    /// The entries past which no chunk is added, as when the system has no
+    /// memory for one (tests lower it to reach that case).
+    private let entryLimit: Int
 
-    init() {
+    init(entryLimit: Int = .max) {
+        self.entryLimit = entryLimit
         chunks = Array(repeating: [], count: Self.partitionCount)
         current = .allocate(capacity: Self.partitionCount)
         current.initialize(repeating: nil, count: Self.partitionCount)
@@ -145,7 +154,7 @@ final class KeyLog: @unchecked Sendable {
             packed.deallocate()
         } else {
             for partition in chunks {
-                for chunk in partition where !inArena(chunk) { chunk.deallocate() }
+                for chunk in partition where !inArena(chunk) { free(chunk) }
             }
         }
         arena.release()
@@ -197,11 +206,13 @@ final class KeyLog: @unchecked Sendable {
         return at >= base && at < base + arenaUsed
     }
 
+    /// Logs key `key` of `record`, with its digest.
+    /// - Throws: `io.outOfMemory` when the system has no memory for it.
     @inline(__always)
-    func append(_ digest: KeyDigest, key: Int, record: Int, byteOffset: Int) {
+    func append(_ digest: KeyDigest, key: Int, record: Int, byteOffset: Int) throws(FerryError) {
         let partition = Int(truncatingIfNeeded: digest.high >> UInt64(64 - Self.partitionBits))
         var end = ends[partition]
-        if end == Self.chunkEntries { end = newChunk(partition) }
+        if end == Self.chunkEntries { end = try newChunk(partition) }
         current[partition].unsafelyUnwrapped.advanced(by: end).initialize(
             to: Entry(
                 low: digest.low, high: digest.high,
@@ -213,13 +224,16 @@ final class KeyLog: @unchecked Sendable {
 
     /// Logs a record without a key, in partition 0 (as the merge keeps it
     /// in its place: `MergeIndex` counts it, never matches it).
-    func appendWithoutKey(record: Int, byteOffset: Int) {
-        append(KeyDigest(low: 0, high: 0), key: Int(Self.noKey), record: record, byteOffset: byteOffset)
+    func appendWithoutKey(record: Int, byteOffset: Int) throws(FerryError) {
+        try append(KeyDigest(low: 0, high: 0), key: Int(Self.noKey), record: record, byteOffset: byteOffset)
     }
 
     /// Starts a chunk for `partition`; returns its first free entry (0).
-    private func newChunk(_ partition: Int) -> Int {
-        let chunk = arenaChunk() ?? UnsafeMutablePointer<Entry>.allocate(capacity: Self.chunkEntries)
+    /// - Throws: `io.outOfMemory` when neither the arena nor the allocator has one.
+    private func newChunk(_ partition: Int) throws(FerryError) -> Int {
+        guard count < entryLimit,
+            let chunk = arenaChunk() ?? malloc(Self.chunkBytes)?.bindMemory(to: Entry.self, capacity: Self.chunkEntries)
+        else { throw .ioOutOfMemory() }
         chunks[partition].append(chunk)
         current[partition] = chunk
         return 0

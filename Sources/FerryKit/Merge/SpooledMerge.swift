@@ -756,17 +756,18 @@ private final class Part: @unchecked Sendable {
     func releaseMatching() { keys.removeAll() }
 
     /// Keeps what matching needs of the next record.
-    /// - Returns: false when there is no memory for it.
+    /// - Throws: `io.outOfMemory` when there is no memory for it.
     @inline(__always)
-    func append(key: KeyDigest?, value: UInt64?, exact: Bool, byteOffset: Int) -> Bool {
+    func append(key: KeyDigest?, value: UInt64?, exact: Bool, byteOffset: Int) throws(FerryError) {
         let flags = value == nil ? Self.flags : exact ? 0 : Self.inexactDigest
         let digest = Int(Int64(bitPattern: value ?? 0))
         if let key {
-            keys.append(key, key: Int(value == nil ? PartitionRecords.withoutValueDigest : 0), record: count, byteOffset: digest)
+            try keys.append(
+                key, key: Int(value == nil ? PartitionRecords.withoutValueDigest : 0), record: count, byteOffset: digest)
         } else {
-            keys.appendWithoutKey(record: count, byteOffset: digest)
+            try keys.appendWithoutKey(record: count, byteOffset: digest)
         }
-        return offsets.append(UInt64(byteOffset) | flags)
+        guard offsets.append(UInt64(byteOffset) | flags) else { throw .ioOutOfMemory() }
     }
 }
 
@@ -824,8 +825,7 @@ private struct PartSpooler: @unchecked Sendable {
                 // records of a chunk start.
                 var exact = true
                 let value = equality.digest(of: record, exact: &exact)
-                guard part.append(key: key, value: value, exact: exact, byteOffset: record.origin.byteOffset + shift)
-                else { throw .ioWriteFailed("memory", errno: ENOMEM) }
+                try part.append(key: key, value: value, exact: exact, byteOffset: record.origin.byteOffset + shift)
                 // What is kept of each record counts against the budget too.
                 if part.count & 4095 == 0 { spool.charge(4096 * Part.bytesPerRecord) }
                 if copiesLines && record.lineAsWritten > 0 {

@@ -378,16 +378,11 @@ struct FileCheck {
         if pendingKeys.count >= pendingLimit { flushKeys(reader) }
     }
 
-    /// Puts the waiting keys into their tables, in order, and reports those
-    /// an earlier record had.
     /// Logs a key for the check of every part (`KeyLog`).
     @inline(__always)
     private mutating func log(_ digest: KeyDigest, key: Int, of record: RawRecord, in keyLog: KeyLog) {
-        do throws(FerryError) {
-            try keyLog.append(digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset)
-        } catch {
-            reportOutOfMemory()
-        }
+        do { try keyLog.append(digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset) }
+        catch { reportOutOfMemory() }
     }
 
     /// Reports `io.outOfMemory` once: keys the tables or the log could not
@@ -398,6 +393,8 @@ struct FileCheck {
         report(Diagnostic(FerryError.ioOutOfMemory(at: SourceLocation(file: path))))
     }
 
+    /// Puts the waiting keys into their tables, in order, and reports those
+    /// an earlier record had.
     private mutating func flushKeys(_ reader: any RecordReader) {
         guard !pendingKeys.isEmpty else { return }
         if !reserved, let expectedBytes, let last = pendingKeys.last, last.record >= 4096, last.byteOffset > 0 {

@@ -182,6 +182,23 @@ import Testing
         }
     }
 
+    /// A free column empty in the first MiB (the sample inference looks
+    /// at when it cannot read the input again) and numbers after: typed
+    /// by every row both ways, so written as numbers both ways.
+    @Test func aFreeColumnIsTypedByEveryRowNotASample() throws {
+        let folder = try ScratchFolder()
+        var a = "sku,name,price,notes\n"
+        for i in 0..<60_000 { a += "S-\(i),Item \(i),\(i % 9).5,\(i < 50_000 ? "" : "\(i)")\n" }
+        #expect(a.utf8.count > 1 << 20)  // `CSVReader.inferenceSample`
+        let inputs = [try folder.write("a.csv", a), try folder.write("b.csv", a)]
+        let ways = try mergeBothWays(inputs, folder: folder, options: MergeOptions())
+        #expect(ways[0].spooled && !ways[1].spooled)
+        // Compared apart: a failure would print megabytes of bytes.
+        let last = Array("\"notes\":59999}\n".utf8)
+        let (same, numbers) = (ways[0].output == ways[1].output, ways[0].output.suffix(last.count).elementsEqual(last))
+        #expect(same && numbers)
+    }
+
     @Test func recordsWithoutTheAskedKeyAreKeptBothWays() throws {
         let folder = try ScratchFolder()
         let inputs = try inputs(folder, count: 200, loose: true)

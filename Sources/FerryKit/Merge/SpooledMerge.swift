@@ -200,6 +200,8 @@ final class SpooledMerge {
         let context = ReadContext(
             kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
         context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+        // Types inferred over every row, as the general merge's reader does, not a sample.
+        context.wholeInput = { try? FileInput(path: input.path) }
         let bytes = FileRangeInput(input.layout.file, range: 0..<input.layout.file.size)
         guard let reader = try? input.codec.makeReader(bytes, context: context), let first = try? reader.next() else {
             return nil

@@ -38,6 +38,11 @@ extension CSVReader {
     func inferTypes(free: [Bool]) throws(FerryError) {
         // A decimal comma reads `1.500` as 1500: such numbers need a schema.
         guard !dialect.decimalComma else { return }
+        // A part of a file takes the whole file's types (`ReadContext.inferredTypes`).
+        if let given = context.inferredTypes, given.types.count == free.count {
+            apply(given)
+            return
+        }
         let dataStart = window.baseOffset + position
         // The window holds at most `--max-record-bytes` from where it keeps: a smaller limit makes a smaller sample.
         let sample = max(0, min(Self.inferenceSample, window.limit - position))
@@ -57,13 +62,19 @@ extension CSVReader {
                 complete = true
             }
         }
-        let types = inference.types()
-        inferredColumns = types.map { $0 != nil }
-        for (index, type) in types.enumerated() where type != nil {
+        let inferred = InferredColumnTypes(types: inference.types(), complete: complete, rows: inference.rows)
+        context.inferredTypes = inferred
+        apply(inferred)
+    }
+
+    /// Types the columns as `inferred` says.
+    private func apply(_ inferred: InferredColumnTypes) {
+        inferredColumns = inferred.types.map { $0 != nil }
+        for (index, type) in inferred.types.enumerated() where type != nil {
             columns[index] = ColumnRule(type: type)
         }
-        checksInferredCells = !complete && inferredColumns.contains(true)
-        sampledRows = inference.rows
+        checksInferredCells = !inferred.complete && inferredColumns.contains(true)
+        sampledRows = inferred.rows
     }
 
     /// Leaves the columns that `free` marks as text, for the caller to

@@ -114,6 +114,11 @@ public final class ReadContext {
     /// which inferred types are decided, so that every part types a column
     /// alike; nil for a reader of the whole input.
     package var wholeInput: (() -> (any ByteInput)?)?
+    /// The types a reader of a whole file inferred for its free columns
+    /// (CSV), set once it has read its header. Given to the reader of one
+    /// part of that file, they type its columns instead of its own rows,
+    /// so that every part types a column as the whole file does.
+    package var inferredTypes: InferredColumnTypes?
     /// Whether a reader that would type free fields from what they hold
     /// (CSV) leaves that to its caller: it reads them as text, with no look
     /// over the input first, and names them in `deferredFields`. `schema
@@ -223,4 +228,22 @@ public struct DocumentPart: Sendable, Hashable {
 
     /// The whole document.
     public static let whole = DocumentPart(continues: false, closes: true, writesHeader: true)
+}
+
+/// What type inference decided for the columns of a header (see
+/// `ReadContext.inferredTypes`).
+package struct InferredColumnTypes: Sendable {
+    /// Each column's type; nil for one read as the kind or schema types it, or as text.
+    package let types: [FieldType?]
+    /// Whether they come from every row, not a sample whose later cells
+    /// must still be checked.
+    package let complete: Bool
+    /// The rows they come from.
+    package let rows: Int
+
+    package init(types: [FieldType?], complete: Bool, rows: Int) {
+        self.types = types
+        self.complete = complete
+        self.rows = rows
+    }
 }

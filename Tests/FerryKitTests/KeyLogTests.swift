@@ -7,7 +7,7 @@ import Testing
 @Suite struct KeyLogTests {
     /// Enough keys for the log's memory to grow several times (32 bytes a
     /// key, from 4 MiB): entries logged before a move are found after it.
-    @Test func duplicatesAcrossGrowth() {
+    @Test func duplicatesAcrossGrowth() throws {
         let first = KeyLog()
         let second = KeyLog()
         let perHalf = 400_000
@@ -15,11 +15,11 @@ import Testing
         // second half repeats every 7th key of the first.
         for record in 0..<perHalf {
             let key = record % 1_000 == 999 ? record - 1 : record
-            first.append(digest(of: key), key: 0, record: record, byteOffset: record * 10)
+            try first.append(digest(of: key), key: 0, record: record, byteOffset: record * 10)
         }
         for record in 0..<perHalf {
             let key = record % 7 == 0 ? record : perHalf + record
-            second.append(digest(of: key), key: 0, record: record, byteOffset: record * 10)
+            try second.append(digest(of: key), key: 0, record: record, byteOffset: record * 10)
         }
         #expect(first.count == perHalf && second.count == perHalf)
         let found = KeyLog.duplicates(in: [first, second], records: [0, perHalf], bytes: [0, perHalf * 10], threads: 2)
@@ -47,14 +47,14 @@ import Testing
 
     /// Four parts' logs: a key's first record is the earliest part's, and
     /// the duplicates come in the file's records, each at its part's shift.
-    @Test func duplicatesAcrossFourParts() {
+    @Test func duplicatesAcrossFourParts() throws {
         let logs = (0..<4).map { _ in KeyLog() }
         // Part 0 has keys 0..<10; part 2 repeats key 3, part 3 repeats key
         // 3 and part 1's key 11; part 1 repeats its own key 11.
         let keys = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 11], [20, 3], [11, 3, 30]]
         for (part, partKeys) in keys.enumerated() {
             for (record, key) in partKeys.enumerated() {
-                logs[part].append(digest(of: key), key: 0, record: record, byteOffset: record * 5)
+                try logs[part].append(digest(of: key), key: 0, record: record, byteOffset: record * 5)
             }
         }
         let records = [0, 10, 13, 15]
@@ -67,7 +67,7 @@ import Testing
 
     /// The digest reads only the key's own bytes, whatever its length and
     /// whatever lies around it (the last word is loaded from the key's end).
-    @Test func digestOfTheKeyAlone() {
+    @Test func digestOfTheKeyAlone() throws {
         for length in 0...40 {
             let key = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
             let alone = key.withUnsafeBytes { KeyDigest($0) }
@@ -89,18 +89,18 @@ import Testing
     /// the same fields differently are matched by the names the renaming
     /// gives, a field renamed `ignored` is left out, and no renaming
     /// keeps the numbers. One thread or more find the same.
-    @Test func repeatedFieldsRenamed() {
+    @Test func repeatedFieldsRenamed() throws {
         let first = KeyLog()
         let second = KeyLog()
         // First: field 0 is "sku", 1 is "name", 2 "code". Second: 0 is
         // "name", 1 is "sku", 2 "code". Names: sku 10, name 20, code 30.
         for record in 0..<100 {
-            first.append(digest(of: record), key: 0, record: record, byteOffset: 0)
-            first.append(digest(of: record % 50), key: 1, record: record, byteOffset: 0)
-            first.append(digest(of: record), key: 2, record: record, byteOffset: 0)
-            second.append(digest(of: 100 + record), key: 1, record: record, byteOffset: 0)
-            second.append(digest(of: 1_000 + record), key: 0, record: record, byteOffset: 0)
-            second.append(digest(of: 99), key: 2, record: record, byteOffset: 0)
+            try first.append(digest(of: record), key: 0, record: record, byteOffset: 0)
+            try first.append(digest(of: record % 50), key: 1, record: record, byteOffset: 0)
+            try first.append(digest(of: record), key: 2, record: record, byteOffset: 0)
+            try second.append(digest(of: 100 + record), key: 1, record: record, byteOffset: 0)
+            try second.append(digest(of: 1_000 + record), key: 0, record: record, byteOffset: 0)
+            try second.append(digest(of: 99), key: 2, record: record, byteOffset: 0)
         }
         // sku's keys are 0..<200 once each; under its number in the other
         // log ("name"'s 1,000...) no key of sku's comes.
@@ -117,12 +117,12 @@ import Testing
 
     /// A packed log finds the same duplicates, in the same order, as it
     /// did before packing; a log past the limit is left as it is.
-    @Test func packedLogsMatchTheSame() {
+    @Test func packedLogsMatchTheSame() throws {
         let first = KeyLog()
         let second = KeyLog()
         for record in 0..<3_000 {
-            first.append(digest(of: record % 2_000), key: record % 3, record: record, byteOffset: record)
-            second.append(digest(of: record * 7 % 5_000), key: record % 3, record: record, byteOffset: record)
+            try first.append(digest(of: record % 2_000), key: record % 3, record: record, byteOffset: record)
+            try second.append(digest(of: record * 7 % 5_000), key: record % 3, record: record, byteOffset: record)
         }
         let before = KeyLog.duplicates(in: [first, second], records: [0, 3_000], bytes: [0, 3_000], threads: 2)
         let repeatedBefore = KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]], threads: 2)
@@ -134,21 +134,21 @@ import Testing
         #expect(after.map(\.byteOffset) == before.map(\.byteOffset) && after.map(\.key) == before.map(\.key))
         #expect(KeyLog.repeatedFields(in: [first, second], fields: [[5, 6, 7], [7, 6, 5]], threads: 2) == repeatedBefore)
         let large = KeyLog()
-        for record in 0...KeyLog.packLimit { large.append(digest(of: record), key: 0, record: record, byteOffset: 0) }
+        for record in 0...KeyLog.packLimit { try large.append(digest(of: record), key: 0, record: record, byteOffset: 0) }
         large.pack()
-        large.append(digest(of: 0), key: 0, record: KeyLog.packLimit + 1, byteOffset: 0)
+        try large.append(digest(of: 0), key: 0, record: KeyLog.packLimit + 1, byteOffset: 0)
         #expect(KeyLog.duplicates(in: [large], records: [0], bytes: [0], threads: 2).map(\.first) == [0])
     }
 
     /// The partitions are shared among any number of threads, each taking
     /// a run of them: the duplicates, and the fields that repeat, are the
     /// same, in the same order, for every number (past the partitions' too).
-    @Test func everyNumberOfThreadsFindsTheSame() {
+    @Test func everyNumberOfThreadsFindsTheSame() throws {
         let logs = (0..<3).map { _ in KeyLog() }
         for (part, log) in logs.enumerated() {
             for record in 0..<5_000 {
                 let key = (part * 5_000 + record) % 7_001
-                log.append(digest(of: key), key: key % 2, record: record, byteOffset: record * 3)
+                try log.append(digest(of: key), key: key % 2, record: record, byteOffset: record * 3)
             }
         }
         let records = [0, 5_000, 10_000]
@@ -172,16 +172,16 @@ import Testing
     /// A merge walks one partition of every part's log at a time, each
     /// log's entries in the order logged (across its chunks), the logs in
     /// their order; a record without a key is in partition 0, with no digest.
-    @Test func aPartitionOfSeveralLogsInOrder() {
+    @Test func aPartitionOfSeveralLogsInOrder() throws {
         let logs = (0..<3).map { _ in KeyLog() }
         // The first log fills more than a chunk (1,024 entries) of each partition.
         let counts = [100_000, 3_000, 10]
         for (part, log) in logs.enumerated() {
             for record in 0..<counts[part] {
                 if record % 1_000 == 999 {
-                    log.appendWithoutKey(record: record, byteOffset: record)
+                    try log.appendWithoutKey(record: record, byteOffset: record)
                 } else {
-                    log.append(digest(of: record), key: 0, record: record, byteOffset: record)
+                    try log.append(digest(of: record), key: 0, record: record, byteOffset: record)
                 }
             }
         }
@@ -207,4 +207,23 @@ import Testing
     }
 
     private func digest(of key: Int) -> KeyDigest { KeyDigest("K-\(key)") }
+}
+
+/// A log the system has no memory to grow: `append` throws `io.outOfMemory`
+/// rather than ending the process, and the entries it took stay matched.
+@Suite struct KeyLogOutOfMemoryTests {
+    @Test func appendThrowsTheCodedError() throws {
+        let log = KeyLog(entryLimit: 4_096)
+        var logged = 0
+        let error = #expect(throws: FerryError.self) {
+            for record in 0..<100_000 {
+                try log.append(KeyDigest("K-\(record % 10)"), key: 0, record: record, byteOffset: 0)
+                logged += 1
+            }
+        }
+        #expect(error?.code == .ioOutOfMemory)
+        #expect(logged >= 4_096 && logged < 100_000)
+        let found = KeyLog.duplicates(in: [log], records: [0], bytes: [0], threads: 1)
+        #expect(found.count == logged - 10)
+    }
 }

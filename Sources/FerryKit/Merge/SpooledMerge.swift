@@ -64,7 +64,7 @@ import Synchronization
 final class SpooledMerge {
     private let options: MergeOptions
     private let outputCodec: any Codec
-    private let inputs: [Input]
+    private var inputs: [Input]
     private var parts: [Part] = []
     /// The record kept for each key, at the key's first record (1-based, 0
     /// for none): read in order, the records kept in output order.
@@ -97,6 +97,9 @@ final class SpooledMerge {
         let layout: PartSource
         /// The bytes of each of its parts, in order (`PartPlan.ranges`).
         let ranges: [Range<Int>]
+        /// The types its free columns have in the whole file, which type
+        /// them in each part and in the records read again (`settleKind`).
+        var inferredTypes: InferredColumnTypes?
     }
 
     /// The merge of `paths` into JSON Lines (`outputCodec`), or nil when it
@@ -141,8 +144,10 @@ final class SpooledMerge {
     func read() -> MergeReport? {
         let budget = SpoolBudget(limit: options.memoryBudget)
         var spoolers: [PartSpooler] = []
-        for input in inputs {
-            guard let kind = settleKind(input) else { return nil }
+        for number in inputs.indices {
+            let input = inputs[number]
+            guard let (kind, inferredTypes) = settleKind(input) else { return nil }
+            inputs[number].inferredTypes = inferredTypes
             if self.kind == nil {
                 self.kind = kind
                 guard let fields = options.key ?? DefaultKey(kind: kind).fields else { return nil }
@@ -151,8 +156,8 @@ final class SpooledMerge {
             guard kind == self.kind else { return nil }
             spoolers.append(
                 PartSpooler(
-                    options: options, codec: input.codec, layout: input.layout, kind: kind, keyFields: keyFields,
-                    observesDefaultKey: options.key == nil, outputCodec: outputCodec))
+                    options: options, codec: input.codec, layout: input.layout, inferredTypes: inferredTypes,
+                    kind: kind, keyFields: keyFields, observesDefaultKey: options.key == nil, outputCodec: outputCodec))
         }
         for (number, input) in inputs.enumerated() {
             // A JSON Lines input's lines may be written as they are (see `Spool`).
@@ -189,16 +194,19 @@ final class SpooledMerge {
 
     /// The kind of `input`'s records: asked for, declared by the format, or
     /// inferred from its first record, as the general merge settles it;
-    /// nil when it has no record or cannot be read.
-    private func settleKind(_ input: Input) -> RecordKind? {
+    /// nil when it has no record or cannot be read. With it, the types its
+    /// reader inferred for the whole file's free columns.
+    private func settleKind(_ input: Input) -> (RecordKind, InferredColumnTypes?)? {
         let context = ReadContext(
             kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
         context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+        // Types inferred over every row, as the general merge's reader does, not a sample.
+        context.wholeInput = { try? FileInput(path: input.path) }
         let bytes = FileRangeInput(input.layout.file, range: 0..<input.layout.file.size)
         guard let reader = try? input.codec.makeReader(bytes, context: context), let first = try? reader.next() else {
             return nil
         }
-        return options.kind ?? reader.declaredKind ?? RecordKind.infer(from: first.fields)
+        return (options.kind ?? reader.declaredKind ?? RecordKind.infer(from: first.fields), context.inferredTypes)
     }
 
     /// Matches the records of every part by key, in reading order. Each
@@ -419,6 +427,7 @@ final class SpooledMerge {
                 kind: options.kind, schema: options.schema, options: input.layout.codecOptions, limits: options.limits)
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
             context.countsLines = false
+            context.inferredTypes = input.inferredTypes
             let bytes = FileRangeInput(input.layout.file, ranges: ranges, prefix: input.layout.prefix)
             guard let reader = try input.codec.makeReader(bytes, context: context) as? any RawRecordReader else {
                 throw .ioInputChanged(input.path)
@@ -636,77 +645,6 @@ private struct SettleWork: @unchecked Sendable {
 
 // MARK: - Parts
 
-/// Values in memory mapped from the kernel (`LargeBuffer`), appended in
-/// order; `Column` shares one by reference.
-private struct ColumnBuffer<Element> {
-    private var memory = LargeBuffer()
-    private(set) var count = 0
-
-    /// Gives the memory back; the buffer is empty after.
-    mutating func release() {
-        memory.release()
-        memory = LargeBuffer()
-        count = 0
-    }
-
-    /// - Returns: false when there is no memory for one more.
-    @inline(__always)
-    mutating func append(_ element: Element) -> Bool {
-        let stride = MemoryLayout<Element>.stride
-        if (count + 1) * stride > memory.capacity {
-            guard memory.grow(to: (count + 1) * stride) else { return false }
-        }
-        memory.base.unsafelyUnwrapped.storeBytes(of: element, toByteOffset: count * stride, as: Element.self)
-        count += 1
-        return true
-    }
-
-    /// `count` elements, all zero bits.
-    mutating func zeroed(count: Int) -> Bool {
-        guard memory.grow(to: max(count, 1) * MemoryLayout<Element>.stride) else { return false }
-        self.count = count
-        return true
-    }
-
-    subscript(index: Int) -> Element {
-        memory.base.unsafelyUnwrapped.load(fromByteOffset: index * MemoryLayout<Element>.stride, as: Element.self)
-    }
-
-    /// The elements; valid until the next append.
-    var elements: UnsafeMutableBufferPointer<Element> {
-        guard let base = memory.base else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
-        return UnsafeMutableBufferPointer(start: base.assumingMemoryBound(to: Element.self), count: count)
-    }
-}
-
-/// A `ColumnBuffer` shared by reference.
-final class Column<Element>: @unchecked Sendable {
-    @exclusivity(unchecked) private var buffer = ColumnBuffer<Element>()
-
-    deinit { buffer.release() }
-
-    var count: Int { buffer.count }
-
-    /// - Returns: false when there is no memory for one more.
-    @inline(__always)
-    func append(_ element: Element) -> Bool { buffer.append(element) }
-
-    /// `count` elements, all zero bits.
-    func zeroed(count: Int) -> Bool { buffer.zeroed(count: count) }
-
-    subscript(index: Int) -> Element { buffer[index] }
-
-    func withElements<Result, Failure: Error>(
-        _ body: (UnsafeBufferPointer<Element>) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        try body(UnsafeBufferPointer(buffer.elements))
-    }
-
-    func withMutableElements<Result>(_ body: (UnsafeMutableBufferPointer<Element>) -> Result) -> Result {
-        body(buffer.elements)
-    }
-}
-
 /// A range of an input file, read on one thread: its records' lines in a
 /// spool; per record its value digest and byte offset, in reading order;
 /// and its key, in its key's partition of a log (`KeyLog`).
@@ -749,17 +687,18 @@ private final class Part: @unchecked Sendable {
     func releaseMatching() { keys.removeAll() }
 
     /// Keeps what matching needs of the next record.
-    /// - Returns: false when there is no memory for it.
+    /// - Throws: `io.outOfMemory` when there is no memory for it.
     @inline(__always)
-    func append(key: KeyDigest?, value: UInt64?, exact: Bool, byteOffset: Int) -> Bool {
+    func append(key: KeyDigest?, value: UInt64?, exact: Bool, byteOffset: Int) throws(FerryError) {
         let flags = value == nil ? Self.flags : exact ? 0 : Self.inexactDigest
         let digest = Int(Int64(bitPattern: value ?? 0))
         if let key {
-            keys.append(key, key: Int(value == nil ? PartitionRecords.withoutValueDigest : 0), record: count, byteOffset: digest)
+            try keys.append(
+                key, key: Int(value == nil ? PartitionRecords.withoutValueDigest : 0), record: count, byteOffset: digest)
         } else {
-            keys.appendWithoutKey(record: count, byteOffset: digest)
+            try keys.appendWithoutKey(record: count, byteOffset: digest)
         }
-        return offsets.append(UInt64(byteOffset) | flags)
+        guard offsets.append(UInt64(byteOffset) | flags) else { throw .ioOutOfMemory() }
     }
 }
 
@@ -768,6 +707,7 @@ private struct PartSpooler: @unchecked Sendable {
     let options: MergeOptions
     let codec: any Codec
     let layout: PartSource
+    let inferredTypes: InferredColumnTypes?
     let kind: RecordKind
     let keyFields: [String]
     let observesDefaultKey: Bool
@@ -784,6 +724,7 @@ private struct PartSpooler: @unchecked Sendable {
             let context = ReadContext(
                 kind: options.kind, schema: options.schema, options: layout.codecOptions, limits: options.limits)
             context.jsonValue = { JSONCodec.value($0, maxDepth: $1) }
+            context.inferredTypes = inferredTypes
             context.notesLinesAsWritten = true
             // Any error or warning drops the spools (see the design note):
             // no location is ever shown, and lines need not be counted.
@@ -815,8 +756,7 @@ private struct PartSpooler: @unchecked Sendable {
                 // records of a chunk start.
                 var exact = true
                 let value = equality.digest(of: record, exact: &exact)
-                guard part.append(key: key, value: value, exact: exact, byteOffset: record.origin.byteOffset + shift)
-                else { throw .ioWriteFailed("memory", errno: ENOMEM) }
+                try part.append(key: key, value: value, exact: exact, byteOffset: record.origin.byteOffset + shift)
                 // What is kept of each record counts against the budget too.
                 if part.count & 4095 == 0 { spool.charge(4096 * Part.bytesPerRecord) }
                 if copiesLines && record.lineAsWritten > 0 {

@@ -52,7 +52,7 @@ package struct ReportCombiner {
         run.countsWarningsAsErrors = strict
         run.file.format = first.trace.format
         run.file.kind = shards.lazy.compactMap(\.kind).first
-        let crossings = Self.crossings(shards)
+        let crossings = try Self.crossings(shards)
         // Counts for the whole file (rows of delimiters only, rows padded),
         // which one pass reports at its end whatever the cap: every shard's,
         // added up, also those of shards after the cap.
@@ -155,10 +155,10 @@ package struct ReportCombiner {
     /// finds the keys its parts share (`KeyLog`): each shard's keys logged,
     /// then matched partition by partition, the earliest shard's first,
     /// on as many threads as there are cores (`--combine` has no `--jobs`).
-    private static func crossings(_ shards: [ShardReport]) -> Crossings {
+    private static func crossings(_ shards: [ShardReport]) throws(FerryError) -> Crossings {
         var fields: [String] = []
         var numbers: [String: Int] = [:]
-        let logs = shards.map { shard in
+        let logs = try shards.map { (shard) throws(FerryError) in
             let log = KeyLog()
             let fieldNumbers = shard.trace.uniqueFields.map { field in
                 if let number = numbers[field] { return number }
@@ -167,7 +167,7 @@ package struct ReportCombiner {
                 return fields.count - 1
             }
             for key in shard.trace.keys {
-                log.append(key.digest, key: fieldNumbers[key.field], record: key.record, byteOffset: key.byteOffset)
+                try log.append(key.digest, key: fieldNumbers[key.field], record: key.record, byteOffset: key.byteOffset)
             }
             return log
         }

@@ -202,14 +202,17 @@ struct FieldProfile {
         guard keyCount < Self.uniqueKeyLimit else { return endUniqueCheck() }
         // Most text is its own key text: its digest is taken in place.
         if case .text(let bytes) = cell, let text = KeyText.inPlace(bytes) {
-            let digest = KeyDigest(UnsafeRawBufferPointer(text))
-            keyLog.append(digest, key: keyNumber, record: ordinal, byteOffset: 0)
-            return
+            return log(KeyDigest(UnsafeRawBufferPointer(text)), in: keyLog, ordinal: ordinal)
         }
         keyText.removeAll(keepingCapacity: true)
         guard KeyText.append(cell, others: others, to: &keyText) else { return endUniqueCheck() }
-        let digest = keyText.withUnsafeBytes { KeyDigest($0) }
-        keyLog.append(digest, key: keyNumber, record: ordinal, byteOffset: 0)
+        log(keyText.withUnsafeBytes { KeyDigest($0) }, in: keyLog, ordinal: ordinal)
+    }
+
+    /// Logs a key; with no memory for it, the unique check ends.
+    @inline(__always)
+    private mutating func log(_ digest: KeyDigest, in keyLog: KeyLog, ordinal: Int) {
+        do { try keyLog.append(digest, key: keyNumber, record: ordinal, byteOffset: 0) } catch { endUniqueCheck() }
     }
 
     /// Ends the unique check: a key repeated (or could not be checked).

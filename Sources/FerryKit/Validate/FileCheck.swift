@@ -367,10 +367,7 @@ struct FileCheck {
         // text, whose digest is taken in place.
         if let keyLog, case .text(let bytes) = record.values[position], let text = KeyText.inPlace(bytes) {
             if text.isEmpty && rules?.uniqueTyped[key] == true { return }
-            keyLog.append(
-                KeyDigest(UnsafeRawBufferPointer(text)), key: key, record: record.origin.index,
-                byteOffset: record.origin.byteOffset)
-            return
+            return log(KeyDigest(UnsafeRawBufferPointer(text)), key: key, of: record, in: keyLog)
         }
         let start = pendingText.count
         // The key text merge matches by (trimmed, NFC, numbers by value);
@@ -380,14 +377,28 @@ struct FileCheck {
         let digest = pendingText.withUnsafeBytes { KeyDigest(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         if let keyLog {
             pendingText.removeAll(keepingCapacity: true)
-            keyLog.append(digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset)
-            return
+            return log(digest, key: key, of: record, in: keyLog)
         }
         pendingKeys.append(
             PendingKey(
                 digest: digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset,
                 text: start..<pendingText.count))
         if pendingKeys.count >= pendingLimit { flushKeys(reader) }
+    }
+
+    /// Logs a key for the check of every part (`KeyLog`).
+    @inline(__always)
+    private mutating func log(_ digest: KeyDigest, key: Int, of record: RawRecord, in keyLog: KeyLog) {
+        do { try keyLog.append(digest, key: key, record: record.origin.index, byteOffset: record.origin.byteOffset) }
+        catch { reportOutOfMemory() }
+    }
+
+    /// Reports `io.outOfMemory` once: keys the tables or the log could not
+    /// take are not checked from here on.
+    private mutating func reportOutOfMemory() {
+        guard !reportedOutOfMemory else { return }
+        reportedOutOfMemory = true
+        report(Diagnostic(FerryError.ioOutOfMemory(at: SourceLocation(file: path))))
     }
 
     /// Puts the waiting keys into their tables, in order, and reports those
@@ -412,11 +423,7 @@ struct FileCheck {
                 if let first = table.insert(pending.digest, record: pending.record) { duplicates.append((pending, first)) }
             }
         }
-        if !reportedOutOfMemory, uniqueKeys.contains(where: \.outOfMemory) {
-            // Keys the full tables could not take are not checked from here on.
-            reportedOutOfMemory = true
-            report(Diagnostic(FerryError.ioOutOfMemory(at: SourceLocation(file: path))))
-        }
+        if uniqueKeys.contains(where: \.outOfMemory) { reportOutOfMemory() }
         if uniqueKeys.count > 1 { duplicates.sort { ($0.0.record, $0.0.key) < ($1.0.record, $1.0.key) } }
         let texts = duplicates.map { String(decoding: pendingText[$0.0.text], as: UTF8.self) }
         pendingKeys.removeAll(keepingCapacity: true)

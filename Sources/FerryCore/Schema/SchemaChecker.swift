@@ -129,30 +129,32 @@ final class SchemaChecker {
         let name = field ?? ""
         if node.rejectsAll { return emit(.schemaFalse(name, at: at()), value, rule: node.path) }
         if let types = node.types, !types.matches(value) {
-            // A quiet check only decides: no error is made (`anyOf`'s
-            // branches of other types, `null` beside a photo's text).
-            if quiet { return false }
-            let error: FerryError
-            // The value is not null when null is one of several types: those
-            // others are what it should be.
-            let names = types == .null ? types.typeNames : types.subtracting(.null).typeNames
-            if let expected = FieldType(types: types, format: node.format) {
-                error = .recordWrongType(name, expected: expected.rawValue, found: value.typeName, at: at())
-            } else if names.count == 1 {
-                error = .recordWrongType(name, expected: names[0], found: value.typeName, at: at())
-            } else {
-                error = .schemaType(name, expected: types.typeNames, found: value.typeName, at: at())
+            // The error is made inside `emit`, which a quiet check makes
+            // none in (`anyOf`'s branches of other types, `null` beside a
+            // photo's text).
+            func error() -> FerryError {
+                // The value is not null when null is one of several types:
+                // those others are what it should be.
+                let names = types == .null ? types.typeNames : types.subtracting(.null).typeNames
+                if let expected = FieldType(types: types, format: node.format) {
+                    return .recordWrongType(name, expected: expected.rawValue, found: value.typeName, at: at())
+                } else if names.count == 1 {
+                    return .recordWrongType(name, expected: names[0], found: value.typeName, at: at())
+                }
+                return .schemaType(name, expected: types.typeNames, found: value.typeName, at: at())
             }
-            guard emit(error, value, rule: node.path + "/type") else { return false }
+            guard emit(error(), value, rule: node.path + "/type") else { return false }
         }
         if let constant = node.constant, !SchemaValues.equal(value, constant) {
             guard emit(.schemaConst(name, expected: SchemaValues.json(constant), at: at()), value, rule: node.path + "/const")
             else { return false }
         }
         if let allowed = node.allowed, !allowed.contains(where: { SchemaValues.equal(value, $0) }) {
-            if quiet { return false }
-            let list = allowed.map(SchemaValues.json).joined(separator: ", ")
-            guard emit(.schemaEnum(name, allowed: list, at: at()), value, rule: node.path + "/enum") else { return false }
+            guard
+                emit(
+                    .schemaEnum(name, allowed: allowed.map(SchemaValues.json).joined(separator: ", "), at: at()),
+                    value, rule: node.path + "/enum")
+            else { return false }
         }
         switch value {
         case .integer, .double, .number:
@@ -168,10 +170,11 @@ final class SchemaChecker {
         // Made only for an error (a copy of `location`, its strings counted).
         func at() -> SourceLocation { here(field) }
         if let limit = node.minimum, SchemaValues.isBelow(value, minimum: limit) {
-            if quiet { return false }
-            let error: FerryError =
-                limit.isZero ? .recordNegative(name, at: at()) : .schemaMinimum(name, limit: limit.argument, at: at())
-            guard emit(error, value, rule: node.path + "/minimum") else { return false }
+            guard
+                emit(
+                    limit.isZero ? .recordNegative(name, at: at()) : .schemaMinimum(name, limit: limit.argument, at: at()),
+                    value, rule: node.path + "/minimum")
+            else { return false }
         }
         if let limit = node.maximum, SchemaValues.isAbove(value, maximum: limit) {
             guard emit(.schemaMaximum(name, limit: limit.argument, at: at()), value, rule: node.path + "/maximum")
@@ -213,11 +216,12 @@ final class SchemaChecker {
             // JSON Schema counts code points: Unicode scalars.
             let length = text.unicodeScalars.count
             if let limit = node.minLength, length < limit {
-                if quiet { return false }
-                let error: FerryError =
-                    required && length == 0
-                    ? .recordEmptyField(name, at: at()) : .schemaMinLength(name, limit: limit, at: at())
-                guard emit(error, value, rule: node.path + "/minLength") else { return false }
+                guard
+                    emit(
+                        required && length == 0
+                            ? .recordEmptyField(name, at: at()) : .schemaMinLength(name, limit: limit, at: at()),
+                        value, rule: node.path + "/minLength")
+                else { return false }
             }
             if let limit = node.maxLength, length > limit {
                 guard emit(.schemaMaxLength(name, limit: limit, at: at()), value, rule: node.path + "/maxLength")
